@@ -1,0 +1,190 @@
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { z } from 'zod';
+import type { AppContext } from '../app-context.ts';
+import { ensureDemoWorkspace } from '../domain/demo/demo-workspace.ts';
+import { createApiKey, revokeApiKey } from '../domain/keys/keys.ts';
+import { createOrg, updateOrg } from '../domain/orgs/orgs.ts';
+import type { Result } from '../domain/errors.ts';
+import { migrate } from '../storage/migrate.ts';
+import { cliError, type CliError } from './output.ts';
+
+/**
+ * The commands that act on stored state. They run in-process against the database, or, when a
+ * server owns the embedded database, inside that server through the admin socket: the same code
+ * either way, so the answer cannot depend on the route it took.
+ */
+interface AdminCommand {
+  path: readonly string[];
+  usage: string;
+  options: NonNullable<ParseArgsConfig['options']>;
+  positionals?: number;
+  run(ctx: AppContext, values: Record<string, unknown>, positionals: string[]): Promise<object>;
+}
+
+export interface CommandOutcome {
+  exitCode: number;
+  result: object;
+}
+
+class UsageError extends Error {}
+
+function unwrapOrReport<T extends object>(result: Result<T>): T | CliError {
+  return result.ok ? result.value : cliError(result.code, result.message);
+}
+
+const durationPattern = /^(\d+)([smhd])$/;
+const UNIT_SECONDS = { s: 1, m: 60, h: 3600, d: 86_400 } as const;
+
+export function parseDurationSeconds(text: string): number {
+  const match = durationPattern.exec(text);
+  if (!match) throw new UsageError(`invalid duration "${text}": use a number followed by s, m, h or d (e.g. 30d)`);
+  const seconds = Number(match[1]) * UNIT_SECONDS[match[2] as keyof typeof UNIT_SECONDS];
+  if (seconds <= 0) throw new UsageError('a duration must be positive');
+  return seconds;
+}
+
+function parseCount(text: unknown, flag: string): number {
+  const n = Number(text);
+  if (typeof text !== 'string' || !/^\d+$/.test(text) || !Number.isSafeInteger(n)) {
+    throw new UsageError(`${flag} needs a whole number, got "${String(text)}"`);
+  }
+  return n;
+}
+
+function parseBilling(value: unknown): 'active' | 'inactive' | undefined {
+  if (value === undefined) return undefined;
+  const parsed = z.enum(['active', 'inactive']).safeParse(value);
+  if (!parsed.success) throw new UsageError(`--billing must be active or inactive, got "${String(value)}"`);
+  return parsed.data;
+}
+
+function demoCurl(baseUrl: string, key: string): string {
+  const body = JSON.stringify({ case_type_id: 'income_verification', external_case_id: 'demo-001' });
+  return (
+    `curl -s -X POST ${baseUrl}/api/v1/sessions -H "Authorization: Bearer ${key}" ` +
+    `-H "Idempotency-Key: demo-$(date +%s)" -H "Content-Type: application/json" -d '${body}'`
+  );
+}
+
+export async function describeDemo(ctx: AppContext) {
+  const demo = await ensureDemoWorkspace(ctx);
+  return { ...demo, base_url: ctx.config.baseUrl, curl: demo.key ? demoCurl(ctx.config.baseUrl, demo.key) : null };
+}
+
+export const ADMIN_COMMANDS: readonly AdminCommand[] = [
+  {
+    path: ['migrate'],
+    usage: 'dossier migrate',
+    options: {},
+    run: (ctx) => migrate(ctx.db),
+  },
+  {
+    path: ['org', 'create'],
+    usage: 'dossier org create --name NAME [--billing active|inactive] [--accept-legal]',
+    options: { name: { type: 'string' }, billing: { type: 'string' }, 'accept-legal': { type: 'boolean' } },
+    async run(ctx, v) {
+      if (typeof v.name !== 'string' || v.name.trim() === '') throw new UsageError('--name is required');
+      const billing = parseBilling(v.billing);
+      return createOrg(ctx, { name: v.name, ...(billing ? { billing } : {}), acceptLegal: v['accept-legal'] === true });
+    },
+  },
+  {
+    path: ['org', 'update'],
+    usage: 'dossier org update ORG_ID [--billing active|inactive] [--accept-legal] [--live-usage-cap N|none]',
+    options: { billing: { type: 'string' }, 'accept-legal': { type: 'boolean' }, 'live-usage-cap': { type: 'string' } },
+    positionals: 1,
+    async run(ctx, v, [orgId]) {
+      const billing = parseBilling(v.billing);
+      const cap = v['live-usage-cap'];
+      const liveUsageCap = cap === undefined ? undefined : cap === 'none' ? null : parseCount(cap, '--live-usage-cap');
+      return unwrapOrReport(
+        await updateOrg(ctx, {
+          orgId: orgId!,
+          ...(billing ? { billing } : {}),
+          acceptLegal: v['accept-legal'] === true,
+          ...(liveUsageCap !== undefined ? { liveUsageCap } : {}),
+        }),
+      );
+    },
+  },
+  {
+    path: ['key', 'create'],
+    usage:
+      "dossier key create --org ORG_ID --env test|live --scopes a,b|'*' [--name N] [--expires-in 30d] [--rate-limit N]",
+    options: {
+      org: { type: 'string' },
+      env: { type: 'string' },
+      scopes: { type: 'string' },
+      name: { type: 'string' },
+      'expires-in': { type: 'string' },
+      'rate-limit': { type: 'string' },
+    },
+    async run(ctx, v) {
+      if (typeof v.org !== 'string') throw new UsageError('--org is required');
+      if (v.env !== 'test' && v.env !== 'live') throw new UsageError('--env must be test or live');
+      if (typeof v.scopes !== 'string' || v.scopes.trim() === '') throw new UsageError("--scopes is required (a,b or '*')");
+      const scopes = v.scopes.split(',').map((s) => s.trim()).filter(Boolean);
+      const parsed = await createApiKey(ctx, {
+        orgId: v.org,
+        environment: v.env,
+        scopes,
+        ...(typeof v.name === 'string' ? { name: v.name } : {}),
+        ...(typeof v['expires-in'] === 'string' ? { expiresInSeconds: parseDurationSeconds(v['expires-in']) } : {}),
+        ...(v['rate-limit'] !== undefined ? { rateLimitPerMinute: parseCount(v['rate-limit'], '--rate-limit') } : {}),
+      }).catch((err: unknown) => {
+        if (err instanceof z.ZodError) throw new UsageError(err.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
+        throw err;
+      });
+      return unwrapOrReport(parsed);
+    },
+  },
+  {
+    path: ['key', 'revoke'],
+    usage: 'dossier key revoke KEY_ID',
+    options: {},
+    positionals: 1,
+    async run(ctx, _v, [keyId]) {
+      const revoked = await revokeApiKey(ctx, keyId!);
+      if (revoked.ok) ctx.keys.forget(keyId!);
+      return unwrapOrReport(revoked);
+    },
+  },
+  {
+    path: ['demo'],
+    usage: 'dossier demo',
+    options: {},
+    run: (ctx) => describeDemo(ctx),
+  },
+];
+
+export function findAdminCommand(argv: readonly string[]): AdminCommand | undefined {
+  return ADMIN_COMMANDS.find((c) => c.path.every((word, i) => argv[i] === word));
+}
+
+/** Parses and runs one admin command; a usage problem or a domain failure becomes an error object. */
+export async function executeAdminCommand(ctx: AppContext, argv: readonly string[]): Promise<CommandOutcome> {
+  const command = findAdminCommand(argv);
+  if (!command) return { exitCode: 2, result: cliError('invalid_request', `unknown command: ${argv.join(' ')}`) };
+  try {
+    const { values, positionals } = parseArgs({
+      args: argv.slice(command.path.length).filter((a) => a !== '--json'),
+      options: command.options,
+      allowPositionals: true,
+      strict: true,
+    });
+    const expected = command.positionals ?? 0;
+    if (positionals.length !== expected) {
+      throw new UsageError(`expected ${expected} argument${expected === 1 ? '' : 's'}; usage: ${command.usage}`);
+    }
+    const result = await command.run(ctx, values, positionals);
+    return { exitCode: 'error' in result ? 1 : 0, result };
+  } catch (err) {
+    if (err instanceof UsageError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+      return { exitCode: 2, result: cliError('invalid_request', `${(err as Error).message}; usage: ${command.usage}`) };
+    }
+    if (err instanceof z.ZodError) {
+      return { exitCode: 2, result: cliError('invalid_request', err.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')) };
+    }
+    throw err;
+  }
+}

@@ -1,0 +1,107 @@
+import { loadConfig, ConfigError } from '../config.ts';
+import { createLogger } from '../logging.ts';
+import { openRuntime } from '../runtime.ts';
+import { EmbeddedDatabaseBusyError } from '../storage/database.ts';
+import { embeddedOwner } from '../storage/embedded-lock.ts';
+import { executeAdminCommand, findAdminCommand, type CommandOutcome } from './admin-commands.ts';
+import { adminSocketPath, runThroughAdminSocket } from './admin-socket.ts';
+import { runWorker } from './commands/worker.ts';
+import { serve } from './commands/serve.ts';
+import { cliError, printResult } from './output.ts';
+import { existsSync } from 'node:fs';
+
+const USAGE = `usage: dossier <command> [--json]
+
+  serve [--no-worker]     API, applicant app, dashboard and an in-process worker
+  worker                  background jobs only (needs PostgreSQL when a server also runs)
+  migrate                 apply pending database migrations
+  org create --name NAME [--billing active|inactive] [--accept-legal]
+  org update ORG_ID [--billing active|inactive] [--accept-legal] [--live-usage-cap N|none]
+  key create --org ORG_ID --env test|live --scopes a,b|'*' [--name N] [--expires-in 30d] [--rate-limit N]
+  key revoke KEY_ID
+  demo                    the demo workspace and its test key (created once)`;
+
+async function main(argv: string[]): Promise<number> {
+  const json = argv.includes('--json');
+  const words = argv.filter((a) => a !== '--json');
+  const [command] = words;
+
+  if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
+    if (json) printResult({ usage: USAGE }, true);
+    else process.stdout.write(`${USAGE}\n`);
+    return command === undefined ? 2 : 0;
+  }
+  if (command === 'serve') {
+    const unknown = words.slice(1).filter((w) => w !== '--no-worker');
+    if (unknown.length > 0) return report(2, cliError('invalid_request', `unknown option ${unknown[0]}; usage: dossier serve [--no-worker]`), json);
+    await serve({ json, worker: !words.includes('--no-worker') });
+    return -1;
+  }
+  if (command === 'worker') {
+    await runWorker({ json });
+    return -1;
+  }
+  if (!findAdminCommand(words)) return report(2, cliError('invalid_request', `unknown command "${words.join(' ')}"\n${USAGE}`), json);
+
+  const outcome = await runAdminCommand(words);
+  return report(outcome.exitCode, outcome.result, json);
+}
+
+/**
+ * On PostgreSQL the CLI connects directly. On the embedded database only one process may open the
+ * files: if a server owns them, the command runs inside it through the admin socket.
+ */
+async function runAdminCommand(words: string[]): Promise<CommandOutcome> {
+  const config = loadConfig();
+  if (!config.databaseUrl) {
+    const owner = embeddedOwner(config.dataDir);
+    if (owner !== undefined) return throughServer(config.dataDir, owner, words);
+  }
+  const logger = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel);
+  let runtime;
+  try {
+    runtime = await openRuntime(config, { logger });
+  } catch (err) {
+    if (err instanceof EmbeddedDatabaseBusyError) return throughServer(config.dataDir, err.ownerPid, words);
+    throw err;
+  }
+  try {
+    return await executeAdminCommand(runtime.ctx, words);
+  } finally {
+    await runtime.close();
+  }
+}
+
+function throughServer(dataDir: string, ownerPid: number, words: string[]): Promise<CommandOutcome> | CommandOutcome {
+  if (!existsSync(adminSocketPath(dataDir))) {
+    return {
+      exitCode: 1,
+      result: cliError(
+        'precondition_required',
+        `the embedded database in ${dataDir} is in use by process ${ownerPid}, which offers no admin socket; stop it or use PostgreSQL (DATABASE_URL)`,
+      ),
+    };
+  }
+  return runThroughAdminSocket(dataDir, words);
+}
+
+function report(exitCode: number, result: object, json: boolean): number {
+  if (exitCode === 0) printResult(result, json);
+  else if (json) printResult(result, true);
+  else printResult(result, false, process.stderr);
+  return exitCode;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    // -1: a long-running command (serve, worker) that exits on its own signal handling.
+    if (code >= 0) process.exitCode = code;
+  },
+  (err: unknown) => {
+    const json = process.argv.includes('--json');
+    const message = err instanceof ConfigError ? err.message : err instanceof EmbeddedDatabaseBusyError ? `${err.message}: stop it first, or use PostgreSQL (DATABASE_URL) to run several processes` : `unexpected failure: ${(err as Error).message}`;
+    if (!(err instanceof ConfigError) && !(err instanceof EmbeddedDatabaseBusyError)) process.stderr.write(`${(err as Error).stack}\n`);
+    report(1, cliError(err instanceof ConfigError ? 'invalid_request' : 'internal_error', message), json);
+    process.exitCode = 1;
+  },
+);

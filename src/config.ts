@@ -1,0 +1,98 @@
+import { z } from 'zod';
+
+/** Environments a key (and every tenant-owned row) belongs to. */
+export const ENVIRONMENTS = ['test', 'live'] as const;
+export type Environment = (typeof ENVIRONMENTS)[number];
+
+/** The legal terms a live workspace must have accepted; bump when the terms change. */
+export const CURRENT_LEGAL_TERMS_VERSION = '2026-01-01';
+
+const booleanString = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+const positiveInt = z.coerce.number().int().positive();
+
+const urlWithoutTrailingSlash = z
+  .url({ protocol: /^https?$/ })
+  .transform((v) => v.replace(/\/+$/, ''));
+
+const envSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  BASE_URL: urlWithoutTrailingSlash.optional(),
+  APP_URL: urlWithoutTrailingSlash.optional(),
+  DATABASE_URL: z.string().min(1).optional(),
+  DATA_DIR: z.string().min(1).default('./.dossier'),
+  REDIS_URL: z.string().min(1).optional(),
+  DOSSIER_SECRET: z.string().min(32, 'DOSSIER_SECRET must be at least 32 characters').optional(),
+  ACCEPTED_KEY_ENVIRONMENTS: z
+    .string()
+    .default('test,live')
+    .transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean))
+    .pipe(z.array(z.enum(ENVIRONMENTS)).min(1)),
+  RATE_LIMIT_PER_MINUTE: positiveInt.default(600),
+  TEST_SESSIONS_PER_MONTH: z.coerce.number().int().min(0).default(50),
+  WEBHOOK_RETRY_DELAYS: z
+    .string()
+    .default('60,300,1800,7200')
+    .transform((v) => v.split(',').map((s) => Number(s.trim())))
+    .pipe(z.array(z.number().finite().nonnegative()).length(4, 'WEBHOOK_RETRY_DELAYS needs four delays (5 attempts)')),
+  WEBHOOK_TIMEOUT_MS: positiveInt.default(10_000),
+  SELF_SERVE_WEBHOOKS: booleanString.default(true),
+  DOSSIER_ALLOW_PRIVATE_NETWORK: booleanString.default(false),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+export interface Config {
+  port: number;
+  host: string;
+  baseUrl: string;
+  appUrl: string;
+  databaseUrl: string | undefined;
+  dataDir: string;
+  redisUrl: string | undefined;
+  secret: string | undefined;
+  acceptedKeyEnvironments: readonly Environment[];
+  rateLimitPerMinute: number;
+  testSessionsPerMonth: number;
+  webhookRetryDelaysSeconds: readonly number[];
+  webhookTimeoutMs: number;
+  selfServeWebhooks: boolean;
+  allowPrivateNetwork: boolean;
+  logLevel: string;
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** Reads configuration from the environment; an invalid value stops start-up with every problem listed. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = envSchema.safeParse(present);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+    throw new ConfigError(`invalid configuration: ${problems}`);
+  }
+  const e = parsed.data;
+  const baseUrl = e.BASE_URL ?? `http://localhost:${e.PORT}`;
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    baseUrl,
+    appUrl: e.APP_URL ?? `${baseUrl}/app`,
+    databaseUrl: e.DATABASE_URL,
+    dataDir: e.DATA_DIR,
+    redisUrl: e.REDIS_URL,
+    secret: e.DOSSIER_SECRET,
+    acceptedKeyEnvironments: e.ACCEPTED_KEY_ENVIRONMENTS,
+    rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
+    testSessionsPerMonth: e.TEST_SESSIONS_PER_MONTH,
+    webhookRetryDelaysSeconds: e.WEBHOOK_RETRY_DELAYS,
+    webhookTimeoutMs: e.WEBHOOK_TIMEOUT_MS,
+    selfServeWebhooks: e.SELF_SERVE_WEBHOOKS,
+    allowPrivateNetwork: e.DOSSIER_ALLOW_PRIVATE_NETWORK,
+    logLevel: e.LOG_LEVEL,
+  };
+}

@@ -1,0 +1,53 @@
+import { sql } from 'kysely';
+import type { AppContext } from '../../app-context.ts';
+import { readSetting, writeSetting } from '../../storage/settings.ts';
+import { inTransaction } from '../../storage/unit-of-work.ts';
+import { findApiKey } from '../../storage/api-keys.ts';
+import { open, seal } from '../crypto/secret-box.ts';
+import { createApiKey } from '../keys/keys.ts';
+import { createOrg } from '../orgs/orgs.ts';
+
+const DEMO_SETTING = 'demo_workspace';
+const DEMO_LOCK_KEY = 7_163_411_020;
+
+export interface DemoWorkspace {
+  /** True when this call created it (first start). */
+  created: boolean;
+  org_id: string;
+  key_id: string;
+  /** The demo test key. Kept sealed under the deployment secret so `dossier demo` can show it again. */
+  key: string | null;
+  environment: 'test';
+}
+
+interface StoredDemo {
+  org_id: string;
+  key_id: string;
+  sealed_key: string;
+}
+
+/**
+ * The demo workspace: created once per deployment, then found again. A revoked demo key is
+ * replaced, so `dossier demo` always prints a key that works.
+ */
+export async function ensureDemoWorkspace(ctx: AppContext): Promise<DemoWorkspace> {
+  return inTransaction(ctx.db, async (trx) => {
+    await sql`select pg_advisory_xact_lock(${DEMO_LOCK_KEY})`.execute(trx);
+    const deps = { ...ctx, db: trx };
+    const now = ctx.clock.now();
+    const storedText = await readSetting(trx, DEMO_SETTING);
+    const stored = storedText ? (JSON.parse(storedText) as StoredDemo) : undefined;
+
+    const orgId = stored?.org_id ?? (await createOrg(deps, { name: 'Demo workspace', acceptLegal: true })).org_id;
+    const existingKey = stored ? await findApiKey(trx, stored.key_id) : undefined;
+    const keyUsable = existingKey && existingKey.revoked_at === null && (existingKey.expires_at ?? new Date(8.64e15)) > now;
+    if (stored && keyUsable) {
+      return { created: false, org_id: orgId, key_id: stored.key_id, key: open(ctx.secret, 'demo-key', stored.sealed_key) ?? null, environment: 'test' };
+    }
+    const key = await createApiKey(deps, { orgId, environment: 'test', scopes: ['*'], name: 'Demo key' });
+    if (!key.ok) throw new Error(`demo key: ${key.message}`);
+    const next: StoredDemo = { org_id: orgId, key_id: key.value.key_id, sealed_key: seal(ctx.secret, 'demo-key', key.value.key) };
+    await writeSetting(trx, DEMO_SETTING, JSON.stringify(next), now);
+    return { created: !stored, org_id: orgId, key_id: key.value.key_id, key: key.value.key, environment: 'test' };
+  });
+}

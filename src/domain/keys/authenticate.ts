@@ -1,0 +1,79 @@
+import type { Environment } from '../../config.ts';
+import type { Clock } from '../../ports/clock.ts';
+import { fail, ok, type Failure, type Result } from '../errors.ts';
+import { hashApiKey, parseApiKeyEnvironment } from './api-key-token.ts';
+import { hasScope, type Scope } from './scopes.ts';
+
+/** What a request learns about the key that authenticated it. */
+export interface AuthenticatedKey {
+  keyId: string;
+  orgId: string;
+  environment: Environment;
+  scopes: readonly string[];
+  rateLimitPerMinute: number | null;
+}
+
+/** The stored facts authentication needs. */
+export interface StoredKey extends AuthenticatedKey {
+  expiresAt: Date | null;
+  revokedAt: Date | null;
+}
+
+export interface AuthenticationDeps {
+  clock: Clock;
+  acceptedEnvironments: readonly Environment[];
+  findKeyByHash(hash: string): Promise<StoredKey | undefined>;
+}
+
+const BEARER = /^Bearer[ ]+(\S+)\s*$/i;
+
+function invalidKey(message: string): Failure {
+  return fail('invalid_api_key', message);
+}
+
+/**
+ * Every way a request can fail to authenticate ends in 401 `invalid_api_key` (spec §5.3); the
+ * message says which, without echoing the key.
+ */
+export async function authenticateApiKey(
+  deps: AuthenticationDeps,
+  authorization: string | undefined,
+): Promise<Result<AuthenticatedKey>> {
+  if (authorization === undefined || authorization.trim() === '') {
+    return invalidKey('No API key provided. Send it as "Authorization: Bearer <API_KEY>".');
+  }
+  const token = BEARER.exec(authorization)?.[1];
+  if (token === undefined) {
+    return invalidKey('The Authorization header must have the form "Bearer <API_KEY>".');
+  }
+  const environment = parseApiKeyEnvironment(token);
+  if (environment === undefined) {
+    return invalidKey('Malformed API key: keys look like sk_test_… or sk_live_….');
+  }
+  if (!deps.acceptedEnvironments.includes(environment)) {
+    return invalidKey(`This deployment does not accept ${environment} keys.`);
+  }
+  const stored = await deps.findKeyByHash(hashApiKey(token));
+  if (stored === undefined) return invalidKey(`Invalid API key ending in ${token.slice(-4)}.`);
+  if (stored.environment !== environment) return invalidKey(`Invalid API key ending in ${token.slice(-4)}.`);
+  const now = deps.clock.now().getTime();
+  if (stored.revokedAt !== null && stored.revokedAt.getTime() <= now) {
+    return invalidKey(`The API key ending in ${token.slice(-4)} has been revoked.`);
+  }
+  if (stored.expiresAt !== null && stored.expiresAt.getTime() <= now) {
+    return invalidKey(`The API key ending in ${token.slice(-4)} has expired.`);
+  }
+  return ok({
+    keyId: stored.keyId,
+    orgId: stored.orgId,
+    environment: stored.environment,
+    scopes: stored.scopes,
+    rateLimitPerMinute: stored.rateLimitPerMinute,
+  });
+}
+
+export function requireScope(key: AuthenticatedKey, scope: Scope): Result<AuthenticatedKey> {
+  return hasScope(key.scopes, scope)
+    ? ok(key)
+    : fail('forbidden', `This API key lacks the "${scope}" scope required for this operation.`);
+}

@@ -1,0 +1,60 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { AppContext } from '../../app-context.ts';
+import { authenticateApiKey, requireScope, type AuthenticatedKey } from '../../domain/keys/authenticate.ts';
+import type { Scope } from '../../domain/keys/scopes.ts';
+import { consumeRateLimit, rateLimitHeaders } from '../../domain/rate-limit/rate-limit.ts';
+import { AppError } from '../../domain/errors.ts';
+import { touchApiKeyLastUsed } from '../../storage/api-keys.ts';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The scope a route needs; a route without one is public. */
+    scope?: Scope;
+  }
+  interface FastifyRequest {
+    apiKey?: AuthenticatedKey;
+  }
+}
+
+/** The key that authenticated this request; only callable on routes that declare a scope. */
+export function authOf(request: FastifyRequest): AuthenticatedKey {
+  if (!request.apiKey) throw new Error('authOf called on a route without a scope');
+  return request.apiKey;
+}
+
+/** `last_used_at` is written at most once a minute per key and process: precise enough, and no write per request. */
+const LAST_USED_RESOLUTION_MS = 60_000;
+
+/**
+ * Contract §4 order: authentication (401) → scope (403) → rate limit (429), all before the body
+ * is parsed or validated, so a bad key never learns anything about request validation.
+ */
+export function registerAuthentication(app: FastifyInstance, ctx: AppContext): void {
+  const lastUsedWritten = new Map<string, number>();
+
+  app.addHook('onRequest', async (request, reply) => {
+    const scope = request.routeOptions.config.scope;
+    if (!scope) return;
+    const authenticated = await authenticateApiKey(
+      { clock: ctx.clock, acceptedEnvironments: ctx.config.acceptedKeyEnvironments, findKeyByHash: ctx.keys.find },
+      request.headers.authorization,
+    );
+    if (!authenticated.ok) throw AppError.from(authenticated);
+    const permitted = requireScope(authenticated.value, scope);
+    if (!permitted.ok) throw AppError.from(permitted);
+    const key = permitted.value;
+
+    const now = ctx.clock.now();
+    const limited = await consumeRateLimit(ctx.rateLimits, key.keyId, key.rateLimitPerMinute ?? ctx.config.rateLimitPerMinute, now);
+    if (!limited.ok) throw AppError.from(limited);
+    reply.headers(rateLimitHeaders(limited.value));
+    request.apiKey = key;
+
+    const written = lastUsedWritten.get(key.keyId) ?? 0;
+    if (now.getTime() - written >= LAST_USED_RESOLUTION_MS) {
+      if (lastUsedWritten.size > 10_000) lastUsedWritten.clear();
+      lastUsedWritten.set(key.keyId, now.getTime());
+      await touchApiKeyLastUsed(ctx.db, key.keyId, now);
+    }
+  });
+}

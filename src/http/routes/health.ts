@@ -1,0 +1,21 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AppContext } from '../../app-context.ts';
+import { pingDatabase } from '../../storage/database.ts';
+
+const healthSchema = z.object({ status: z.enum(['ok', 'ready', 'unavailable']) });
+
+/** Liveness and readiness for orchestrators; not part of the versioned API. */
+export const healthRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
+  app.get(
+    '/healthz',
+    { schema: { hide: true, response: { 200: healthSchema } } },
+    async () => ({ status: 'ok' as const }),
+  );
+  app.get(
+    '/readyz',
+    { schema: { hide: true, response: { 200: healthSchema, 503: healthSchema } } },
+    async (_request, reply) =>
+      (await pingDatabase(ctx.db)) ? { status: 'ready' as const } : reply.code(503).send({ status: 'unavailable' }),
+  );
+};

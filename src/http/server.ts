@@ -1,0 +1,42 @@
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { AppContext } from '../app-context.ts';
+import { serializeRequest } from '../logging.ts';
+import { registerOpenApi } from './openapi.ts';
+import { registerAuthentication } from './plugins/authenticate.ts';
+import { registerErrorEnvelope } from './plugins/error-envelope.ts';
+import { BODY_LIMIT_BYTES, registerJsonBody } from './plugins/json-body.ts';
+import { apiRoutes } from './routes/index.ts';
+
+/** Builds the HTTP face of the service. Listening is the caller's business (tests use inject). */
+export async function buildServer(ctx: AppContext): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: ctx.logger as FastifyBaseLogger,
+    genReqId: () => ctx.ids.next('req'),
+    requestIdLogLabel: 'request_id',
+    disableRequestLogging: true,
+    bodyLimit: BODY_LIMIT_BYTES,
+    return503OnClosing: true,
+    routerOptions: { ignoreTrailingSlash: false, maxParamLength: 500 },
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    request.log.info(
+      { http: { ...serializeRequest(request), status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 } },
+      'request',
+    );
+  });
+
+  registerErrorEnvelope(app);
+  registerJsonBody(app);
+  await registerOpenApi(app, ctx.config);
+  registerAuthentication(app, ctx);
+  await app.register(apiRoutes, { ctx });
+  return app;
+}

@@ -1,0 +1,6 @@
+import type { JobTask } from './worker.ts';
+
+/** The background tasks every worker runs; later capabilities add theirs here. */
+export function jobTasks(): JobTask[] {
+  return [];
+}

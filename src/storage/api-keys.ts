@@ -1,0 +1,23 @@
+import type { ApiKeyRow, Executor, NewApiKeyRow } from './schema.ts';
+
+export async function insertApiKey(db: Executor, row: NewApiKeyRow): Promise<ApiKeyRow> {
+  return db.insertInto('api_keys').values(row).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function findApiKeyByHash(db: Executor, keyHash: string): Promise<ApiKeyRow | undefined> {
+  return db.selectFrom('api_keys').selectAll().where('key_hash', '=', keyHash).executeTakeFirst();
+}
+
+export async function findApiKey(db: Executor, keyId: string): Promise<ApiKeyRow | undefined> {
+  return db.selectFrom('api_keys').selectAll().where('key_id', '=', keyId).executeTakeFirst();
+}
+
+/** Revokes once: a second revocation keeps the original time. */
+export async function revokeApiKey(db: Executor, keyId: string, at: Date): Promise<ApiKeyRow | undefined> {
+  await db.updateTable('api_keys').set({ revoked_at: at }).where('key_id', '=', keyId).where('revoked_at', 'is', null).execute();
+  return findApiKey(db, keyId);
+}
+
+export async function touchApiKeyLastUsed(db: Executor, keyId: string, at: Date): Promise<void> {
+  await db.updateTable('api_keys').set({ last_used_at: at }).where('key_id', '=', keyId).execute();
+}
