@@ -1,7 +1,7 @@
 import type { Deps } from './deps.ts';
 import { cacheKeyLookup } from './domain/keys/verified-key-cache.ts';
 import type { StoredKey } from './domain/keys/authenticate.ts';
-import { memoryRateLimitStore, redisRateLimitStore, type RateLimitStore } from './ports/rate-limit-store.ts';
+import type { RateLimitStore } from './ports/rate-limit-store.ts';
 import { findApiKeyByHash } from './storage/api-keys.ts';
 
 /** Everything a running process shares between requests and jobs. */
@@ -12,7 +12,7 @@ export interface AppContext extends Deps {
   keys: { find(hash: string): Promise<StoredKey | undefined>; forget(keyId: string): void };
 }
 
-export function createAppContext(deps: Deps, secret: string, rateLimits?: RateLimitStore): AppContext {
+export function createAppContext(deps: Deps, secret: string, rateLimits: RateLimitStore): AppContext {
   const keys = cacheKeyLookup(async (hash) => {
     const row = await findApiKeyByHash(deps.db, hash);
     return row
@@ -30,7 +30,7 @@ export function createAppContext(deps: Deps, secret: string, rateLimits?: RateLi
   return {
     ...deps,
     secret,
-    rateLimits: rateLimits ?? (deps.config.redisUrl ? redisRateLimitStore(deps.config.redisUrl) : memoryRateLimitStore()),
+    rateLimits,
     keys,
   };
 }

@@ -6,12 +6,15 @@ import { systemClock, type Clock } from './ports/clock.ts';
 import { randomIds, type Ids } from './ports/ids.ts';
 import type { RateLimitStore } from './ports/rate-limit-store.ts';
 import { openDatabase, type DatabaseHandle, type DatabaseTarget } from './storage/database.ts';
-import { migrate } from './storage/migrate.ts';
+import { migrate, type MigrationReport } from './storage/migrate.ts';
+import { createRateLimitStore } from './ports/rate-limit-store.ts';
 import { insertSettingOnce } from './storage/settings.ts';
 
 export interface Runtime {
   ctx: AppContext;
   database: DatabaseHandle;
+  /** What start-up migration did: `dossier migrate` reports it. */
+  migrations: MigrationReport;
   close(): Promise<void>;
 }
 
@@ -31,18 +34,20 @@ export function databaseTargetOf(config: Config): DatabaseTarget {
 export async function openRuntime(config: Config, options: RuntimeOptions): Promise<Runtime> {
   const database = await openDatabase(options.target ?? databaseTargetOf(config));
   try {
-    await migrate(database.db);
+    const migrations = await migrate(database.db);
     const clock = options.clock ?? systemClock;
     const secret =
       config.secret ?? (await insertSettingOnce(database.db, 'dossier_secret', randomBytes(32).toString('base64url'), clock.now()));
+    const rateLimits = options.rateLimits ?? (await createRateLimitStore(config.redisUrl, options.logger));
     const ctx = createAppContext(
       { db: database.db, clock, ids: options.ids ?? randomIds, logger: options.logger, config },
       secret,
-      options.rateLimits,
+      rateLimits,
     );
     return {
       ctx,
       database,
+      migrations,
       async close() {
         await ctx.rateLimits.close();
         await database.close();

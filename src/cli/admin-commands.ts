@@ -5,7 +5,7 @@ import { ensureDemoWorkspace } from '../domain/demo/demo-workspace.ts';
 import { createApiKey, revokeApiKey } from '../domain/keys/keys.ts';
 import { createOrg, updateOrg } from '../domain/orgs/orgs.ts';
 import type { Result } from '../domain/errors.ts';
-import { migrate } from '../storage/migrate.ts';
+import type { Runtime } from '../runtime.ts';
 import { cliError, type CliError } from './output.ts';
 
 /**
@@ -18,7 +18,7 @@ interface AdminCommand {
   usage: string;
   options: NonNullable<ParseArgsConfig['options']>;
   positionals?: number;
-  run(ctx: AppContext, values: Record<string, unknown>, positionals: string[]): Promise<object>;
+  run(ctx: AppContext, values: Record<string, unknown>, positionals: string[], runtime: Runtime): Promise<object>;
 }
 
 export interface CommandOutcome {
@@ -76,7 +76,8 @@ export const ADMIN_COMMANDS: readonly AdminCommand[] = [
     path: ['migrate'],
     usage: 'dossier migrate',
     options: {},
-    run: (ctx) => migrate(ctx.db),
+    // The runtime migrates as it opens; running again reports every step as already applied.
+    run: async (_ctx, _v, _p, runtime) => runtime.migrations,
   },
   {
     path: ['org', 'create'],
@@ -162,7 +163,8 @@ export function findAdminCommand(argv: readonly string[]): AdminCommand | undefi
 }
 
 /** Parses and runs one admin command; a usage problem or a domain failure becomes an error object. */
-export async function executeAdminCommand(ctx: AppContext, argv: readonly string[]): Promise<CommandOutcome> {
+export async function executeAdminCommand(runtime: Runtime, argv: readonly string[]): Promise<CommandOutcome> {
+  const { ctx } = runtime;
   const command = findAdminCommand(argv);
   if (!command) return { exitCode: 2, result: cliError('invalid_request', `unknown command: ${argv.join(' ')}`) };
   try {
@@ -176,7 +178,7 @@ export async function executeAdminCommand(ctx: AppContext, argv: readonly string
     if (positionals.length !== expected) {
       throw new UsageError(`expected ${expected} argument${expected === 1 ? '' : 's'}; usage: ${command.usage}`);
     }
-    const result = await command.run(ctx, values, positionals);
+    const result = await command.run(ctx, values, positionals, runtime);
     return { exitCode: 'error' in result ? 1 : 0, result };
   } catch (err) {
     if (err instanceof UsageError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {

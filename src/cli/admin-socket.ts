@@ -1,7 +1,7 @@
 import { chmodSync, existsSync, unlinkSync } from 'node:fs';
 import { createServer, request, type Server } from 'node:http';
 import { join } from 'node:path';
-import type { AppContext } from '../app-context.ts';
+import type { Runtime } from '../runtime.ts';
 import { executeAdminCommand, type CommandOutcome } from './admin-commands.ts';
 import { cliError } from './output.ts';
 
@@ -16,7 +16,7 @@ export function adminSocketPath(dataDir: string): string {
 
 const MAX_REQUEST_BYTES = 64 * 1024;
 
-export async function startAdminSocket(ctx: AppContext, dataDir: string): Promise<Server> {
+export async function startAdminSocket(runtime: Runtime, dataDir: string): Promise<Server> {
   const path = adminSocketPath(dataDir);
   // We hold the database lock, so a socket file left here belongs to a dead owner.
   if (existsSync(path)) unlinkSync(path);
@@ -41,9 +41,9 @@ export async function startAdminSocket(ctx: AppContext, dataDir: string): Promis
       if (!Array.isArray(argv) || !argv.every((a) => typeof a === 'string')) {
         return { exitCode: 2, result: cliError('invalid_request', 'argv must be an array of strings') };
       }
-      return await executeAdminCommand(ctx, argv);
+      return await executeAdminCommand(runtime, argv);
     } catch (err) {
-      ctx.logger.error({ err }, 'admin command failed');
+      runtime.ctx.logger.error({ err }, 'admin command failed');
       return { exitCode: 1, result: cliError('internal_error', 'the command failed inside the server; see its log') };
     }
   }

@@ -66,7 +66,7 @@ async function runAdminCommand(words: string[]): Promise<CommandOutcome> {
     throw err;
   }
   try {
-    return await executeAdminCommand(runtime.ctx, words);
+    return await executeAdminCommand(runtime, words);
   } finally {
     await runtime.close();
   }

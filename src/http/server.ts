@@ -1,4 +1,4 @@
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppContext } from '../app-context.ts';
 import { serializeRequest } from '../logging.ts';
@@ -13,8 +13,8 @@ export async function buildServer(ctx: AppContext): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: ctx.logger as FastifyBaseLogger,
     genReqId: () => ctx.ids.next('req'),
-    requestIdLogLabel: 'request_id',
-    disableRequestLogging: true,
+    // One line per request is written by our onResponse hook, without query strings (they may hold tokens).
+    logController: new LogController({ requestIdLogLabel: 'request_id', disableRequestLogging: true }),
     bodyLimit: BODY_LIMIT_BYTES,
     return503OnClosing: true,
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 500 },

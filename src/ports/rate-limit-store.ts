@@ -1,4 +1,5 @@
 import { Redis } from 'ioredis';
+import type { Logger } from 'pino';
 import { RateLimiterMemory, RateLimiterRedis, type RateLimiterAbstract } from 'rate-limiter-flexible';
 
 /**
@@ -36,11 +37,20 @@ export function memoryRateLimitStore(windowSeconds = 60): RateLimitStore {
  * atomic increment-with-expiry; when Redis is unreachable it falls back to in-process counters
  * rather than refusing traffic (an outage of the limiter must not become an outage of the API).
  */
-export function redisRateLimitStore(url: string, windowSeconds = 60): RateLimitStore {
-  const client = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false });
-  client.on('error', () => {
-    // reconnects on its own; the insurance limiter covers the gap
+export async function redisRateLimitStore(url: string, logger?: Logger, windowSeconds = 60): Promise<RateLimitStore> {
+  const client = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: true });
+  let lastError = '';
+  client.on('error', (err: Error) => {
+    // ioredis reconnects on its own and the insurance limiter covers the gap; say so once per kind of failure.
+    if (err.message !== lastError) logger?.warn({ err }, 'redis rate-limit store unavailable; counting in-process meanwhile');
+    lastError = err.message;
   });
+  client.on('ready', () => (lastError = ''));
+  try {
+    await client.connect();
+  } catch {
+    // reported by the error listener; start anyway on the insurance limiter
+  }
   const limiter = new RateLimiterRedis({
     storeClient: client,
     points: UNBOUNDED,
@@ -52,4 +62,9 @@ export function redisRateLimitStore(url: string, windowSeconds = 60): RateLimitS
   return storeOver(limiter, async () => {
     client.disconnect();
   });
+}
+
+/** Redis when REDIS_URL is set (shared by every process), otherwise in-process counters. */
+export async function createRateLimitStore(redisUrl: string | undefined, logger: Logger): Promise<RateLimitStore> {
+  return redisUrl ? redisRateLimitStore(redisUrl, logger) : memoryRateLimitStore();
 }

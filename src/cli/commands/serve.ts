@@ -28,7 +28,7 @@ export async function serve(args: { json: boolean; worker: boolean }): Promise<v
   try {
     await app.listen({ port: config.port, host: config.host });
     if (args.worker) worker.start();
-    if (runtime.database.kind === 'embedded') adminSocket = await startAdminSocket(ctx, config.dataDir);
+    if (runtime.database.kind === 'embedded') adminSocket = await startAdminSocket(runtime, config.dataDir);
   } catch (err) {
     await app.close();
     await runtime.close();

@@ -1,5 +1,6 @@
 import type { Tx } from '../schema.ts';
 import { foundation } from './0001_foundation.ts';
+import { cases } from './0002_cases.ts';
 
 /** A forward-only schema step. Applied once, in order, inside one transaction. */
 export interface Migration {
@@ -8,4 +9,4 @@ export interface Migration {
   up(trx: Tx): Promise<void>;
 }
 
-export const MIGRATIONS: readonly Migration[] = [foundation];
+export const MIGRATIONS: readonly Migration[] = [foundation, cases];

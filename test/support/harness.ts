@@ -1,0 +1,139 @@
+import { readFileSync } from 'node:fs';
+import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
+import { pino, type Logger } from 'pino';
+import { describe, inject } from 'vitest';
+import type { AppContext } from '../../src/app-context.ts';
+import { loadConfig } from '../../src/config.ts';
+import { createApiKey, type CreateApiKeyInput } from '../../src/domain/keys/keys.ts';
+import { createOrg, type CreateOrgInput } from '../../src/domain/orgs/orgs.ts';
+import { buildServer } from '../../src/http/server.ts';
+import { ManualClock, type Clock } from '../../src/ports/clock.ts';
+import { randomBase62 } from '../../src/ports/ids.ts';
+import type { RateLimitStore } from '../../src/ports/rate-limit-store.ts';
+import { openRuntime, type Runtime } from '../../src/runtime.ts';
+import { quoteIdent, type DatabaseTarget } from '../../src/storage/database.ts';
+
+export type BackendKind = 'embedded' | 'postgres';
+
+/** The databases every storage-touching test runs against: PGlite always, PostgreSQL when reachable (required in CI). */
+export function backends(): BackendKind[] {
+  return inject('postgresUrl') ? ['embedded', 'postgres'] : ['embedded'];
+}
+
+/** `describe` once per backend, with the backend in the title. */
+export function describeEachBackend(title: string, body: (backend: BackendKind) => void): void {
+  for (const backend of backends()) describe(`${title} [${backend}]`, () => body(backend));
+}
+
+export interface TestTarget {
+  target: DatabaseTarget;
+  /** Drops what the target created (the PostgreSQL schema). */
+  dispose(): Promise<void>;
+}
+
+/** A fresh, isolated database: PGlite cloned from the migrated template, or a new PostgreSQL schema. */
+export async function freshDatabase(backend: BackendKind): Promise<TestTarget> {
+  if (backend === 'embedded') {
+    const bytes = readFileSync(inject('pgliteTemplate'));
+    return { target: { kind: 'embedded-memory', loadDataDir: new Blob([bytes]) }, dispose: async () => {} };
+  }
+  const url = inject('postgresUrl');
+  if (!url) throw new Error('PostgreSQL is not available');
+  const schema = `t_${randomBase62(12).toLowerCase()}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  await admin.query(`create schema ${quoteIdent(schema)}`);
+  await admin.end();
+  return {
+    target: { kind: 'postgres', url, schema, poolSize: 5 },
+    async dispose() {
+      const c = new pg.Client({ connectionString: url });
+      await c.connect();
+      await c.query(`drop schema if exists ${quoteIdent(schema)} cascade`);
+      await c.end();
+    },
+  };
+}
+
+export const silentLogger = pino({ level: 'silent' });
+
+export interface TestApp {
+  backend: BackendKind;
+  ctx: AppContext;
+  app: FastifyInstance;
+  runtime: Runtime;
+  clock: Clock;
+  /** A workspace with a `*` test key, ready to call the API with. */
+  workspace(options?: Partial<CreateOrgInput> & { keys?: Omit<CreateApiKeyInput, 'orgId'>[] }): Promise<TestWorkspace>;
+  createKey(orgId: string, options?: Partial<Omit<CreateApiKeyInput, 'orgId'>>): Promise<{ key: string; key_id: string }>;
+  close(): Promise<void>;
+}
+
+export interface TestWorkspace {
+  orgId: string;
+  key: string;
+  keyId: string;
+}
+
+export interface TestAppOptions {
+  env?: Record<string, string>;
+  clock?: Clock;
+  rateLimits?: RateLimitStore;
+  /** Extra routes for tests of cross-cutting behaviour (auth, envelopes) that no real route isolates. */
+  routes?: (app: FastifyInstance) => void;
+  logger?: Logger;
+}
+
+/** A whole service on a fresh database, talked to through Fastify's inject. */
+export async function createTestApp(backend: BackendKind, options: TestAppOptions = {}): Promise<TestApp> {
+  const db = await freshDatabase(backend);
+  const config = loadConfig({ LOG_LEVEL: options.logger ? 'info' : 'silent', DOSSIER_SECRET: 'test-secret-test-secret-test-secret-0123', ...options.env });
+  const clock = options.clock ?? new ManualClock(new Date());
+  const runtime = await openRuntime(config, {
+    logger: options.logger ?? silentLogger,
+    clock,
+    target: db.target,
+    ...(options.rateLimits ? { rateLimits: options.rateLimits } : {}),
+  });
+  const app = await buildServer(runtime.ctx);
+  options.routes?.(app);
+  await app.ready();
+  const ctx = runtime.ctx;
+
+  const createKey: TestApp['createKey'] = async (orgId, keyOptions = {}) => {
+    const created = await createApiKey(ctx, { orgId, environment: 'test', scopes: ['*'], ...keyOptions });
+    if (!created.ok) throw new Error(created.message);
+    return { key: created.value.key, key_id: created.value.key_id };
+  };
+
+  return {
+    backend,
+    ctx,
+    app,
+    runtime,
+    clock,
+    createKey,
+    async workspace(wsOptions = {}) {
+      const org = await createOrg(ctx, { name: 'Test workspace', acceptLegal: true, ...wsOptions });
+      const key = await createKey(org.org_id);
+      return { orgId: org.org_id, key: key.key, keyId: key.key_id };
+    },
+    async close() {
+      await app.close();
+      await runtime.close();
+      await db.dispose();
+    },
+  };
+}
+
+/** Waits for a condition instead of sleeping a fixed time. */
+export async function until<T>(probe: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs = 10_000, everyMs = 25): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+}
