@@ -1,4 +1,6 @@
 import type { Deps } from './deps.ts';
+import type { Environment } from './config.ts';
+import type { WebhookEnqueuer } from './domain/cases/case-events.ts';
 import { cacheKeyLookup } from './domain/keys/verified-key-cache.ts';
 import type { StoredKey } from './domain/keys/authenticate.ts';
 import type { RateLimitStore } from './ports/rate-limit-store.ts';
@@ -10,6 +12,10 @@ export interface AppContext extends Deps {
   secret: string;
   rateLimits: RateLimitStore;
   keys: { find(hash: string): Promise<StoredKey | undefined>; forget(keyId: string): void };
+  /** Writes webhook outbox rows for a catalog case event, in the event's transaction. */
+  enqueueWebhook?: WebhookEnqueuer;
+  /** Whether the workspace has an enabled webhook endpoint (SELF_SERVE_WEBHOOKS=false refuses sessions then). */
+  hasEnabledWebhookEndpoint?: (orgId: string, environment: Environment) => Promise<boolean>;
 }
 
 export function createAppContext(deps: Deps, secret: string, rateLimits: RateLimitStore): AppContext {

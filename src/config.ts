@@ -21,7 +21,8 @@ const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).default('127.0.0.1'),
   BASE_URL: urlWithoutTrailingSlash.optional(),
-  APP_URL: urlWithoutTrailingSlash.optional(),
+  /** `none`: this deployment has no applicant app (API-only): no signed links can be made. */
+  APP_URL: z.union([z.literal('none'), urlWithoutTrailingSlash]).optional(),
   DATABASE_URL: z.string().min(1).optional(),
   DATA_DIR: z.string().min(1).default('./.dossier'),
   REDIS_URL: z.string().min(1).optional(),
@@ -48,7 +49,8 @@ export interface Config {
   port: number;
   host: string;
   baseUrl: string;
-  appUrl: string;
+  /** The applicant app address, or null when the deployment has none (APP_URL=none). */
+  appUrl: string | null;
   databaseUrl: string | undefined;
   dataDir: string;
   redisUrl: string | undefined;
@@ -81,7 +83,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     port: e.PORT,
     host: e.HOST,
     baseUrl,
-    appUrl: e.APP_URL ?? `${baseUrl}/app`,
+    appUrl: e.APP_URL === 'none' ? null : (e.APP_URL ?? `${baseUrl}/app`),
     databaseUrl: e.DATABASE_URL,
     dataDir: e.DATA_DIR,
     redisUrl: e.REDIS_URL,

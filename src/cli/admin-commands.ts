@@ -3,9 +3,12 @@ import { z } from 'zod';
 import type { AppContext } from '../app-context.ts';
 import { ensureDemoWorkspace } from '../domain/demo/demo-workspace.ts';
 import { createApiKey, revokeApiKey } from '../domain/keys/keys.ts';
-import { createOrg, updateOrg } from '../domain/orgs/orgs.ts';
+import { createOrg, getOrg, updateOrg } from '../domain/orgs/orgs.ts';
 import type { Result } from '../domain/errors.ts';
 import type { Runtime } from '../runtime.ts';
+import { readFile } from 'node:fs/promises';
+import { ENVIRONMENTS, type Environment } from '../config.ts';
+import { getCaseType, listCaseTypes, putCaseType } from '../domain/case-types/case-types.ts';
 import { cliError, type CliError } from './output.ts';
 
 /**
@@ -58,8 +61,12 @@ function parseBilling(value: unknown): 'active' | 'inactive' | undefined {
   return parsed.data;
 }
 
+async function getOrgExists(ctx: AppContext, orgId: string): Promise<boolean> {
+  return (await getOrg(ctx, orgId)).ok;
+}
+
 function demoCurl(baseUrl: string, key: string): string {
-  const body = JSON.stringify({ case_type_id: 'income_verification', external_case_id: 'demo-001' });
+  const body = JSON.stringify({ case_type_id: 'income_verification', prefill: { full_name: 'Jane Doe' } });
   return (
     `curl -s -X POST ${baseUrl}/api/v1/sessions -H "Authorization: Bearer ${key}" ` +
     `-H "Idempotency-Key: demo-$(date +%s)" -H "Content-Type: application/json" -d '${body}'`
@@ -71,7 +78,75 @@ export async function describeDemo(ctx: AppContext) {
   return { ...demo, base_url: ctx.config.baseUrl, curl: demo.key ? demoCurl(ctx.config.baseUrl, demo.key) : null };
 }
 
+function parseEnvironment(value: unknown, flag = '--env'): Environment {
+  if (!ENVIRONMENTS.includes(value as Environment)) throw new UsageError(`${flag} must be test or live`);
+  return value as Environment;
+}
+
+function requireString(value: unknown, flag: string): string {
+  if (typeof value !== 'string' || value.trim() === '') throw new UsageError(`${flag} is required`);
+  return value;
+}
+
+async function readJsonFile(path: string): Promise<unknown> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (err) {
+    throw new UsageError(`cannot read ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (err) {
+    throw new UsageError(`${path} is not valid JSON: ${(err as Error).message}`);
+  }
+}
+
 export const ADMIN_COMMANDS: readonly AdminCommand[] = [
+  {
+    path: ['case-type', 'put'],
+    usage: 'dossier case-type put --org ORG_ID [--env test|live] --file FILE.json   (no --env: both environments)',
+    options: { org: { type: 'string' }, env: { type: 'string' }, file: { type: 'string' } },
+    async run(ctx, v) {
+      const orgId = requireString(v.org, '--org');
+      const environments = v.env === undefined ? [...ENVIRONMENTS] : [parseEnvironment(v.env)];
+      const definition = await readJsonFile(requireString(v.file, '--file'));
+      if (!(await getOrgExists(ctx, orgId))) return cliError('not_found', `No organization ${orgId}.`);
+      const results = [];
+      for (const environment of environments) {
+        const put = await putCaseType(ctx, { orgId, environment, definition });
+        if (!put.ok) {
+          return {
+            error: {
+              code: 'invalid_request',
+              message: `the case type has ${put.problems.length} problem${put.problems.length === 1 ? '' : 's'}`,
+              problems: put.problems,
+            },
+          };
+        }
+        results.push(put.value);
+      }
+      return { case_type_id: results[0]!.case_type_id, results };
+    },
+  },
+  {
+    path: ['case-type', 'list'],
+    usage: 'dossier case-type list --org ORG_ID --env test|live',
+    options: { org: { type: 'string' }, env: { type: 'string' } },
+    async run(ctx, v) {
+      const types = await listCaseTypes(ctx, requireString(v.org, '--org'), parseEnvironment(v.env));
+      return { case_types: types.map(({ definition: _d, ...rest }) => rest) };
+    },
+  },
+  {
+    path: ['case-type', 'show'],
+    usage: 'dossier case-type show CASE_TYPE_ID --org ORG_ID --env test|live',
+    options: { org: { type: 'string' }, env: { type: 'string' } },
+    positionals: 1,
+    async run(ctx, v, [caseTypeId]) {
+      return unwrapOrReport(await getCaseType(ctx, requireString(v.org, '--org'), parseEnvironment(v.env), caseTypeId!));
+    },
+  },
   {
     path: ['migrate'],
     usage: 'dossier migrate',

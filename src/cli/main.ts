@@ -9,6 +9,7 @@ import { runWorker } from './commands/worker.ts';
 import { serve } from './commands/serve.ts';
 import { cliError, printResult } from './output.ts';
 import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 
 const USAGE = `usage: dossier <command> [--json]
 
@@ -19,6 +20,9 @@ const USAGE = `usage: dossier <command> [--json]
   org update ORG_ID [--billing active|inactive] [--accept-legal] [--live-usage-cap N|none]
   key create --org ORG_ID --env test|live --scopes a,b|'*' [--name N] [--expires-in 30d] [--rate-limit N]
   key revoke KEY_ID
+  case-type put --org ORG_ID [--env test|live] --file FILE.json
+  case-type list --org ORG_ID --env test|live
+  case-type show CASE_TYPE_ID --org ORG_ID --env test|live
   demo                    the demo workspace and its test key (created once)`;
 
 async function main(argv: string[]): Promise<number> {
@@ -43,6 +47,10 @@ async function main(argv: string[]): Promise<number> {
   }
   if (!findAdminCommand(words)) return report(2, cliError('invalid_request', `unknown command "${words.join(' ')}"\n${USAGE}`), json);
 
+  // A file named on the command line is read by whichever process runs the command (maybe the
+  // server, through the admin socket), so it must not depend on this process's working directory.
+  const fileFlag = words.indexOf('--file');
+  if (fileFlag !== -1 && words[fileFlag + 1] !== undefined) words[fileFlag + 1] = resolve(words[fileFlag + 1]!);
   const outcome = await runAdminCommand(words);
   return report(outcome.exitCode, outcome.result, json);
 }

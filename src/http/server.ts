@@ -1,5 +1,5 @@
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
-import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppContext } from '../app-context.ts';
 import { serializeRequest } from '../logging.ts';
 import { registerOpenApi } from './openapi.ts';
@@ -7,6 +7,7 @@ import { registerAuthentication } from './plugins/authenticate.ts';
 import { registerErrorEnvelope } from './plugins/error-envelope.ts';
 import { BODY_LIMIT_BYTES, registerJsonBody } from './plugins/json-body.ts';
 import { apiRoutes } from './routes/index.ts';
+import { zodValidatorCompiler } from './validation.ts';
 
 /** Builds the HTTP face of the service. Listening is the caller's business (tests use inject). */
 export async function buildServer(ctx: AppContext): Promise<FastifyInstance> {
@@ -20,7 +21,7 @@ export async function buildServer(ctx: AppContext): Promise<FastifyInstance> {
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 500 },
   }).withTypeProvider<ZodTypeProvider>();
 
-  app.setValidatorCompiler(validatorCompiler);
+  app.setValidatorCompiler(zodValidatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
   app.addHook('onRequest', async (request, reply) => {

@@ -8,3 +8,37 @@ export async function inTransaction<T>(db: Executor, work: (tx: Tx) => Promise<T
   if (db.isTransaction) return work(db as Tx);
   return db.transaction().execute(work);
 }
+
+class RollbackWith<F> extends Error {
+  readonly failure: F;
+  constructor(failure: F) {
+    super('rolled back');
+    this.failure = failure;
+  }
+}
+
+/**
+ * Like `inTransaction` for work that returns a Result: a failure value rolls the transaction back
+ * (nothing it wrote survives) and is returned as it is.
+ */
+export async function inTransactionResult<T, F extends { ok: false }>(
+  db: Executor,
+  work: (tx: Tx) => Promise<{ ok: true; value: T } | F>,
+): Promise<{ ok: true; value: T } | F> {
+  try {
+    return await inTransaction(db, async (tx) => {
+      const result = await work(tx);
+      if (!result.ok) throw new RollbackWith(result);
+      return result;
+    });
+  } catch (err) {
+    if (err instanceof RollbackWith) return err.failure as F;
+    throw err;
+  }
+}
+
+/** PostgreSQL's unique_violation, with the constraint or index that raised it. */
+export function uniqueViolation(err: unknown): string | undefined {
+  const e = err as { code?: string; constraint?: string };
+  return e?.code === '23505' ? (e.constraint ?? '') : undefined;
+}

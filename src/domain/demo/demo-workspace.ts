@@ -6,6 +6,12 @@ import { findApiKey } from '../../storage/api-keys.ts';
 import { open, seal } from '../crypto/secret-box.ts';
 import { createApiKey } from '../keys/keys.ts';
 import { createOrg } from '../orgs/orgs.ts';
+import { putCaseType } from '../case-types/case-types.ts';
+import addressProof from '../../../examples/case-types/address_proof.json' with { type: 'json' };
+import incomeVerification from '../../../examples/case-types/income_verification.json' with { type: 'json' };
+
+/** The example case types every demo workspace gets, in its test environment. */
+export const DEMO_CASE_TYPES: readonly unknown[] = [incomeVerification, addressProof];
 
 const DEMO_SETTING = 'demo_workspace';
 const DEMO_LOCK_KEY = 7_163_411_020;
@@ -18,6 +24,7 @@ export interface DemoWorkspace {
   /** The demo test key. Kept sealed under the deployment secret so `dossier demo` can show it again. */
   key: string | null;
   environment: 'test';
+  case_type_ids: string[];
 }
 
 interface StoredDemo {
@@ -39,15 +46,27 @@ export async function ensureDemoWorkspace(ctx: AppContext): Promise<DemoWorkspac
     const stored = storedText ? (JSON.parse(storedText) as StoredDemo) : undefined;
 
     const orgId = stored?.org_id ?? (await createOrg(deps, { name: 'Demo workspace', acceptLegal: true })).org_id;
+    for (const definition of DEMO_CASE_TYPES) {
+      const put = await putCaseType(deps, { orgId, environment: 'test', definition });
+      if (!put.ok) throw new Error(`demo case type is invalid: ${JSON.stringify(put.problems)}`);
+    }
+    const caseTypeIds = DEMO_CASE_TYPES.map((d) => (d as { case_type_id: string }).case_type_id);
     const existingKey = stored ? await findApiKey(trx, stored.key_id) : undefined;
     const keyUsable = existingKey && existingKey.revoked_at === null && (existingKey.expires_at ?? new Date(8.64e15)) > now;
     if (stored && keyUsable) {
-      return { created: false, org_id: orgId, key_id: stored.key_id, key: open(ctx.secret, 'demo-key', stored.sealed_key) ?? null, environment: 'test' };
+      return {
+        created: false,
+        org_id: orgId,
+        key_id: stored.key_id,
+        key: open(ctx.secret, 'demo-key', stored.sealed_key) ?? null,
+        environment: 'test',
+        case_type_ids: caseTypeIds,
+      };
     }
     const key = await createApiKey(deps, { orgId, environment: 'test', scopes: ['*'], name: 'Demo key' });
     if (!key.ok) throw new Error(`demo key: ${key.message}`);
     const next: StoredDemo = { org_id: orgId, key_id: key.value.key_id, sealed_key: seal(ctx.secret, 'demo-key', key.value.key) };
     await writeSetting(trx, DEMO_SETTING, JSON.stringify(next), now);
-    return { created: !stored, org_id: orgId, key_id: key.value.key_id, key: key.value.key, environment: 'test' };
+    return { created: !stored, org_id: orgId, key_id: key.value.key_id, key: key.value.key, environment: 'test', case_type_ids: caseTypeIds };
   });
 }

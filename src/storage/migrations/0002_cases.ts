@@ -55,6 +55,8 @@ export const cases: Migration = {
         prefill jsonb not null default '{}',
         current_node_id text,
         current_gate_id text,
+        -- per-rule outcomes of the latest gate evaluation (case engine)
+        gate_results jsonb not null default '[]',
         case_status text check (case_status in ('approved', 'rejected', 'decision_ready', 'abandoned')),
         decision_reason text,
         completed_at timestamptz,
@@ -62,6 +64,8 @@ export const cases: Migration = {
         handoff_delivery_id text,
         handoff_acknowledged_at timestamptz,
         last_event_cursor integer not null default 0,
+        -- when runtime_status last changed: the queue's sort_timestamp
+        status_changed_at timestamptz not null,
         created_at timestamptz not null,
         updated_at timestamptz not null,
         foreign key (org_id, environment, case_type_id, workflow_version)
@@ -116,6 +120,70 @@ export const cases: Migration = {
         primary key (org_id, environment, operation, idempotency_key)
       )`.execute(trx);
     await sql`create index idempotency_records_expiry on idempotency_records (expires_at)`.execute(trx);
+
+    await sql`
+      create table documents (
+        doc_id text primary key,
+        case_id text not null references cases (case_id),
+        org_id text not null,
+        environment text not null,
+        document_kind text,
+        filename text,
+        source text not null check (source in ('upload', 'url')),
+        source_url text,
+        status text not null check (status in ('uploaded', 'processing', 'processed', 'failed', 'erased')),
+        failure_reason text,
+        mime_type text,
+        byte_size integer,
+        sha256 text,
+        page_count integer,
+        created_at timestamptz not null,
+        updated_at timestamptz not null,
+        erased_at timestamptz
+      )`.execute(trx);
+    await sql`create index documents_case on documents (case_id, created_at)`.execute(trx);
+
+    // One row per fact of the case; value, quotes and evidence are document-derived and erasable.
+    await sql`
+      create table facts (
+        case_id text not null references cases (case_id),
+        fact_id text not null,
+        org_id text not null,
+        environment text not null,
+        fact_label text not null,
+        status text not null check (status in ('pending', 'resolved', 'needs_input', 'failed')),
+        value text,
+        candidate_id text,
+        anchor_match_quality real,
+        source text check (source in ('document_extraction', 'applicant_input', 'applicant_follow_up', 'prefill', 'operator')),
+        reason_codes jsonb not null default '[]',
+        provenance jsonb not null default '[]',
+        evidence jsonb not null default '[]',
+        verification_metadata jsonb not null default '[]',
+        updated_at timestamptz not null,
+        primary key (case_id, fact_id)
+      )`.execute(trx);
+
+    // Background work attached to a case (document processing, gate evaluation): shown as workspace.jobs.
+    await sql`
+      create table case_jobs (
+        job_id text primary key,
+        case_id text not null references cases (case_id),
+        org_id text not null,
+        environment text not null,
+        kind text not null,
+        status text not null check (status in ('queued', 'running', 'succeeded', 'failed')),
+        subject_id text,
+        attempts integer not null default 0,
+        run_after timestamptz not null,
+        locked_by text,
+        locked_until timestamptz,
+        last_error text,
+        created_at timestamptz not null,
+        updated_at timestamptz not null
+      )`.execute(trx);
+    await sql`create index case_jobs_due on case_jobs (run_after) where status in ('queued', 'running')`.execute(trx);
+    await sql`create index case_jobs_case on case_jobs (case_id, created_at)`.execute(trx);
 
     // Usage per UTC month, counted in the transaction that creates the session: exact under concurrency.
     await sql`

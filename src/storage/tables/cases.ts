@@ -56,6 +56,7 @@ export interface CasesTable {
   prefill: Json<Record<string, unknown>>;
   current_node_id: string | null;
   current_gate_id: string | null;
+  gate_results: Json<unknown[]>;
   case_status: CaseStatus | null;
   decision_reason: string | null;
   completed_at: Timestamp | null;
@@ -63,6 +64,7 @@ export interface CasesTable {
   handoff_delivery_id: string | null;
   handoff_acknowledged_at: Timestamp | null;
   last_event_cursor: number;
+  status_changed_at: Timestamp;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -112,7 +114,70 @@ export interface UsageCountersTable {
   sessions_created: number;
 }
 
+export type DocumentStatus = 'uploaded' | 'processing' | 'processed' | 'failed' | 'erased';
+export type FactStatus = 'pending' | 'resolved' | 'needs_input' | 'failed';
+export type FactSource = 'document_extraction' | 'applicant_input' | 'applicant_follow_up' | 'prefill' | 'operator';
+export type JobStatus = 'queued' | 'running' | 'succeeded' | 'failed';
+
+export interface DocumentsTable {
+  doc_id: string;
+  case_id: string;
+  org_id: string;
+  environment: Environment;
+  document_kind: string | null;
+  filename: string | null;
+  source: 'upload' | 'url';
+  source_url: string | null;
+  status: DocumentStatus;
+  failure_reason: string | null;
+  mime_type: string | null;
+  byte_size: number | null;
+  sha256: string | null;
+  page_count: number | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  erased_at: Timestamp | null;
+}
+
+export interface FactsTable {
+  case_id: string;
+  fact_id: string;
+  org_id: string;
+  environment: Environment;
+  fact_label: string;
+  status: FactStatus;
+  value: string | null;
+  candidate_id: string | null;
+  anchor_match_quality: number | null;
+  source: FactSource | null;
+  reason_codes: Json<string[]>;
+  provenance: Json<unknown[]>;
+  evidence: Json<unknown[]>;
+  verification_metadata: Json<unknown[]>;
+  updated_at: Timestamp;
+}
+
+export interface CaseJobsTable {
+  job_id: string;
+  case_id: string;
+  org_id: string;
+  environment: Environment;
+  kind: string;
+  status: JobStatus;
+  subject_id: string | null;
+  attempts: number;
+  run_after: Timestamp;
+  locked_by: string | null;
+  locked_until: Timestamp | null;
+  last_error: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
 export interface CaseTables {
+  documents: DocumentsTable;
+  facts: FactsTable;
+  case_jobs: CaseJobsTable;
   case_types: CaseTypesTable;
   case_type_versions: CaseTypeVersionsTable;
   cases: CasesTable;

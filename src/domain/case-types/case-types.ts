@@ -1,0 +1,121 @@
+import { sql } from 'kysely';
+import type { Environment } from '../../config.ts';
+import type { Deps } from '../../deps.ts';
+import {
+  findCaseType,
+  findCaseTypeVersion,
+  insertCaseTypeVersion,
+  latestCaseTypeVersion,
+  listCaseTypes as listCaseTypeRows,
+  upsertCaseType,
+  type CaseTypeRow,
+} from '../../storage/case-types.ts';
+import { inTransaction } from '../../storage/unit-of-work.ts';
+import type { Executor } from '../../storage/schema.ts';
+import { canonicalJson, sha256Hex } from '../canonical-json.ts';
+import { fail, ok, type Result } from '../errors.ts';
+import { parseCaseTypeDefinition, type CaseTypeDefinition, type DefinitionProblem } from './definition.ts';
+
+export interface CaseTypeView {
+  case_type_id: string;
+  name: string;
+  environment: Environment;
+  operating_mode: string;
+  workflow_id: string;
+  workflow_version: string;
+  definition: CaseTypeDefinition;
+  created_at: string;
+  updated_at: string;
+}
+
+export function toCaseTypeView(row: CaseTypeRow): CaseTypeView {
+  return {
+    case_type_id: row.case_type_id,
+    name: row.name,
+    environment: row.environment,
+    operating_mode: row.operating_mode,
+    workflow_id: row.workflow_id,
+    workflow_version: row.workflow_version,
+    definition: row.definition as CaseTypeDefinition,
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+  };
+}
+
+/** What decides how a case behaves; the display name is not part of it, so renaming keeps the version. */
+function behaviourHash(def: CaseTypeDefinition): string {
+  return sha256Hex(canonicalJson({ operating_mode: def.operating_mode, facts: def.facts, workflow: def.workflow }));
+}
+
+export type PutCaseTypeOutcome =
+  | { ok: true; value: { case_type_id: string; environment: Environment; workflow_version: string; version_created: boolean } }
+  | { ok: false; problems: DefinitionProblem[] };
+
+/**
+ * Stores a case type. A changed workflow (or facts, or operating mode) gets the next
+ * `workflow_version`; cases already started keep the version they were created with.
+ */
+export async function putCaseType(
+  deps: Pick<Deps, 'db' | 'clock'>,
+  input: { orgId: string; environment: Environment; definition: unknown },
+): Promise<PutCaseTypeOutcome> {
+  const parsed = parseCaseTypeDefinition(input.definition);
+  if (!parsed.ok) return parsed;
+  const def = parsed.value;
+  const hash = behaviourHash(def);
+  const now = deps.clock.now();
+  return inTransaction(deps.db, async (tx) => {
+    // Serialise concurrent puts of one case type so version numbers never collide.
+    await sql`select pg_advisory_xact_lock(hashtext(${`${input.orgId}:${input.environment}:${def.case_type_id}`}))`.execute(tx);
+    const latest = await latestCaseTypeVersion(tx, input.orgId, input.environment, def.case_type_id);
+    const versionCreated = latest?.definition_hash !== hash;
+    const versionNumber = versionCreated ? (latest?.version_number ?? 0) + 1 : latest!.version_number;
+    const workflowVersion = `v${versionNumber}`;
+    await upsertCaseType(tx, {
+      org_id: input.orgId,
+      environment: input.environment,
+      case_type_id: def.case_type_id,
+      name: def.name,
+      operating_mode: def.operating_mode,
+      workflow_id: def.workflow.workflow_id,
+      workflow_version: workflowVersion,
+      definition: def,
+      now,
+    });
+    if (versionCreated) {
+      await insertCaseTypeVersion(tx, {
+        org_id: input.orgId,
+        environment: input.environment,
+        case_type_id: def.case_type_id,
+        workflow_version: workflowVersion,
+        version_number: versionNumber,
+        definition_hash: hash,
+        definition: def,
+        created_at: now,
+      });
+    }
+    return { ok: true, value: { case_type_id: def.case_type_id, environment: input.environment, workflow_version: workflowVersion, version_created: versionCreated } };
+  });
+}
+
+export async function listCaseTypes(deps: Pick<Deps, 'db'>, orgId: string, environment: Environment): Promise<CaseTypeView[]> {
+  return (await listCaseTypeRows(deps.db, orgId, environment)).map(toCaseTypeView);
+}
+
+export async function getCaseType(deps: Pick<Deps, 'db'>, orgId: string, environment: Environment, caseTypeId: string): Promise<Result<CaseTypeView>> {
+  const row = await findCaseType(deps.db, orgId, environment, caseTypeId);
+  return row ? ok(toCaseTypeView(row)) : fail('not_found', `No case type "${caseTypeId}" in this ${environment} workspace.`);
+}
+
+/** The definition a case is pinned to. */
+export async function loadPinnedDefinition(
+  db: Executor,
+  orgId: string,
+  environment: Environment,
+  caseTypeId: string,
+  workflowVersion: string,
+): Promise<CaseTypeDefinition> {
+  const row = await findCaseTypeVersion(db, orgId, environment, caseTypeId, workflowVersion);
+  if (!row) throw new Error(`case type version ${caseTypeId}@${workflowVersion} is missing`);
+  return row.definition as CaseTypeDefinition;
+}

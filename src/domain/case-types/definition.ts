@@ -1,0 +1,167 @@
+import { z } from 'zod';
+
+/**
+ * The case type format of contract §7, as in shared/examples/case-types: facts to extract,
+ * and an ordered workflow of form, upload, gate and review nodes. Unknown keys are refused so a
+ * typo (`anchor` for `anchors`) is reported instead of silently ignored.
+ */
+const identifier = z
+  .string()
+  .regex(/^[a-z][a-z0-9_]{0,63}$/, 'must be lower_snake_case, starting with a letter, at most 64 characters');
+const sentence = z.string().trim().min(1).max(500);
+
+export const FACT_TYPES = ['string', 'name', 'date', 'money', 'number', 'id_number', 'address'] as const;
+export type FactType = (typeof FACT_TYPES)[number];
+
+export const FIELD_TYPES = ['text', 'email', 'date', 'money', 'number', 'phone', 'select', 'checkbox', 'textarea'] as const;
+
+const factDefinition = z.strictObject({
+  fact_id: identifier,
+  label: sentence,
+  type: z.enum(FACT_TYPES),
+  required: z.boolean().default(false),
+  document_kinds: z.array(identifier).default([]),
+  anchors: z.array(z.string().trim().min(1).max(100)).min(1).max(20),
+});
+
+const formField = z.strictObject({
+  field_id: identifier,
+  label: sentence,
+  type: z.enum(FIELD_TYPES),
+  required: z.boolean().default(false),
+  options: z.array(z.string().min(1)).optional(),
+  validation: z
+    .strictObject({
+      pattern: z.string().optional(),
+      min: z.number().optional(),
+      max: z.number().optional(),
+      min_length: z.number().int().nonnegative().optional(),
+      max_length: z.number().int().positive().optional(),
+    })
+    .optional(),
+});
+
+const uploadDocument = z.strictObject({
+  document_kind: identifier,
+  label: sentence,
+  required: z.boolean().default(false),
+  accept: z
+    .array(z.enum(['application/pdf', 'image/png', 'image/jpeg', 'text/plain', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document']))
+    .min(1),
+  max_files: z.number().int().min(1).max(20).default(1),
+});
+
+const ruleBase = { rule_id: identifier, why: sentence };
+const gateRule = z.discriminatedUnion('type', [
+  z.strictObject({ ...ruleBase, type: z.literal('required'), fact_ids: z.array(identifier).min(1) }),
+  z.strictObject({ ...ruleBase, type: z.literal('within_days'), fact_id: identifier, days: z.number().int().positive() }),
+  z.strictObject({ ...ruleBase, type: z.literal('matches_input'), fact_id: identifier, field_id: identifier }),
+  z.strictObject({ ...ruleBase, type: z.literal('min'), fact_id: identifier, value: z.number() }),
+  z.strictObject({ ...ruleBase, type: z.literal('max'), fact_id: identifier, value: z.number() }),
+  z.strictObject({ ...ruleBase, type: z.literal('one_of'), fact_id: identifier, values: z.array(z.string().min(1)).min(1) }),
+]);
+
+const nodeBase = { node_id: identifier, title: sentence };
+const workflowNode = z.discriminatedUnion('type', [
+  z.strictObject({ ...nodeBase, type: z.literal('form'), fields: z.array(formField).min(1) }),
+  z.strictObject({ ...nodeBase, type: z.literal('upload'), documents: z.array(uploadDocument).min(1) }),
+  z.strictObject({ ...nodeBase, type: z.literal('gate'), rules: z.array(gateRule).min(1) }),
+  z.strictObject({ ...nodeBase, type: z.literal('review') }),
+]);
+
+export const caseTypeDefinitionSchema = z
+  .strictObject({
+    case_type_id: identifier,
+    name: sentence,
+    operating_mode: z.enum(['system_of_action', 'system_of_record']),
+    facts: z.array(factDefinition).min(1),
+    workflow: z.strictObject({
+      workflow_id: identifier,
+      nodes: z.array(workflowNode).min(1),
+    }),
+  })
+  .superRefine((def, ctx) => {
+    const duplicates = (values: string[], path: (i: number) => PropertyKey[], what: string) => {
+      const seen = new Set<string>();
+      values.forEach((v, i) => {
+        if (seen.has(v)) ctx.addIssue({ code: 'custom', path: path(i), message: `duplicate ${what} "${v}"` });
+        seen.add(v);
+      });
+    };
+    duplicates(def.facts.map((f) => f.fact_id), (i) => ['facts', i, 'fact_id'], 'fact_id');
+    duplicates(def.workflow.nodes.map((n) => n.node_id), (i) => ['workflow', 'nodes', i, 'node_id'], 'node_id');
+
+    const factIds = new Set(def.facts.map((f) => f.fact_id));
+    const fields = new Set<string>();
+    const documentKinds = new Set<string>();
+    const ruleIds: string[] = [];
+    def.workflow.nodes.forEach((node) => {
+      if (node.type === 'form') node.fields.forEach((f) => fields.add(f.field_id));
+      if (node.type === 'upload') node.documents.forEach((d) => documentKinds.add(d.document_kind));
+    });
+    def.workflow.nodes.forEach((node, n) => {
+      if (node.type !== 'gate') return;
+      node.rules.forEach((rule, r) => {
+        ruleIds.push(rule.rule_id);
+        const at = (...rest: PropertyKey[]) => ['workflow', 'nodes', n, 'rules', r, ...rest];
+        const referenced = rule.type === 'required' ? rule.fact_ids : [rule.fact_id];
+        referenced.forEach((id, i) => {
+          if (!factIds.has(id)) {
+            ctx.addIssue({ code: 'custom', path: rule.type === 'required' ? at('fact_ids', i) : at('fact_id'), message: `unknown fact "${id}"` });
+          }
+        });
+        if (rule.type === 'matches_input' && !fields.has(rule.field_id)) {
+          ctx.addIssue({ code: 'custom', path: at('field_id'), message: `unknown form field "${rule.field_id}"` });
+        }
+        if ((rule.type === 'min' || rule.type === 'max') && rule.fact_id) {
+          const fact = def.facts.find((f) => f.fact_id === rule.fact_id);
+          if (fact && fact.type !== 'money' && fact.type !== 'number') {
+            ctx.addIssue({ code: 'custom', path: at('type'), message: `${rule.type} needs a money or number fact, "${fact.fact_id}" is ${fact.type}` });
+          }
+        }
+        if (rule.type === 'within_days') {
+          const fact = def.facts.find((f) => f.fact_id === rule.fact_id);
+          if (fact && fact.type !== 'date') {
+            ctx.addIssue({ code: 'custom', path: at('type'), message: `within_days needs a date fact, "${fact.fact_id}" is ${fact.type}` });
+          }
+        }
+      });
+    });
+    const seenRules = new Set<string>();
+    for (const id of ruleIds) {
+      if (seenRules.has(id)) ctx.addIssue({ code: 'custom', path: ['workflow'], message: `duplicate rule_id "${id}"` });
+      seenRules.add(id);
+    }
+    def.facts.forEach((fact, i) => {
+      fact.document_kinds.forEach((kind, k) => {
+        if (!documentKinds.has(kind)) {
+          ctx.addIssue({ code: 'custom', path: ['facts', i, 'document_kinds', k], message: `no upload node accepts document kind "${kind}"` });
+        }
+      });
+    });
+  });
+
+export type CaseTypeDefinition = z.output<typeof caseTypeDefinitionSchema>;
+export type FactDefinition = CaseTypeDefinition['facts'][number];
+export type WorkflowNode = CaseTypeDefinition['workflow']['nodes'][number];
+export type GateNode = Extract<WorkflowNode, { type: 'gate' }>;
+export type GateRule = GateNode['rules'][number];
+export type FormNode = Extract<WorkflowNode, { type: 'form' }>;
+export type UploadNode = Extract<WorkflowNode, { type: 'upload' }>;
+
+export interface DefinitionProblem {
+  /** JSONPath of the offending value, e.g. `$.workflow.nodes[2].rules[0].fact_id`. */
+  path: string;
+  message: string;
+}
+
+export function jsonPath(path: readonly PropertyKey[]): string {
+  return path.reduce<string>((acc, p) => (typeof p === 'number' ? `${acc}[${p}]` : `${acc}.${String(p)}`), '$');
+}
+
+/** Every problem at once, each with its JSON path: fixing one at a time is a poor way to learn a format. */
+export function parseCaseTypeDefinition(input: unknown): { ok: true; value: CaseTypeDefinition } | { ok: false; problems: DefinitionProblem[] } {
+  const parsed = caseTypeDefinitionSchema.safeParse(input);
+  if (parsed.success) return { ok: true, value: parsed.data };
+  return { ok: false, problems: parsed.error.issues.map((i) => ({ path: jsonPath(i.path), message: i.message })) };
+}

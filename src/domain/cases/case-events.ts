@@ -1,0 +1,50 @@
+import type { Deps } from '../../deps.ts';
+import { appendCaseEvent, type CaseEventRow } from '../../storage/case-events.ts';
+import type { CaseRow } from '../../storage/cases.ts';
+import type { Tx } from '../../storage/schema.ts';
+
+/** Case events that are also webhook events (contract §8 catalog), by their semantic name. */
+export const WEBHOOK_CASE_EVENTS = new Set([
+  'intake.submitted',
+  'case.needs_input',
+  'case.ready_for_review',
+  'case.completed',
+  'session.expired',
+]);
+
+/** What caused a change: carried into webhook envelopes (`idempotency_key`, `trace_id`). */
+export interface Cause {
+  traceId: string;
+  idempotencyKey: string | null;
+  sessionId?: string | null;
+}
+
+export type WebhookEnqueuer = (
+  tx: Tx,
+  event: { caseRow: CaseRow; caseEvent: CaseEventRow; cause: Cause },
+) => Promise<void>;
+
+/**
+ * Appends a case event in the caller's transaction and, for catalog events, the webhook outbox
+ * rows too: the change, its event and its deliveries commit together or not at all.
+ */
+export async function recordCaseEvent(
+  tx: Tx,
+  deps: Pick<Deps, 'clock' | 'ids'> & { enqueueWebhook?: WebhookEnqueuer },
+  caseRow: CaseRow,
+  eventType: string,
+  data: Record<string, unknown>,
+  cause: Cause,
+): Promise<CaseEventRow> {
+  const caseEvent = await appendCaseEvent(tx, {
+    eventId: deps.ids.next('evt'),
+    caseId: caseRow.case_id,
+    orgId: caseRow.org_id,
+    environment: caseRow.environment,
+    eventType,
+    data,
+    createdAt: deps.clock.now(),
+  });
+  if (WEBHOOK_CASE_EVENTS.has(eventType) && deps.enqueueWebhook) await deps.enqueueWebhook(tx, { caseRow, caseEvent, cause });
+  return caseEvent;
+}

@@ -1,0 +1,111 @@
+import type { Environment } from '../../config.ts';
+import { findCase, latestSessionOfCase, listCaseJobs, listDocuments, listFacts, type CaseRow } from '../../storage/cases.ts';
+import type { Executor } from '../../storage/schema.ts';
+import { loadPinnedDefinition } from '../case-types/case-types.ts';
+import type { CaseTypeDefinition } from '../case-types/definition.ts';
+import type { CaseState, Evidence, GateRuleResult, Provenance } from './case-state.ts';
+
+/**
+ * Pinned workflow versions never change once written, so each process keeps the ones it has
+ * read. Bounded; the key names org, environment, type and version.
+ */
+const pinnedDefinitions = new Map<string, CaseTypeDefinition>();
+const PINNED_CACHE_LIMIT = 2_000;
+
+async function pinnedDefinition(db: Executor, row: CaseRow): Promise<CaseTypeDefinition> {
+  const key = `${row.org_id}\u0000${row.environment}\u0000${row.case_type_id}\u0000${row.workflow_version}`;
+  const hit = pinnedDefinitions.get(key);
+  if (hit) return hit;
+  const def = await loadPinnedDefinition(db, row.org_id, row.environment, row.case_type_id, row.workflow_version);
+  if (pinnedDefinitions.size >= PINNED_CACHE_LIMIT) pinnedDefinitions.delete(pinnedDefinitions.keys().next().value as string);
+  pinnedDefinitions.set(key, def);
+  return def;
+}
+
+/** The whole state of a case, or undefined when the workspace has no such case. */
+export async function loadCaseState(db: Executor, orgId: string, environment: Environment, caseId: string): Promise<CaseState | undefined> {
+  const row = await findCase(db, orgId, environment, caseId);
+  if (!row) return undefined;
+  return caseStateOf(db, row);
+}
+
+export async function caseStateOf(db: Executor, row: CaseRow): Promise<CaseState> {
+  const [definition, facts, documents, jobs, session] = await Promise.all([
+    pinnedDefinition(db, row),
+    listFacts(db, row.case_id),
+    listDocuments(db, row.case_id),
+    listCaseJobs(db, row.case_id),
+    latestSessionOfCase(db, row.case_id),
+  ]);
+  return {
+    caseId: row.case_id,
+    orgId: row.org_id,
+    environment: row.environment,
+    caseTypeId: row.case_type_id,
+    workflowId: row.workflow_id,
+    workflowVersion: row.workflow_version,
+    operatingMode: row.operating_mode,
+    runtimeStatus: row.runtime_status,
+    origin: row.origin,
+    externalCaseId: row.external_case_id,
+    externalApplicantId: row.external_applicant_id,
+    externalCustomerId: row.external_customer_id,
+    metadata: row.metadata,
+    locale: row.locale,
+    structuredInputs: row.structured_inputs,
+    prefill: row.prefill,
+    currentNodeId: row.current_node_id,
+    currentGateId: row.current_gate_id,
+    gateResults: row.gate_results as GateRuleResult[],
+    caseStatus: row.case_status,
+    decisionReason: row.decision_reason,
+    completedAt: row.completed_at,
+    handoff: row.handoff_state
+      ? { handoffState: row.handoff_state, deliveryId: row.handoff_delivery_id, acknowledgedAt: row.handoff_acknowledged_at }
+      : null,
+    statusChangedAt: row.status_changed_at,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    definition,
+    facts: facts.map((f) => ({
+      factId: f.fact_id,
+      label: f.fact_label,
+      status: f.status,
+      value: f.value,
+      candidateId: f.candidate_id,
+      anchorMatchQuality: f.anchor_match_quality,
+      source: f.source,
+      reasonCodes: f.reason_codes,
+      provenance: f.provenance as Provenance[],
+      evidence: f.evidence as Evidence[],
+      verificationMetadata: f.verification_metadata,
+      updatedAt: f.updated_at,
+    })),
+    documents: documents.map((d) => ({
+      docId: d.doc_id,
+      documentKind: d.document_kind,
+      filename: d.filename,
+      status: d.status,
+      failureReason: d.failure_reason,
+      mimeType: d.mime_type,
+      byteSize: d.byte_size,
+      sha256: d.sha256,
+      pageCount: d.page_count,
+      createdAt: d.created_at,
+      updatedAt: d.updated_at,
+    })),
+    jobs: jobs.map((j) => ({
+      jobId: j.job_id,
+      kind: j.kind,
+      status: j.status,
+      subjectId: j.subject_id,
+      attempts: j.attempts,
+      lastError: j.last_error,
+      createdAt: j.created_at,
+      updatedAt: j.updated_at,
+    })),
+    session: session
+      ? { sessionId: session.session_id, status: session.status, expiresAt: session.expires_at, submittedAt: session.submitted_at, createdAt: session.created_at }
+      : null,
+  };
+}

@@ -1,0 +1,70 @@
+import type { Environment } from '../../config.ts';
+import { claimIdempotencyKey, completeIdempotencyRecord, findIdempotencyRecord } from '../../storage/idempotency.ts';
+import type { Tx } from '../../storage/schema.ts';
+import { canonicalJson, sha256Hex } from '../canonical-json.ts';
+import { open, seal } from '../crypto/secret-box.ts';
+import { fail, ok, type Result } from '../errors.ts';
+
+/** Contract §5: records are kept 24 hours. */
+export const IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60 * 1000;
+
+export interface IdempotentRequest {
+  orgId: string;
+  environment: Environment;
+  operation: string;
+  key: string;
+  /** The request body; its canonical JSON without `idempotency_key` is the fingerprint. */
+  body: Record<string, unknown>;
+}
+
+export interface IdempotentResponse {
+  status: number;
+  body: Record<string, unknown>;
+  replay: boolean;
+}
+
+export function requestFingerprint(body: Record<string, unknown>): string {
+  const { idempotency_key: _ignored, ...rest } = body;
+  return sha256Hex(canonicalJson(rest));
+}
+
+/**
+ * Runs `create` at most once per key within the caller's transaction, which must roll back when
+ * the result is a failure (use `inTransactionResult`). A replay with the same
+ * fingerprint returns the stored snapshot; another fingerprint is `idempotency_key_conflict`.
+ * Because the record is written in the same transaction as the resource, a request that fails
+ * (validation, gates, a crash) leaves no record behind and the key can be retried.
+ *
+ * The snapshot is sealed under the deployment secret: it may hold a signed link whose token is
+ * otherwise stored only as a hash.
+ */
+export async function runIdempotent(
+  tx: Tx,
+  deps: { secret: string; now: Date },
+  request: IdempotentRequest,
+  create: () => Promise<Result<{ status: number; body: Record<string, unknown> }>>,
+): Promise<Result<IdempotentResponse>> {
+  const scope = { orgId: request.orgId, environment: request.environment, operation: request.operation, key: request.key };
+  const fingerprint = requestFingerprint(request.body);
+  const claimed = await claimIdempotencyKey(tx, scope, fingerprint, deps.now, new Date(deps.now.getTime() + IDEMPOTENCY_RETENTION_MS));
+  if (!claimed) {
+    const existing = await findIdempotencyRecord(tx, scope);
+    if (!existing) throw new Error('idempotency record vanished between claim and read');
+    if (existing.fingerprint !== fingerprint) {
+      return fail(
+        'idempotency_key_conflict',
+        `Keys for idempotent requests can only be used with the same parameters they were first used with. This key was used with different parameters.`,
+      );
+    }
+    const sealed = (existing.response_body as { sealed?: string }).sealed;
+    const text = sealed === undefined ? undefined : open(deps.secret, 'idempotency', sealed);
+    if (text === undefined) throw new Error('idempotency snapshot cannot be opened: was DOSSIER_SECRET changed?');
+    return ok({ status: existing.response_status, body: JSON.parse(text) as Record<string, unknown>, replay: true });
+  }
+  const created = await create();
+  // A refusal returns before the record is completed; the caller rolls back, which removes the claim.
+  if (!created.ok) return created;
+  const { status, body } = created.value;
+  await completeIdempotencyRecord(tx, scope, status, { sealed: seal(deps.secret, 'idempotency', JSON.stringify(body)) });
+  return ok({ status, body, replay: false });
+}

@@ -1,0 +1,153 @@
+import type { AppContext } from '../../app-context.ts';
+import type { AuthenticatedKey } from '../keys/authenticate.ts';
+import { findCaseType, findCaseTypeVersion } from '../../storage/case-types.ts';
+import { externalCaseIdTaken, insertSession } from '../../storage/cases.ts';
+import { inTransactionResult, uniqueViolation } from '../../storage/unit-of-work.ts';
+import type { CaseTypeDefinition } from '../case-types/definition.ts';
+import { recordCaseEvent, type WebhookEnqueuer } from '../cases/case-events.ts';
+import { openCase } from '../cases/open-case.ts';
+import { fail, ok, type Result } from '../errors.ts';
+import { runIdempotent, type IdempotentResponse } from '../idempotency/idempotency.ts';
+import { passAccountGates } from './account-gates.ts';
+import { generateSessionToken, signedSessionUrl } from './session-token.ts';
+
+export const DEFAULT_SESSION_SECONDS = 86_400;
+
+export interface SessionRequest {
+  case_type_id: string;
+  external_case_id?: string | undefined;
+  external_applicant_id?: string | undefined;
+  external_customer_id?: string | undefined;
+  prefill?: Record<string, unknown> | undefined;
+  metadata?: Record<string, string> | undefined;
+  locale?: string | undefined;
+  return_url?: string | undefined;
+  expires_in_seconds?: number | undefined;
+}
+
+export interface CreateSessionInput {
+  key: AuthenticatedKey;
+  idempotencyKey: string;
+  /** The body as sent: its canonical JSON (without idempotency_key) is the fingerprint. */
+  rawBody: Record<string, unknown>;
+  request: SessionRequest;
+  traceId: string;
+}
+
+export interface SessionDeps extends Pick<AppContext, 'db' | 'clock' | 'ids' | 'config' | 'secret'> {
+  enqueueWebhook?: WebhookEnqueuer;
+  /** Whether the workspace has an enabled webhook endpoint (for SELF_SERVE_WEBHOOKS=false). */
+  hasEnabledWebhookEndpoint?: (orgId: string, environment: 'test' | 'live') => Promise<boolean>;
+}
+
+/**
+ * POST /api/v1/sessions as a domain operation (spec §4.4, contract §4–6): idempotency first, then
+ * the account gates, then the case type and external id, then the case, its session and their
+ * events — all in one transaction, so a refusal stores nothing and a crash releases the key.
+ */
+export async function createSession(deps: SessionDeps, input: CreateSessionInput): Promise<Result<IdempotentResponse>> {
+  const { key, request } = input;
+  const now = deps.clock.now();
+  const appUrl = deps.config.appUrl;
+  if (appUrl === null) {
+    return fail('precondition_required', 'This deployment has no applicant app address (APP_URL=none), so it cannot create hosted sessions.');
+  }
+  const selfServeWebhooksBlocked =
+    !deps.config.selfServeWebhooks && (await deps.hasEnabledWebhookEndpoint?.(key.orgId, key.environment)) === true;
+
+  try {
+    return await inTransactionResult(deps.db, (tx) =>
+      runIdempotent(
+        tx,
+        { secret: deps.secret, now },
+        { orgId: key.orgId, environment: key.environment, operation: 'sessions.create', key: input.idempotencyKey, body: input.rawBody },
+        async () => {
+        const gates = await passAccountGates(tx, {
+          orgId: key.orgId,
+          environment: key.environment,
+          now,
+          testSessionsPerMonth: deps.config.testSessionsPerMonth,
+          selfServeWebhooksBlocked,
+        });
+        if (!gates.ok) return gates;
+
+        const caseType = await findCaseType(tx, key.orgId, key.environment, request.case_type_id);
+        if (!caseType) return fail('not_found', `No case type "${request.case_type_id}" in this ${key.environment} workspace.`);
+        const version = await findCaseTypeVersion(tx, key.orgId, key.environment, caseType.case_type_id, caseType.workflow_version);
+        if (!version) throw new Error(`case type ${caseType.case_type_id} has no version ${caseType.workflow_version}`);
+        if (request.external_case_id !== undefined && (await externalCaseIdTaken(tx, key.orgId, key.environment, request.external_case_id))) {
+          return externalCaseIdConflict(request.external_case_id);
+        }
+
+        const cause = { traceId: input.traceId, idempotencyKey: input.idempotencyKey };
+        const caseRow = await openCase(tx, deps, {
+          orgId: key.orgId,
+          environment: key.environment,
+          caseTypeId: caseType.case_type_id,
+          workflowVersion: version.workflow_version,
+          definition: version.definition as CaseTypeDefinition,
+          origin: 'session',
+          externalCaseId: request.external_case_id ?? null,
+          externalApplicantId: request.external_applicant_id ?? null,
+          externalCustomerId: request.external_customer_id ?? null,
+          metadata: request.metadata ?? {},
+          locale: request.locale ?? null,
+          prefill: request.prefill ?? {},
+          structuredInputs: {},
+          cause,
+        });
+        const token = generateSessionToken();
+        const expiresAt = new Date(now.getTime() + (request.expires_in_seconds ?? DEFAULT_SESSION_SECONDS) * 1000);
+        const session = await insertSession(tx, {
+          session_id: deps.ids.uuid(),
+          case_id: caseRow.case_id,
+          org_id: key.orgId,
+          environment: key.environment,
+          status: 'open',
+          token_hash: token.hash,
+          return_url: request.return_url ?? null,
+          locale: request.locale ?? null,
+          expires_at: expiresAt,
+          submitted_at: null,
+          created_at: now,
+        });
+        await recordCaseEvent(
+          tx,
+          deps,
+          caseRow,
+          'session.created',
+          { session_id: session.session_id, expires_at: expiresAt.toISOString() },
+          { ...cause, sessionId: session.session_id },
+        );
+        return ok({
+          status: 201,
+          body: {
+            session_id: session.session_id,
+            case_id: caseRow.case_id,
+            signed_url: signedSessionUrl(appUrl, session.session_id, token.token),
+            expires_at: expiresAt.toISOString(),
+            status: session.status,
+            case_type_id: caseRow.case_type_id,
+            workflow_version: caseRow.workflow_version,
+            external_case_id: caseRow.external_case_id,
+            external_applicant_id: caseRow.external_applicant_id,
+            external_customer_id: caseRow.external_customer_id,
+            created_at: now.toISOString(),
+          },
+        });
+        },
+      ),
+    );
+  } catch (err) {
+    // Two requests with different idempotency keys racing for one external_case_id: the index decides.
+    if (uniqueViolation(err) === 'cases_external_case_id' && request.external_case_id !== undefined) {
+      return externalCaseIdConflict(request.external_case_id);
+    }
+    throw err;
+  }
+}
+
+
+function externalCaseIdConflict(externalCaseId: string) {
+  return fail('external_case_id_conflict', `A case with external_case_id "${externalCaseId}" already exists in this workspace.`);
+}

@@ -1,0 +1,170 @@
+import { z } from 'zod';
+import { WHY_HERE, QUEUE_CATEGORIES, QUEUE_STATUSES } from '../../domain/cases/queue.ts';
+
+const timestamp = z.string().meta({ description: 'ISO 8601 UTC with milliseconds.' });
+const runtimeStatus = z.enum(['intake_in_progress', 'processing', 'gate_ready', 'gate_evaluating', 'ready_for_review', 'complete']);
+const whyHereCode = z.enum(Object.keys(WHY_HERE) as [keyof typeof WHY_HERE, ...(keyof typeof WHY_HERE)[]]);
+
+export const evidenceSchema = z.object({
+  evidence_id: z.string(),
+  quote: z.string(),
+  location: z.object({ char_start: z.number().int(), char_end: z.number().int() }),
+  doc_id: z.string(),
+  page_index: z.number().int(),
+});
+
+export const provenanceSchema = z.object({
+  kind: z.string(),
+  document_id: z.string(),
+  page_index: z.number().int(),
+  quote: z.string(),
+  char_start: z.number().int(),
+  char_end: z.number().int(),
+});
+
+export const factSchema = z
+  .object({
+    fact_id: z.string(),
+    fact_label: z.string(),
+    status: z.enum(['pending', 'resolved', 'needs_input', 'failed']),
+    value: z.string().nullable().meta({ description: 'Normalised value: dates YYYY-MM-DD, money a decimal string; null until known.' }),
+    candidate_id: z.string().nullable(),
+    anchor_match_quality: z.number().min(0).max(1).nullable(),
+    source: z.enum(['document_extraction', 'applicant_input', 'applicant_follow_up', 'prefill', 'operator']).nullable(),
+    reason_codes: z.array(z.string()),
+    provenance: z.array(provenanceSchema),
+    verification_metadata: z.array(z.unknown()),
+    evidence: z.array(evidenceSchema),
+    updated_at: timestamp,
+  })
+  .meta({ id: 'Fact' });
+
+export const documentSchema = z
+  .object({
+    doc_id: z.string(),
+    status: z.enum(['uploaded', 'processing', 'processed', 'failed', 'erased']),
+    mime_type: z.string().nullable().meta({ description: 'Sniffed from the bytes; null until fetched.' }),
+    document_kind: z.string().nullable(),
+    filename: z.string().nullable(),
+    byte_size: z.number().int().nullable(),
+    sha256: z.string().nullable(),
+    page_count: z.number().int().nullable(),
+    failure_reason: z.string().nullable(),
+    created_at: timestamp,
+    updated_at: timestamp,
+  })
+  .meta({ id: 'Document' });
+
+const blockingItem = z.object({
+  kind: z.enum(['rule', 'fact', 'document']),
+  id: z.string(),
+  why: z.string(),
+  fact_ids: z.array(z.string()),
+  reason_codes: z.array(z.string()),
+});
+
+const nextAction = z.object({
+  actor: z.enum(['applicant', 'system', 'operator', 'customer']),
+  action: z.string(),
+  description: z.string(),
+  fact_ids: z.array(z.string()).optional(),
+  delivery_id: z.string().optional(),
+});
+
+export const queueRowSchema = z
+  .object({
+    case_id: z.string(),
+    operating_mode: z.enum(['system_of_action', 'system_of_record']),
+    runtime_status: runtimeStatus,
+    queue_category: z.enum(QUEUE_CATEGORIES),
+    queue_status: z.enum(QUEUE_STATUSES),
+    why_here: z.string(),
+    why_here_code: whyHereCode,
+    blocking_items: z.array(blockingItem),
+    blocking_fact_ids: z.array(z.string()),
+    sort_timestamp: timestamp,
+    updated_at: timestamp,
+  })
+  .meta({ id: 'QueueRow' });
+
+export const caseRecordSchema = z
+  .object({
+    case_id: z.string(),
+    case_type_id: z.string(),
+    workflow_id: z.string(),
+    workflow_version: z.string(),
+    operating_mode: z.enum(['system_of_action', 'system_of_record']),
+    runtime_status: runtimeStatus,
+    case_status: z.enum(['approved', 'rejected', 'decision_ready', 'abandoned']).nullable(),
+    external_case_id: z.string().nullable(),
+    external_applicant_id: z.string().nullable(),
+    external_customer_id: z.string().nullable(),
+    metadata: z.record(z.string(), z.string()),
+    workspace: z.object({
+      current_node_id: z.string().nullable(),
+      current_node_title: z.string().nullable(),
+      current_gate_id: z.string().nullable(),
+      current_gate_title: z.string().nullable(),
+      next_action: nextAction.nullable(),
+      operational_summary: z.object({
+        reason: z.object({
+          why_here: z.string(),
+          why_here_code: whyHereCode,
+          queue_category: z.enum(QUEUE_CATEGORIES),
+          queue_status: z.enum(QUEUE_STATUSES),
+          current_gate_id: z.string().nullable(),
+          current_node_id: z.string().nullable(),
+        }),
+        blocking_items: z.array(blockingItem),
+        primary_action: z.object({ action: z.string(), label: z.string(), method: z.string(), path: z.string() }).nullable(),
+        ownership: z.object({ operator_id: z.string(), claimed_at: timestamp }).nullable(),
+        blocking_fact_ids: z.array(z.string()),
+        has_needs_input_facts: z.boolean(),
+        has_failed_facts: z.boolean(),
+      }),
+      facts: z.array(factSchema),
+      documents: z.array(documentSchema),
+      structured_inputs: z.record(z.string(), z.unknown()),
+      summary: z.object({
+        resolved_count: z.number().int(),
+        needs_input_count: z.number().int(),
+        failed_count: z.number().int(),
+        document_count: z.number().int(),
+      }),
+      jobs: z.array(
+        z.object({
+          job_id: z.string(),
+          kind: z.string(),
+          status: z.enum(['queued', 'running', 'succeeded', 'failed']),
+          subject_id: z.string().nullable(),
+          attempts: z.number().int(),
+          last_error: z.string().nullable(),
+          created_at: timestamp,
+          updated_at: timestamp,
+        }),
+      ),
+      intake_session: z
+        .object({
+          session_id: z.string(),
+          status: z.enum(['open', 'submitted', 'expired']),
+          expires_at: timestamp,
+          submitted_at: timestamp.nullable(),
+          created_at: timestamp,
+        })
+        .nullable(),
+    }),
+    queue_row: queueRowSchema,
+    handoff: z
+      .object({
+        handoff_state: z.enum(['dispatching', 'delivered', 'dispatch_failed', 'acknowledged']),
+        delivery_id: z.string().nullable(),
+        acknowledged_at: timestamp.nullable(),
+      })
+      .nullable(),
+    completed_at: timestamp.nullable(),
+    created_at: timestamp,
+    updated_at: timestamp,
+  })
+  .meta({ id: 'CaseRecord', description: 'The case record (spec §2.1–2.5): the current operator workspace projection.' });
+
+export const caseIdParams = z.object({ case_id: z.string().min(1).max(100).meta({ description: 'Case identifier (case_…).' }) });

@@ -1,0 +1,78 @@
+import { sql, type Selectable } from 'kysely';
+import type { Environment } from '../config.ts';
+import { toJsonb } from './json.ts';
+import type { Executor, Tx } from './schema.ts';
+import type { IdempotencyRecordsTable } from './tables/cases.ts';
+
+export type IdempotencyRow = Selectable<IdempotencyRecordsTable>;
+
+export interface IdempotencyScope {
+  orgId: string;
+  environment: Environment;
+  operation: string;
+  key: string;
+}
+
+
+/**
+ * Claims a key for this transaction. On PostgreSQL a concurrent claim of the same key blocks on
+ * the primary key until the first transaction ends: it then sees the committed record (and
+ * replays it) or, if the first rolled back, claims the key itself.
+ */
+export async function claimIdempotencyKey(tx: Tx, scope: IdempotencyScope, fingerprint: string, now: Date, expiresAt: Date): Promise<boolean> {
+  await tx
+    .deleteFrom('idempotency_records')
+    .where('org_id', '=', scope.orgId)
+    .where('environment', '=', scope.environment)
+    .where('operation', '=', scope.operation)
+    .where('idempotency_key', '=', scope.key)
+    .where('expires_at', '<=', now)
+    .execute();
+  const inserted = await tx
+    .insertInto('idempotency_records')
+    .values({
+      org_id: scope.orgId,
+      environment: scope.environment,
+      operation: scope.operation,
+      idempotency_key: scope.key,
+      fingerprint,
+      response_status: 0,
+      response_body: toJsonb({}),
+      created_at: now,
+      expires_at: expiresAt,
+    })
+    .onConflict((oc) => oc.columns(['org_id', 'environment', 'operation', 'idempotency_key']).doNothing())
+    .returning('fingerprint')
+    .executeTakeFirst();
+  return inserted !== undefined;
+}
+
+export async function findIdempotencyRecord(db: Executor, scope: IdempotencyScope): Promise<IdempotencyRow | undefined> {
+  return db
+    .selectFrom('idempotency_records')
+    .selectAll()
+    .where('org_id', '=', scope.orgId)
+    .where('environment', '=', scope.environment)
+    .where('operation', '=', scope.operation)
+    .where('idempotency_key', '=', scope.key)
+    .executeTakeFirst();
+}
+
+export async function completeIdempotencyRecord(tx: Tx, scope: IdempotencyScope, status: number, body: Record<string, unknown>): Promise<void> {
+  await tx
+    .updateTable('idempotency_records')
+    .set({ response_status: status, response_body: toJsonb(body) })
+    .where('org_id', '=', scope.orgId)
+    .where('environment', '=', scope.environment)
+    .where('operation', '=', scope.operation)
+    .where('idempotency_key', '=', scope.key)
+    .execute();
+}
+
+/** Deletes up to `batch` expired records; the worker calls it until it returns less than `batch`. */
+export async function deleteExpiredIdempotencyRecords(db: Executor, now: Date, batch: number): Promise<number> {
+  const result = await sql`
+    delete from idempotency_records
+    where ctid in (select ctid from idempotency_records where expires_at <= ${now} limit ${batch})`.execute(db);
+  return Number(result.numAffectedRows ?? 0);
+}

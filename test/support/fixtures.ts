@@ -1,0 +1,22 @@
+import { readFileSync } from 'node:fs';
+import { putCaseType } from '../../src/domain/case-types/case-types.ts';
+import type { TestApp } from './harness.ts';
+
+export const incomeVerification = JSON.parse(readFileSync(new URL('../../examples/case-types/income_verification.json', import.meta.url), 'utf8')) as Record<string, unknown>;
+export const addressProof = JSON.parse(readFileSync(new URL('../../examples/case-types/address_proof.json', import.meta.url), 'utf8')) as Record<string, unknown>;
+
+/** Puts the example case types into a workspace's test and live environments. */
+export async function withExampleCaseTypes(t: TestApp, orgId: string): Promise<void> {
+  for (const definition of [incomeVerification, addressProof]) {
+    for (const environment of ['test', 'live'] as const) {
+      const put = await putCaseType(t.ctx, { orgId, environment, definition });
+      if (!put.ok) throw new Error(JSON.stringify(put.problems));
+    }
+  }
+}
+
+let counter = 0;
+export function uniqueKey(prefix = 'idem'): string {
+  counter += 1;
+  return `${prefix}-${process.pid}-${Date.now()}-${counter}`;
+}
