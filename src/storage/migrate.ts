@@ -15,17 +15,18 @@ const MIGRATION_LOCK_KEY = 7_163_411_019;
  * lock, so several processes starting at once against one PostgreSQL apply each step exactly once.
  */
 export async function migrate(db: Db, migrations: readonly Migration[] = MIGRATIONS): Promise<MigrationReport> {
-  await sql`
-    create table if not exists schema_migrations (
-      migration_id text primary key,
-      applied_at timestamptz not null default now()
-    )`.execute(db);
   assertOrdered(migrations);
 
   const report: MigrationReport = { applied: [], already_applied: [] };
   for (const migration of migrations) {
     const applied = await db.transaction().execute(async (trx) => {
       await sql`select pg_advisory_xact_lock(${MIGRATION_LOCK_KEY})`.execute(trx);
+      // Under the lock: concurrent `create table if not exists` can otherwise collide in the catalog.
+      await sql`
+        create table if not exists schema_migrations (
+          migration_id text primary key,
+          applied_at timestamptz not null default now()
+        )`.execute(trx);
       const done = await trx
         .selectFrom('schema_migrations')
         .select('migration_id')

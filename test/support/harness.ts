@@ -121,7 +121,7 @@ export async function createTestApp(backend: BackendKind, options: TestAppOption
     },
     async close() {
       await app.close();
-      await runtime.close();
+      await runtime.close().catch(() => {});
       await db.dispose();
     },
   };

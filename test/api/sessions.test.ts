@@ -1,0 +1,276 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { updateOrg } from '../../src/domain/orgs/orgs.ts';
+import { ManualClock } from '../../src/ports/clock.ts';
+import { hashSessionToken } from '../../src/domain/sessions/session-token.ts';
+import { createTestApp, describeEachBackend, type TestApp, type TestWorkspace } from '../support/harness.ts';
+import { uniqueKey, withExampleCaseTypes } from '../support/fixtures.ts';
+
+describeEachBackend('POST /api/v1/sessions', (backend) => {
+  let t: TestApp;
+  let ws: TestWorkspace;
+  const clock = new ManualClock('2026-06-15T12:00:00.000Z');
+
+  beforeAll(async () => {
+    t = await createTestApp(backend, { clock, env: { TEST_SESSIONS_PER_MONTH: '1000' } });
+    ws = await t.workspace();
+    await withExampleCaseTypes(t, ws.orgId);
+  });
+  afterAll(() => t.close());
+
+  const post = (payload: unknown, headers: Record<string, string> = {}, key = ws.key) =>
+    t.app.inject({
+      method: 'POST',
+      url: '/api/v1/sessions',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', ...headers },
+      payload: JSON.stringify(payload),
+    });
+
+  function expectError(res: Awaited<ReturnType<typeof post>>, status: number, code: string, type?: string) {
+    expect(res.statusCode, res.body).toBe(status);
+    expect(res.json().error.code).toBe(code);
+    if (type) expect(res.json().error.type).toBe(type);
+    expect(res.json().error.request_id).toBe(res.headers['x-request-id']);
+  }
+
+  describe('creation', () => {
+    it('creates a session and its case: 201 with a signed link under APP_URL', async () => {
+      const res = await post({ case_type_id: 'income_verification', external_case_id: 'loan-1', metadata: { branch: 'north' } }, { 'idempotency-key': uniqueKey() });
+      expect(res.statusCode).toBe(201);
+      const body = res.json();
+      expect(body.session_id).toMatch(/^[0-9a-f-]{36}$/);
+      expect(body.case_id).toMatch(/^case_/);
+      expect(body.status).toBe('open');
+      expect(body.idempotent_replay).toBeUndefined();
+      expect(res.headers['idempotent-replayed']).toBeUndefined();
+      expect(body.expires_at).toBe('2026-06-16T12:00:00.000Z');
+      const url = new URL(body.signed_url);
+      expect(`${url.origin}${url.pathname}`).toBe(`http://localhost:3000/app/s/${body.session_id}`);
+      const token = url.searchParams.get('token')!;
+      expect(Buffer.from(token, 'base64url').length).toBeGreaterThanOrEqual(16);
+      const stored = await t.ctx.db.selectFrom('sessions').selectAll().where('session_id', '=', body.session_id).executeTakeFirstOrThrow();
+      expect(stored.token_hash).toBe(hashSessionToken(token));
+      expect(JSON.stringify(stored)).not.toContain(token);
+      const events = await t.ctx.db.selectFrom('case_events').select(['event_type', 'cursor']).where('case_id', '=', body.case_id).orderBy('cursor').execute();
+      expect(events).toEqual([
+        { event_type: 'case.created', cursor: 1 },
+        { event_type: 'session.created', cursor: 2 },
+      ]);
+    });
+
+    it('honours expires_in_seconds and the Idempotency-Key in the body', async () => {
+      const res = await post({ case_type_id: 'address_proof', expires_in_seconds: 1800, idempotency_key: uniqueKey() });
+      expect(res.statusCode).toBe(201);
+      expect(res.json().expires_at).toBe('2026-06-15T12:30:00.000Z');
+    });
+  });
+
+  describe('idempotency', () => {
+    it('replays the original with 200, idempotent_replay and Idempotent-Replayed', async () => {
+      const key = uniqueKey();
+      const first = await post({ case_type_id: 'income_verification', prefill: { full_name: 'Ann' } }, { 'idempotency-key': key });
+      clock.advance(60_000);
+      const again = await post({ prefill: { full_name: 'Ann' }, case_type_id: 'income_verification' }, { 'idempotency-key': key });
+      clock.advance(-60_000);
+      expect(again.statusCode).toBe(200);
+      expect(again.headers['idempotent-replayed']).toBe('true');
+      expect(again.json()).toEqual({ ...first.json(), idempotent_replay: true });
+      const cases = await t.ctx.db.selectFrom('cases').select('case_id').where('org_id', '=', ws.orgId).where('case_id', '=', first.json().case_id).execute();
+      expect(cases).toHaveLength(1);
+    });
+
+    it('lets the body key win over the header', async () => {
+      const bodyKey = uniqueKey();
+      const first = await post({ case_type_id: 'income_verification', idempotency_key: bodyKey }, { 'idempotency-key': uniqueKey() });
+      const again = await post({ case_type_id: 'income_verification', idempotency_key: bodyKey }, { 'idempotency-key': uniqueKey() });
+      expect(again.statusCode).toBe(200);
+      expect(again.json().session_id).toBe(first.json().session_id);
+    });
+
+    it('refuses a reused key with other parameters: idempotency_key_conflict', async () => {
+      const key = uniqueKey();
+      expect((await post({ case_type_id: 'income_verification' }, { 'idempotency-key': key })).statusCode).toBe(201);
+      const res = await post({ case_type_id: 'address_proof' }, { 'idempotency-key': key });
+      expectError(res, 400, 'idempotency_key_conflict', 'validation_error');
+      expect(res.json().error.message).toMatch(/different parameters/);
+    });
+
+    it('requires a key: missing_idempotency_key', async () => {
+      expectError(await post({ case_type_id: 'income_verification' }), 400, 'missing_idempotency_key');
+      expectError(await post({ case_type_id: 'income_verification', idempotency_key: '' }), 400, 'missing_idempotency_key');
+      expectError(await post({ case_type_id: 'income_verification' }, { 'idempotency-key': ' ' }), 400, 'missing_idempotency_key');
+      expectError(await post({ case_type_id: 'income_verification' }, { 'idempotency-key': 'k'.repeat(256) }), 400, 'invalid_request');
+    });
+
+    it('starts afresh after the 24-hour retention', async () => {
+      const key = uniqueKey();
+      const first = await post({ case_type_id: 'income_verification' }, { 'idempotency-key': key });
+      clock.advance(24 * 3600 * 1000 + 1000);
+      const later = await post({ case_type_id: 'income_verification' }, { 'idempotency-key': key });
+      clock.set('2026-06-15T12:00:00.000Z');
+      expect(later.statusCode).toBe(201);
+      expect(later.json().session_id).not.toBe(first.json().session_id);
+    });
+
+    it('stores nothing for a refused request, so the key can be retried', async () => {
+      const key = uniqueKey();
+      expectError(await post({ case_type_id: 'no_such_type' }, { 'idempotency-key': key }), 404, 'not_found');
+      const retry = await post({ case_type_id: 'no_such_type_either' }, { 'idempotency-key': key });
+      expectError(retry, 404, 'not_found');
+      const ok = await post({ case_type_id: 'income_verification' }, { 'idempotency-key': key });
+      expect(ok.statusCode).toBe(201);
+    });
+  });
+
+  describe('validation', () => {
+    const key = () => ({ 'idempotency-key': uniqueKey() });
+
+    it('missing_case_type_id', async () => {
+      expectError(await post({}, key()), 400, 'missing_case_type_id');
+      expectError(await post({ case_type_id: '' }, key()), 400, 'missing_case_type_id');
+      expectError(await post({ case_type_id: null }, key()), 400, 'missing_case_type_id');
+    });
+
+    it('unknown case type: 404 not_found', async () => {
+      expectError(await post({ case_type_id: 'nope' }, key()), 404, 'not_found');
+    });
+
+    it('invalid_integration_identity for each identity field', async () => {
+      for (const field of ['external_case_id', 'external_applicant_id', 'external_customer_id']) {
+        for (const bad of ['', 42, null, 'x'.repeat(256), { id: 1 }]) {
+          expectError(await post({ case_type_id: 'income_verification', [field]: bad }, key()), 400, 'invalid_integration_identity');
+        }
+      }
+    });
+
+    it('per_request_webhook_url_not_supported for webhook_url, callback_url, notification_url', async () => {
+      for (const field of ['webhook_url', 'callback_url', 'notification_url']) {
+        const res = await post({ case_type_id: 'income_verification', [field]: 'https://example.com/hook' }, key());
+        expectError(res, 400, 'per_request_webhook_url_not_supported');
+      }
+    });
+
+    it('invalid_request for other bad fields, unknown fields and bodies', async () => {
+      for (const body of [
+        { case_type_id: 'income_verification', expires_in_seconds: 60 },
+        { case_type_id: 'income_verification', expires_in_seconds: 604_801 },
+        { case_type_id: 'income_verification', return_url: 'http://example.com' },
+        { case_type_id: 'income_verification', metadata: { a: 1 } },
+        { case_type_id: 'income_verification', metadata: Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`k${i}`, 'v'])) },
+        { case_type_id: 'income_verification', locale: 'not a locale' },
+        { case_type_id: 'income_verification', prefill: 'x' },
+        { case_type_id: 'income_verification', surprise: true },
+      ]) {
+        const res = await post(body, key());
+        expectError(res, 400, 'invalid_request');
+      }
+    });
+
+    it('external_case_id_conflict within a workspace and environment, not across them', async () => {
+      const first = await post({ case_type_id: 'income_verification', external_case_id: 'dup-1' }, key());
+      expect(first.statusCode).toBe(201);
+      expectError(await post({ case_type_id: 'income_verification', external_case_id: 'dup-1' }, key()), 400, 'external_case_id_conflict');
+      const other = await t.workspace();
+      await withExampleCaseTypes(t, other.orgId);
+      expect((await post({ case_type_id: 'income_verification', external_case_id: 'dup-1' }, key(), other.key)).statusCode).toBe(201);
+    });
+
+    it('needs the sessions:write scope', async () => {
+      const reader = await t.createKey(ws.orgId, { scopes: ['cases:read'] });
+      expectError(await post({ case_type_id: 'income_verification' }, key(), reader.key), 403, 'forbidden');
+    });
+  });
+});
+
+describeEachBackend('session account gates', (backend) => {
+  let t: TestApp;
+  const clock = new ManualClock('2026-06-30T23:59:00.000Z');
+  beforeAll(async () => {
+    t = await createTestApp(backend, { clock, env: { TEST_SESSIONS_PER_MONTH: '3' } });
+  });
+  afterAll(() => t.close());
+
+  const post = (key: string, payload: unknown, idem = uniqueKey()) =>
+    t.app.inject({
+      method: 'POST',
+      url: '/api/v1/sessions',
+      headers: { authorization: `Bearer ${key}`, 'idempotency-key': idem },
+      payload: payload as Record<string, unknown>,
+    });
+
+  it('live keys need legal acceptance (428), then billing (402), then room under the live cap (402)', async () => {
+    const org = await t.workspace({ acceptLegal: false, billing: 'inactive' });
+    await withExampleCaseTypes(t, org.orgId);
+    const live = await t.createKey(org.orgId, { environment: 'live' });
+    let res = await post(live.key, { case_type_id: 'income_verification' });
+    expect(res.statusCode).toBe(428);
+    expect(res.json().error).toMatchObject({ code: 'legal_acceptance_required', type: 'precondition_error' });
+
+    await updateOrg(t.ctx, { orgId: org.orgId, acceptLegal: true });
+    res = await post(live.key, { case_type_id: 'income_verification' });
+    expect(res.statusCode).toBe(402);
+    expect(res.json().error).toMatchObject({ code: 'billing_required', type: 'billing_error' });
+
+    await updateOrg(t.ctx, { orgId: org.orgId, billing: 'active', liveUsageCap: 1 });
+    const idem = uniqueKey();
+    res = await post(live.key, { case_type_id: 'income_verification' }, idem);
+    expect(res.statusCode).toBe(201);
+    res = await post(live.key, { case_type_id: 'income_verification' });
+    expect(res.statusCode).toBe(402);
+    expect(res.json().error).toMatchObject({ code: 'live_usage_cap_exceeded', type: 'billing_error' });
+
+    // A replay is answered even though a new request would now be refused.
+    await updateOrg(t.ctx, { orgId: org.orgId, billing: 'inactive' });
+    const replay = await post(live.key, { case_type_id: 'income_verification' }, idem);
+    expect(replay.statusCode).toBe(200);
+    expect(replay.json().idempotent_replay).toBe(true);
+  });
+
+  it('test keys need neither billing nor legal acceptance', async () => {
+    const org = await t.workspace({ acceptLegal: false, billing: 'inactive' });
+    await withExampleCaseTypes(t, org.orgId);
+    expect((await post(org.key, { case_type_id: 'income_verification' })).statusCode).toBe(201);
+  });
+
+  it('caps test sessions per UTC month; replays are free and answered at the cap; the cap resets next month', async () => {
+    const org = await t.workspace();
+    await withExampleCaseTypes(t, org.orgId);
+    const idem = uniqueKey();
+    expect((await post(org.key, { case_type_id: 'income_verification' }, idem)).statusCode).toBe(201);
+    expect((await post(org.key, { case_type_id: 'income_verification' }, idem)).statusCode).toBe(200);
+    expect((await post(org.key, { case_type_id: 'income_verification' })).statusCode).toBe(201);
+    expect((await post(org.key, { case_type_id: 'income_verification' })).statusCode).toBe(201);
+    const capped = await post(org.key, { case_type_id: 'income_verification' });
+    expect(capped.statusCode).toBe(429);
+    expect(capped.json().error).toMatchObject({ code: 'test_usage_cap_exceeded', type: 'rate_limit_error' });
+    expect((await post(org.key, { case_type_id: 'income_verification' }, idem)).statusCode).toBe(200);
+
+    clock.set('2026-07-01T00:00:00.000Z');
+    expect((await post(org.key, { case_type_id: 'income_verification' })).statusCode).toBe(201);
+    clock.set('2026-06-30T23:59:00.000Z');
+  });
+
+  it('counts the cap exactly under concurrency', async () => {
+    const org = await t.workspace();
+    await withExampleCaseTypes(t, org.orgId);
+    const results = await Promise.all(Array.from({ length: 12 }, () => post(org.key, { case_type_id: 'address_proof' })));
+    const statuses = results.map((r) => r.statusCode).sort();
+    expect(statuses.filter((s) => s === 201)).toHaveLength(3);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(9);
+    const sessions = await t.ctx.db.selectFrom('sessions').select('session_id').where('org_id', '=', org.orgId).execute();
+    expect(sessions).toHaveLength(3);
+  });
+
+  it('creates exactly one session for concurrent requests with one key; the rest replay', async () => {
+    const org = await t.workspace();
+    await withExampleCaseTypes(t, org.orgId);
+    const idem = uniqueKey();
+    const results = await Promise.all(Array.from({ length: 8 }, () => post(org.key, { case_type_id: 'income_verification' }, idem)));
+    const created = results.filter((r) => r.statusCode === 201);
+    const replays = results.filter((r) => r.statusCode === 200);
+    expect(created).toHaveLength(1);
+    expect(replays).toHaveLength(7);
+    for (const r of replays) expect(r.json().session_id).toBe(created[0]!.json().session_id);
+    const sessions = await t.ctx.db.selectFrom('sessions').select('session_id').where('org_id', '=', org.orgId).execute();
+    expect(sessions).toHaveLength(1);
+  });
+});

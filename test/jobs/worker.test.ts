@@ -1,0 +1,68 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { idempotencySweep } from '../../src/jobs/idempotency-sweep.ts';
+import { Worker, type JobTask } from '../../src/jobs/worker.ts';
+import { ManualClock } from '../../src/ports/clock.ts';
+import { createTestApp, describeEachBackend, until, type TestApp } from '../support/harness.ts';
+import { uniqueKey, withExampleCaseTypes } from '../support/fixtures.ts';
+
+describeEachBackend('worker', (backend) => {
+  let t: TestApp;
+  const clock = new ManualClock('2026-06-15T12:00:00.000Z');
+  beforeAll(async () => {
+    t = await createTestApp(backend, { clock });
+  });
+  afterAll(() => t.close());
+
+  it('runs tasks until idle, wakes on demand, survives a failing batch and stops cleanly', async () => {
+    let runs = 0;
+    let pending = 3;
+    let failures = 0;
+    const counting: JobTask = {
+      name: 'counting',
+      idleMs: 60_000,
+      async run() {
+        runs++;
+        if (pending > 0) return pending--;
+        return 0;
+      },
+    };
+    const flaky: JobTask = {
+      name: 'flaky',
+      idleMs: 10,
+      async run() {
+        failures++;
+        if (failures < 3) throw new Error('transient');
+        return 0;
+      },
+    };
+    const worker = new Worker(t.ctx, [counting, flaky]);
+    worker.start();
+    await until(() => runs === 4 && failures >= 3);
+    pending = 2;
+    worker.wake('counting');
+    await until(() => runs === 7);
+    await worker.stop();
+    const after = runs;
+    await new Promise((r) => setTimeout(r, 30));
+    expect(runs).toBe(after);
+  });
+
+  it('sweeps idempotency records after 24 hours', async () => {
+    const ws = await t.workspace();
+    await withExampleCaseTypes(t, ws.orgId);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/sessions',
+      headers: { authorization: `Bearer ${ws.key}`, 'idempotency-key': uniqueKey() },
+      payload: { case_type_id: 'income_verification' },
+    });
+    expect(res.statusCode).toBe(201);
+    const count = async () => (await t.ctx.db.selectFrom('idempotency_records').select('org_id').where('org_id', '=', ws.orgId).execute()).length;
+    expect(await count()).toBe(1);
+    await idempotencySweep.run(t.ctx);
+    expect(await count()).toBe(1);
+    clock.advance(24 * 3600_000 + 1);
+    await idempotencySweep.run(t.ctx);
+    expect(await count()).toBe(0);
+  });
+});
