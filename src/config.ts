@@ -42,6 +42,8 @@ const envSchema = z.object({
   WEBHOOK_TIMEOUT_MS: positiveInt.default(10_000),
   SELF_SERVE_WEBHOOKS: booleanString.default(true),
   DOSSIER_ALLOW_PRIVATE_NETWORK: booleanString.default(false),
+  /** Check every response against its schema (tests turn this on; it costs throughput). */
+  VALIDATE_RESPONSES: booleanString.default(false),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -63,6 +65,7 @@ export interface Config {
   selfServeWebhooks: boolean;
   allowPrivateNetwork: boolean;
   logLevel: string;
+  validateResponses: boolean;
 }
 
 export class ConfigError extends Error {
@@ -96,5 +99,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     selfServeWebhooks: e.SELF_SERVE_WEBHOOKS,
     allowPrivateNetwork: e.DOSSIER_ALLOW_PRIVATE_NETWORK,
     logLevel: e.LOG_LEVEL,
+    validateResponses: e.VALIDATE_RESPONSES,
   };
 }

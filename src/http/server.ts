@@ -22,7 +22,9 @@ export async function buildServer(ctx: AppContext): Promise<FastifyInstance> {
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(zodValidatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  // Responses are checked against their schemas where it is cheap to be wrong (tests, development);
+  // in production the schema has done its work at build time and JSON.stringify is enough.
+  app.setSerializerCompiler(ctx.config.validateResponses ? serializerCompiler : () => (data) => JSON.stringify(data));
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);

@@ -15,7 +15,7 @@ export interface CliRun {
 function baseEnv(env: Record<string, string>): NodeJS.ProcessEnv {
   // Drop our own settings and Vite's (vitest sets BASE_URL=/ in the test process).
   const { DATABASE_URL: _d, REDIS_URL: _r, DATA_DIR: _dd, PORT: _p, BASE_URL: _b, APP_URL: _a, MODE: _m, DEV: _dv, PROD: _pr, SSR: _s, ...rest } = process.env;
-  return { ...rest, LOG_LEVEL: 'warn', ...env };
+  return { ...rest, LOG_LEVEL: 'warn', VALIDATE_RESPONSES: 'true', ...env };
 }
 
 /** Runs `dossier <args>` as a separate process, the way a person would. */

@@ -1,5 +1,5 @@
 import type { Environment } from '../../config.ts';
-import { findCase, latestSessionOfCase, listCaseJobs, listDocuments, listFacts, type CaseRow } from '../../storage/cases.ts';
+import { findCaseSnapshot, type CaseRow, type CaseSnapshot } from '../../storage/cases.ts';
 import type { Executor } from '../../storage/schema.ts';
 import { loadPinnedDefinition } from '../case-types/case-types.ts';
 import type { CaseTypeDefinition } from '../case-types/definition.ts';
@@ -24,19 +24,18 @@ async function pinnedDefinition(db: Executor, row: CaseRow): Promise<CaseTypeDef
 
 /** The whole state of a case, or undefined when the workspace has no such case. */
 export async function loadCaseState(db: Executor, orgId: string, environment: Environment, caseId: string): Promise<CaseState | undefined> {
-  const row = await findCase(db, orgId, environment, caseId);
-  if (!row) return undefined;
-  return caseStateOf(db, row);
+  const snapshot = await findCaseSnapshot(db, caseId, { orgId, environment });
+  return snapshot ? stateOfSnapshot(db, snapshot) : undefined;
 }
 
-export async function caseStateOf(db: Executor, row: CaseRow): Promise<CaseState> {
-  const [definition, facts, documents, jobs, session] = await Promise.all([
-    pinnedDefinition(db, row),
-    listFacts(db, row.case_id),
-    listDocuments(db, row.case_id),
-    listCaseJobs(db, row.case_id),
-    latestSessionOfCase(db, row.case_id),
-  ]);
+/** For callers that already proved access to the case some other way (a signed link). */
+export async function loadCaseStateUnscoped(db: Executor, caseId: string): Promise<CaseState | undefined> {
+  const snapshot = await findCaseSnapshot(db, caseId);
+  return snapshot ? stateOfSnapshot(db, snapshot) : undefined;
+}
+
+async function stateOfSnapshot(db: Executor, { row, facts, documents, jobs, session }: CaseSnapshot): Promise<CaseState> {
+  const definition = await pinnedDefinition(db, row);
   return {
     caseId: row.case_id,
     orgId: row.org_id,

@@ -1,6 +1,6 @@
 import type { Environment } from '../../config.ts';
-import { claimIdempotencyKey, completeIdempotencyRecord, findIdempotencyRecord } from '../../storage/idempotency.ts';
-import type { Tx } from '../../storage/schema.ts';
+import { claimIdempotencyKey, completeIdempotencyRecord, findIdempotencyRecord, type IdempotencyRow } from '../../storage/idempotency.ts';
+import type { Executor, Tx } from '../../storage/schema.ts';
 import { canonicalJson, sha256Hex } from '../canonical-json.ts';
 import { open, seal } from '../crypto/secret-box.ts';
 import { fail, ok, type Result } from '../errors.ts';
@@ -21,6 +21,34 @@ export interface IdempotentResponse {
   status: number;
   body: Record<string, unknown>;
   replay: boolean;
+}
+
+function answerFromRecord(record: IdempotencyRow, fingerprint: string, secret: string): Result<IdempotentResponse> {
+  if (record.fingerprint !== fingerprint) {
+    return fail(
+      'idempotency_key_conflict',
+      'Keys for idempotent requests can only be used with the same parameters they were first used with. This key was used with different parameters.',
+    );
+  }
+  const sealed = (record.response_body as { sealed?: string }).sealed;
+  const text = sealed === undefined ? undefined : open(secret, 'idempotency', sealed);
+  if (text === undefined) throw new Error('idempotency snapshot cannot be opened: was DOSSIER_SECRET changed?');
+  return ok({ status: record.response_status, body: JSON.parse(text) as Record<string, unknown>, replay: true });
+}
+
+/**
+ * The answer for a key whose request has already committed (a replay or a conflict), read
+ * without a transaction; undefined when the key is new, expired or still in flight, which then
+ * go through `runIdempotent`.
+ */
+export async function replayRecorded(
+  db: Executor,
+  deps: { secret: string; now: Date },
+  request: IdempotentRequest,
+): Promise<Result<IdempotentResponse> | undefined> {
+  const record = await findIdempotencyRecord(db, { orgId: request.orgId, environment: request.environment, operation: request.operation, key: request.key });
+  if (!record || record.response_status === 0 || record.expires_at <= deps.now) return undefined;
+  return answerFromRecord(record, requestFingerprint(request.body), deps.secret);
 }
 
 export function requestFingerprint(body: Record<string, unknown>): string {
@@ -50,16 +78,7 @@ export async function runIdempotent(
   if (!claimed) {
     const existing = await findIdempotencyRecord(tx, scope);
     if (!existing) throw new Error('idempotency record vanished between claim and read');
-    if (existing.fingerprint !== fingerprint) {
-      return fail(
-        'idempotency_key_conflict',
-        `Keys for idempotent requests can only be used with the same parameters they were first used with. This key was used with different parameters.`,
-      );
-    }
-    const sealed = (existing.response_body as { sealed?: string }).sealed;
-    const text = sealed === undefined ? undefined : open(deps.secret, 'idempotency', sealed);
-    if (text === undefined) throw new Error('idempotency snapshot cannot be opened: was DOSSIER_SECRET changed?');
-    return ok({ status: existing.response_status, body: JSON.parse(text) as Record<string, unknown>, replay: true });
+    return answerFromRecord(existing, fingerprint, deps.secret);
   }
   const created = await create();
   // A refusal returns before the record is completed; the caller rolls back, which removes the claim.

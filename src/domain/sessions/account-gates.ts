@@ -2,7 +2,7 @@ import { CURRENT_LEGAL_TERMS_VERSION, type Environment } from '../../config.ts';
 import { findOrg } from '../../storage/orgs.ts';
 import type { Tx } from '../../storage/schema.ts';
 import { fail, ok, type Result } from '../errors.ts';
-import { consumeSessionAllowance } from '../usage/usage.ts';
+import { consumeSessionAllowance, sessionsUsed } from '../usage/usage.ts';
 
 export interface GateContext {
   orgId: string;
@@ -15,10 +15,12 @@ export interface GateContext {
 
 /**
  * Contract §4 order: 428 legal, 428 self-serve webhooks, 402 billing, 402 live cap, 429 test cap.
- * Billing and legal terms bind live keys only. The usage counter is consumed here, inside the
- * session's transaction, so a later failure gives the allowance back.
+ * Billing and legal terms bind live keys only. The caps are read here so a capped workspace is
+ * refused in the contract's order; the allowance itself is taken by `takeSessionAllowance` as the
+ * last write of the session's transaction, so the counter row is locked only briefly and a
+ * concurrent race past this read is still refused there.
  */
-export async function passAccountGates(tx: Tx, gate: GateContext): Promise<Result<void>> {
+export async function passAccountGates(tx: Tx, gate: GateContext): Promise<Result<{ liveCap: number | null }>> {
   const org = await findOrg(tx, gate.orgId);
   if (!org) return fail('not_found', 'This workspace no longer exists.');
   const live = gate.environment === 'live';
@@ -37,19 +39,23 @@ export async function passAccountGates(tx: Tx, gate: GateContext): Promise<Resul
   if (live && org.billing_status !== 'active') {
     return fail('billing_required', 'Live access requires active billing for this workspace.');
   }
-  if (live) {
-    const used = await consumeSessionAllowance(tx, { orgId: gate.orgId, environment: 'live', now: gate.now, cap: org.live_usage_cap });
-    if (!used.allowed) {
-      return fail('live_usage_cap_exceeded', `This workspace has reached its live usage cap of ${org.live_usage_cap} sessions this month.`);
-    }
-    return ok(undefined);
-  }
-  const used = await consumeSessionAllowance(tx, { orgId: gate.orgId, environment: 'test', now: gate.now, cap: gate.testSessionsPerMonth });
-  if (!used.allowed) {
-    return fail(
-      'test_usage_cap_exceeded',
-      `${gate.testSessionsPerMonth} test sessions have already been created this UTC month; the cap resets at the start of next month.`,
-    );
-  }
-  return ok(undefined);
+  const cap = live ? org.live_usage_cap : gate.testSessionsPerMonth;
+  if (cap !== null && (await sessionsUsed(tx, gate)) >= cap) return capFailure(gate, cap);
+  return ok({ liveCap: org.live_usage_cap });
+}
+
+/** Counts the session against its month's cap; refused when a concurrent session took the last one. */
+export async function takeSessionAllowance(tx: Tx, gate: GateContext, liveCap: number | null): Promise<Result<void>> {
+  const cap = gate.environment === 'live' ? liveCap : gate.testSessionsPerMonth;
+  const used = await consumeSessionAllowance(tx, { orgId: gate.orgId, environment: gate.environment, now: gate.now, cap });
+  return used.allowed ? ok(undefined) : capFailure(gate, cap ?? 0);
+}
+
+function capFailure(gate: GateContext, cap: number) {
+  return gate.environment === 'live'
+    ? fail('live_usage_cap_exceeded', `This workspace has reached its live usage cap of ${cap} sessions this month.`)
+    : fail(
+        'test_usage_cap_exceeded',
+        `${cap} test sessions have already been created this UTC month; the cap resets at the start of next month.`,
+      );
 }

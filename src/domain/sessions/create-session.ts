@@ -7,8 +7,8 @@ import type { CaseTypeDefinition } from '../case-types/definition.ts';
 import { recordCaseEvent, type WebhookEnqueuer } from '../cases/case-events.ts';
 import { openCase } from '../cases/open-case.ts';
 import { fail, ok, type Result } from '../errors.ts';
-import { runIdempotent, type IdempotentResponse } from '../idempotency/idempotency.ts';
-import { passAccountGates } from './account-gates.ts';
+import { replayRecorded, runIdempotent, type IdempotentResponse } from '../idempotency/idempotency.ts';
+import { passAccountGates, takeSessionAllowance } from './account-gates.ts';
 import { generateSessionToken, signedSessionUrl } from './session-token.ts';
 
 export const DEFAULT_SESSION_SECONDS = 86_400;
@@ -55,20 +55,32 @@ export async function createSession(deps: SessionDeps, input: CreateSessionInput
   const selfServeWebhooksBlocked =
     !deps.config.selfServeWebhooks && (await deps.hasEnabledWebhookEndpoint?.(key.orgId, key.environment)) === true;
 
+  const idempotent = {
+    orgId: key.orgId,
+    environment: key.environment,
+    operation: 'sessions.create',
+    key: input.idempotencyKey,
+    body: input.rawBody,
+  };
+  // Most retries find their record committed: answer them with one read, no transaction.
+  const recorded = await replayRecorded(deps.db, { secret: deps.secret, now }, idempotent);
+  if (recorded) return recorded;
+
   try {
     return await inTransactionResult(deps.db, (tx) =>
       runIdempotent(
         tx,
         { secret: deps.secret, now },
-        { orgId: key.orgId, environment: key.environment, operation: 'sessions.create', key: input.idempotencyKey, body: input.rawBody },
+        idempotent,
         async () => {
-        const gates = await passAccountGates(tx, {
+        const gate = {
           orgId: key.orgId,
           environment: key.environment,
           now,
           testSessionsPerMonth: deps.config.testSessionsPerMonth,
           selfServeWebhooksBlocked,
-        });
+        };
+        const gates = await passAccountGates(tx, gate);
         if (!gates.ok) return gates;
 
         const caseType = await findCaseType(tx, key.orgId, key.environment, request.case_type_id);
@@ -119,6 +131,8 @@ export async function createSession(deps: SessionDeps, input: CreateSessionInput
           { session_id: session.session_id, expires_at: expiresAt.toISOString() },
           { ...cause, sessionId: session.session_id },
         );
+        const allowance = await takeSessionAllowance(tx, gate, gates.value.liveCap);
+        if (!allowance.ok) return allowance;
         return ok({
           status: 201,
           body: {

@@ -29,3 +29,15 @@ export async function consumeSessionAllowance(
     .executeTakeFirst();
   return row ? { allowed: true, used: row.sessions_created } : { allowed: false, used: input.cap ?? 0 };
 }
+
+/** Sessions counted so far this month (a read: the binding check is `consumeSessionAllowance`). */
+export async function sessionsUsed(tx: Tx, input: { orgId: string; environment: Environment; now: Date }): Promise<number> {
+  const row = await tx
+    .selectFrom('usage_counters')
+    .select('sessions_created')
+    .where('org_id', '=', input.orgId)
+    .where('environment', '=', input.environment)
+    .where('period', '=', usagePeriod(input.now))
+    .executeTakeFirst();
+  return row?.sessions_created ?? 0;
+}

@@ -1,13 +1,12 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../app-context.ts';
-import { caseStateOf } from '../../domain/cases/load-case.ts';
+import { loadCaseStateUnscoped } from '../../domain/cases/load-case.ts';
 import { AppError } from '../../domain/errors.ts';
 import { buildCasePackage } from '../../domain/package/case-package.ts';
 import { renderCaseFilePdf } from '../../domain/package/case-file-pdf.ts';
 import { verifyCaseFileToken } from '../../domain/package/case-file-token.ts';
 import { listCaseEvents } from '../../storage/case-events.ts';
-import { findCaseBySignedLink } from '../../storage/cases.ts';
 
 /**
  * `{app_url}/case-files/{case_id}?token=…`: the PDF case file behind the package's signed link.
@@ -38,9 +37,8 @@ export const caseFileRoute: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
             : 'This case file link is not valid.',
         );
       }
-      const row = await findCaseBySignedLink(ctx.db, caseId);
-      if (!row) throw new AppError('not_found', `No case ${caseId}.`);
-      const state = await caseStateOf(ctx.db, row);
+      const state = await loadCaseStateUnscoped(ctx.db, caseId);
+      if (!state) throw new AppError('not_found', `No case ${caseId}.`);
       const { events } = await listCaseEvents(ctx.db, caseId, 0, 10_000);
       const now = ctx.clock.now();
       const pdf = await renderCaseFilePdf(
