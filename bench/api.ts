@@ -65,7 +65,7 @@ try {
       {
         setupRequest: (req) => ({
           ...req,
-          headers: { ...req.headers, 'idempotency-key': `bench-${process.pid}-${++n}` },
+          headers: { ...(req.headers ?? {}), 'idempotency-key': `bench-${process.pid}-${++n}` },
           body: JSON.stringify({ case_type_id: 'income_verification' }),
         }),
       },

@@ -4,7 +4,12 @@ import type { WebhookEnqueuer } from './domain/cases/case-events.ts';
 import { cacheKeyLookup } from './domain/keys/verified-key-cache.ts';
 import type { StoredKey } from './domain/keys/authenticate.ts';
 import type { RateLimitStore } from './ports/rate-limit-store.ts';
+import { createSafeHttpClient, type OutboundHttp } from './net/safe-fetch.ts';
+import { createTesseractOcr, type OcrEngine } from './domain/documents/index.ts';
 import { findApiKeyByHash } from './storage/api-keys.ts';
+import { caseWebhookEnqueuer } from './domain/webhooks/case-enqueuer.ts';
+import { wakeDeliveryWorkers } from './jobs/webhook-wake.ts';
+import { hasEnabledEndpoint } from './storage/webhooks/endpoints.ts';
 
 /** Everything a running process shares between requests and jobs. */
 export interface AppContext extends Deps {
@@ -13,12 +18,17 @@ export interface AppContext extends Deps {
   rateLimits: RateLimitStore;
   keys: { find(hash: string): Promise<StoredKey | undefined>; forget(keyId: string): void };
   /** Writes webhook outbox rows for a catalog case event, in the event's transaction. */
-  enqueueWebhook?: WebhookEnqueuer;
+  enqueueWebhook: WebhookEnqueuer;
+  /** The one SSRF-safe outbound HTTP client (document fetching; webhooks keep their own pool). */
+  outbound: OutboundHttp;
+  /** OCR for scanned pages and images; starts its engine on first use. */
+  ocr: OcrEngine;
   /** Whether the workspace has an enabled webhook endpoint (SELF_SERVE_WEBHOOKS=false refuses sessions then). */
-  hasEnabledWebhookEndpoint?: (orgId: string, environment: Environment) => Promise<boolean>;
+  hasEnabledWebhookEndpoint: (orgId: string, environment: Environment) => Promise<boolean>;
 }
 
 export function createAppContext(deps: Deps, secret: string, rateLimits: RateLimitStore): AppContext {
+  const outbound = createSafeHttpClient({ policy: { allowPrivateNetwork: deps.config.allowPrivateNetwork }, timeoutMs: 30_000 });
   const keys = cacheKeyLookup(async (hash) => {
     const row = await findApiKeyByHash(deps.db, hash);
     return row
@@ -38,5 +48,11 @@ export function createAppContext(deps: Deps, secret: string, rateLimits: RateLim
     secret,
     rateLimits,
     keys,
+    outbound,
+    ocr: createTesseractOcr(),
+    // Catalog case events write their deliveries in the event's transaction; workers in this
+    // process start at once, others hear the NOTIFY the outbox issues.
+    enqueueWebhook: caseWebhookEnqueuer(deps, () => wakeDeliveryWorkers(deps.db)),
+    hasEnabledWebhookEndpoint: (orgId, environment) => hasEnabledEndpoint(deps.db, orgId, environment),
   };
 }

@@ -50,6 +50,8 @@ export async function openRuntime(config: Config, options: RuntimeOptions): Prom
       migrations,
       async close() {
         await ctx.rateLimits.close();
+        await ctx.outbound.close();
+        await ctx.ocr.close();
         await database.close();
       },
     };

@@ -10,6 +10,7 @@ import { readFile } from 'node:fs/promises';
 import { ENVIRONMENTS, type Environment } from '../config.ts';
 import { getCaseType, listCaseTypes, putCaseType } from '../domain/case-types/case-types.ts';
 import { cliError, type CliError } from './output.ts';
+import { ENDPOINT_COMMANDS } from './commands/endpoint.ts';
 
 /**
  * The commands that act on stored state. They run in-process against the database, or, when a
@@ -231,15 +232,21 @@ export const ADMIN_COMMANDS: readonly AdminCommand[] = [
     options: {},
     run: (ctx) => describeDemo(ctx),
   },
+  ...ENDPOINT_COMMANDS,
 ];
 
 export function findAdminCommand(argv: readonly string[]): AdminCommand | undefined {
   return ADMIN_COMMANDS.find((c) => c.path.every((word, i) => argv[i] === word));
 }
 
-/** Parses and runs one admin command; a usage problem or a domain failure becomes an error object. */
-export async function executeAdminCommand(runtime: Runtime, argv: readonly string[]): Promise<CommandOutcome> {
-  const { ctx } = runtime;
+interface ParsedCommand {
+  command: AdminCommand;
+  values: Record<string, unknown>;
+  positionals: string[];
+}
+
+/** Parses argv against the command's options: a usage problem is found before any database is opened. */
+export function parseAdminCommand(argv: readonly string[]): ParsedCommand | CommandOutcome {
   const command = findAdminCommand(argv);
   if (!command) return { exitCode: 2, result: cliError('invalid_request', `unknown command: ${argv.join(' ')}`) };
   try {
@@ -253,15 +260,30 @@ export async function executeAdminCommand(runtime: Runtime, argv: readonly strin
     if (positionals.length !== expected) {
       throw new UsageError(`expected ${expected} argument${expected === 1 ? '' : 's'}; usage: ${command.usage}`);
     }
-    const result = await command.run(ctx, values, positionals, runtime);
+    return { command, values, positionals };
+  } catch (err) {
+    return usageOutcome(err, command);
+  }
+}
+
+function usageOutcome(err: unknown, command: AdminCommand): CommandOutcome {
+  if (err instanceof UsageError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+    return { exitCode: 2, result: cliError('invalid_request', `${(err as Error).message}; usage: ${command.usage}`) };
+  }
+  if (err instanceof z.ZodError) {
+    return { exitCode: 2, result: cliError('invalid_request', err.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')) };
+  }
+  throw err;
+}
+
+/** Parses and runs one admin command; a usage problem or a domain failure becomes an error object. */
+export async function executeAdminCommand(runtime: Runtime, argv: readonly string[]): Promise<CommandOutcome> {
+  const parsed = parseAdminCommand(argv);
+  if (!('command' in parsed)) return parsed;
+  try {
+    const result = await parsed.command.run(runtime.ctx, parsed.values, parsed.positionals, runtime);
     return { exitCode: 'error' in result ? 1 : 0, result };
   } catch (err) {
-    if (err instanceof UsageError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
-      return { exitCode: 2, result: cliError('invalid_request', `${(err as Error).message}; usage: ${command.usage}`) };
-    }
-    if (err instanceof z.ZodError) {
-      return { exitCode: 2, result: cliError('invalid_request', err.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')) };
-    }
-    throw err;
+    return usageOutcome(err, parsed.command);
   }
 }

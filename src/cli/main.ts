@@ -3,7 +3,7 @@ import { createLogger } from '../logging.ts';
 import { openRuntime } from '../runtime.ts';
 import { EmbeddedDatabaseBusyError } from '../storage/database.ts';
 import { embeddedOwner } from '../storage/embedded-lock.ts';
-import { executeAdminCommand, findAdminCommand, type CommandOutcome } from './admin-commands.ts';
+import { executeAdminCommand, findAdminCommand, parseAdminCommand, type CommandOutcome } from './admin-commands.ts';
 import { adminSocketPath, runThroughAdminSocket } from './admin-socket.ts';
 import { runWorker } from './commands/worker.ts';
 import { serve } from './commands/serve.ts';
@@ -23,6 +23,11 @@ const USAGE = `usage: dossier <command> [--json]
   case-type put --org ORG_ID [--env test|live] --file FILE.json
   case-type list --org ORG_ID --env test|live
   case-type show CASE_TYPE_ID --org ORG_ID --env test|live
+  endpoint add --org ORG_ID --env test|live --url URL --events e1,e2|'*'   (prints the signing secret once)
+  endpoint list --org ORG_ID --env test|live
+  endpoint disable ENDPOINT_ID
+  endpoint rotate-secret ENDPOINT_ID   (the old secret keeps signing for 24 hours)
+  notifications list --org ORG_ID --env test|live [--limit N]
   demo                    the demo workspace and its test key (created once)`;
 
 async function main(argv: string[]): Promise<number> {
@@ -46,6 +51,8 @@ async function main(argv: string[]): Promise<number> {
     return -1;
   }
   if (!findAdminCommand(words)) return report(2, cliError('invalid_request', `unknown command "${words.join(' ')}"\n${USAGE}`), json);
+  const parsed = parseAdminCommand(words);
+  if (!('command' in parsed)) return report(parsed.exitCode, parsed.result, json);
 
   // A file named on the command line is read by whichever process runs the command (maybe the
   // server, through the admin socket), so it must not depend on this process's working directory.

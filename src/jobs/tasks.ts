@@ -1,7 +1,10 @@
+import { caseJobsTask, CASE_ENGINE_HANDLERS } from './case-jobs.ts';
 import { idempotencySweep } from './idempotency-sweep.ts';
+import { sessionExpirySweep } from './session-expiry.ts';
+import { webhookDeliveryTask } from './webhook-delivery.ts';
 import type { JobTask } from './worker.ts';
 
 /** The background tasks every worker runs; later capabilities add theirs here. */
 export function jobTasks(): JobTask[] {
-  return [idempotencySweep];
+  return [idempotencySweep, sessionExpirySweep, caseJobsTask(CASE_ENGINE_HANDLERS), webhookDeliveryTask()];
 }

@@ -6,6 +6,8 @@ export interface JobTask {
   /** How long to sleep when a batch found nothing: the safety-net poll behind wake-ups. */
   idleMs: number;
   run(ctx: AppContext): Promise<number>;
+  /** Lets work the task started in the background (sends in flight) finish; called by Worker.stop. */
+  stop?(): Promise<void>;
 }
 
 /**
@@ -44,7 +46,7 @@ export class Worker {
   async stop(): Promise<void> {
     this.#stopping = true;
     this.wake();
-    await Promise.all(this.#loops);
+    await Promise.all([...this.#loops, ...this.#tasks.map((t) => t.stop?.())]);
     this.#loops = [];
   }
 

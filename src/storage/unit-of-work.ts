@@ -6,7 +6,36 @@ import type { Executor, Tx } from './schema.ts';
  */
 export async function inTransaction<T>(db: Executor, work: (tx: Tx) => Promise<T>): Promise<T> {
   if (db.isTransaction) return work(db as Tx);
-  return db.transaction().execute(work);
+  return db.transaction().execute(async (tx) => {
+    const result = await work(tx);
+    await runBeforeCommit(tx);
+    return result;
+  });
+}
+
+const beforeCommitWork = new WeakMap<Tx, Map<string, () => Promise<void>>>();
+
+/**
+ * Registers work to run once, as the last step of the transaction, before it commits (keyed, so
+ * ten changes to one case refresh its projection once). Only transactions opened by
+ * `inTransaction` run it.
+ */
+export function beforeCommit(tx: Tx, key: string, work: () => Promise<void>): void {
+  let pending = beforeCommitWork.get(tx);
+  if (!pending) {
+    pending = new Map();
+    beforeCommitWork.set(tx, pending);
+  }
+  if (!pending.has(key)) pending.set(key, work);
+}
+
+async function runBeforeCommit(tx: Tx): Promise<void> {
+  const pending = beforeCommitWork.get(tx);
+  while (pending && pending.size > 0) {
+    const [key, work] = pending.entries().next().value as [string, () => Promise<void>];
+    pending.delete(key);
+    await work();
+  }
 }
 
 class RollbackWith<F> extends Error {

@@ -57,7 +57,7 @@ describe('dossier CLI on the embedded database', () => {
     expect(demo2.org_id).toBe(demo1.org_id);
     expect(demo2.key).toBe(demo1.key);
     expect(demo2.created).toBe(false);
-  });
+  }, 180_000);
 
   it('reports problems as one JSON error object with a non-zero exit', async () => {
     const cases: [string[], number, string][] = [
@@ -76,7 +76,7 @@ describe('dossier CLI on the embedded database', () => {
       expect(run.code, args.join(' ')).toBe(code);
       expect(run.json(), args.join(' ')).toEqual({ error: { code: errorCode, message: expect.any(String) } });
     }
-  });
+  }, 120_000);
 
   it('lists every problem of an invalid case type file', async () => {
     const org = (await runCli(['org', 'create', '--name', 'Types', '--json'], env)).json();
@@ -90,7 +90,7 @@ describe('dossier CLI on the embedded database', () => {
     const broken = await runCli(['case-type', 'put', '--org', String(org.org_id), '--file', file, '--json'], env);
     expect(broken.code).toBe(2);
     expect(String((broken.json().error as { message: string }).message)).toMatch(/not valid JSON/);
-  });
+  }, 60_000);
 
   describe('while a server owns the database', () => {
     let server: RunningServer;

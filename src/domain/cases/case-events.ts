@@ -2,6 +2,8 @@ import type { Deps } from '../../deps.ts';
 import { appendCaseEvent, type CaseEventRow } from '../../storage/case-events.ts';
 import type { CaseRow } from '../../storage/cases.ts';
 import type { Tx } from '../../storage/schema.ts';
+import { beforeCommit } from '../../storage/unit-of-work.ts';
+import { refreshQueueProjection } from './case-writer.ts';
 
 /** Case events that are also webhook events (contract §8 catalog), by their semantic name. */
 export const WEBHOOK_CASE_EVENTS = new Set([
@@ -46,5 +48,7 @@ export async function recordCaseEvent(
     createdAt: deps.clock.now(),
   });
   if (WEBHOOK_CASE_EVENTS.has(eventType) && deps.enqueueWebhook) await deps.enqueueWebhook(tx, { caseRow, caseEvent, cause });
+  // Every change to a case records an event; the stored queue position follows from it.
+  beforeCommit(tx, `queue:${caseRow.case_id}`, () => refreshQueueProjection(tx, caseRow.case_id));
   return caseEvent;
 }

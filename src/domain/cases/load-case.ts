@@ -34,7 +34,7 @@ export async function loadCaseStateUnscoped(db: Executor, caseId: string): Promi
   return snapshot ? stateOfSnapshot(db, snapshot) : undefined;
 }
 
-async function stateOfSnapshot(db: Executor, { row, facts, documents, jobs, session }: CaseSnapshot): Promise<CaseState> {
+export async function stateOfSnapshot(db: Executor, { row, facts, documents, jobs, session }: CaseSnapshot): Promise<CaseState> {
   const definition = await pinnedDefinition(db, row);
   return {
     caseId: row.case_id,

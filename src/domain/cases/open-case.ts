@@ -65,6 +65,10 @@ export async function openCase(
     handoff_acknowledged_at: null,
     last_event_cursor: 0,
     status_changed_at: now,
+    // Written properly by refreshQueueProjection below, once the facts exist.
+    queue_category: 'intake',
+    queue_status: 'waiting_on_applicant',
+    queue_row: toJsonb({}),
     created_at: now,
     updated_at: now,
   });

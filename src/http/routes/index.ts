@@ -4,10 +4,21 @@ import { healthRoutes } from './health.ts';
 import { openApiRoute } from './openapi.get.ts';
 import { createSessionRoute } from './sessions.create.ts';
 import { getCaseRoute } from './cases.get.ts';
+import { listCasesRoute } from './cases.list.ts';
+import { decideCaseRoute } from './case-decision.create.ts';
+import { correctFactRoute } from './case-fact.update.ts';
 import { listCaseEventsRoute } from './case-events.list.ts';
 import { getCasePackageRoute } from './case-package.get.ts';
 import { missingCaseIdRoutes } from './case-id-missing.ts';
 import { caseFileRoute } from './case-file.get.ts';
+import { processDocumentRoute } from './process.create.ts';
+import { erasureRoutes } from './case-erasure.ts';
+import { webhookTestRoute } from './webhook-test.post.ts';
+import { listWebhookDeliveriesRoute } from './webhook-deliveries.list.ts';
+import { getWebhookDeliveryRoute } from './webhook-delivery.get.ts';
+import { retryWebhookDeliveryRoute } from './webhook-delivery.retry.ts';
+import { ackWebhookDeliveryRoute } from './webhook-delivery.ack.ts';
+import { listNotificationsRoute } from './notifications.list.ts';
 
 /** Every route of the service, one file per operation. */
 export const apiRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
@@ -15,8 +26,19 @@ export const apiRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app,
   await app.register(openApiRoute);
   await app.register(createSessionRoute, { ctx });
   await app.register(getCaseRoute, { ctx });
+  await app.register(listCasesRoute, { ctx });
+  await app.register(decideCaseRoute, { ctx });
+  await app.register(correctFactRoute, { ctx });
   await app.register(listCaseEventsRoute, { ctx });
   await app.register(getCasePackageRoute, { ctx });
   await app.register(missingCaseIdRoutes);
   await app.register(caseFileRoute, { ctx });
+  await app.register(processDocumentRoute, { ctx });
+  await app.register(erasureRoutes, { ctx });
+  await app.register(webhookTestRoute, { ctx });
+  await app.register(listWebhookDeliveriesRoute, { ctx });
+  await app.register(getWebhookDeliveryRoute, { ctx });
+  await app.register(retryWebhookDeliveryRoute, { ctx });
+  await app.register(ackWebhookDeliveryRoute, { ctx });
+  await app.register(listNotificationsRoute, { ctx });
 };

@@ -1,6 +1,9 @@
 import type { Tx } from '../schema.ts';
 import { foundation } from './0001_foundation.ts';
 import { cases } from './0002_cases.ts';
+import { webhooks } from './0003_webhooks.ts';
+import { caseEngine } from './0004_case_engine.ts';
+import { documents } from './0005_documents.ts';
 
 /** A forward-only schema step. Applied once, in order, inside one transaction. */
 export interface Migration {
@@ -9,4 +12,4 @@ export interface Migration {
   up(trx: Tx): Promise<void>;
 }
 
-export const MIGRATIONS: readonly Migration[] = [foundation, cases];
+export const MIGRATIONS: readonly Migration[] = [foundation, cases, webhooks, caseEngine, documents];

@@ -65,6 +65,9 @@ export interface CasesTable {
   handoff_acknowledged_at: Timestamp | null;
   last_event_cursor: number;
   status_changed_at: Timestamp;
+  queue_category: string;
+  queue_status: string;
+  queue_row: Json<Record<string, unknown>>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -174,7 +177,53 @@ export interface CaseJobsTable {
   updated_at: Timestamp;
 }
 
+export interface FollowUpQuestionsTable {
+  question_id: string;
+  case_id: string;
+  org_id: string;
+  environment: Environment;
+  fact_id: string;
+  prompt: string;
+  status: 'open' | 'answered' | 'withdrawn';
+  answer: string | null;
+  created_at: Timestamp;
+  answered_at: Timestamp | null;
+}
+
+export interface FactCorrectionsTable {
+  correction_id: string;
+  case_id: string;
+  org_id: string;
+  environment: Environment;
+  fact_id: string;
+  previous_value: string | null;
+  previous_status: FactStatus;
+  previous_source: FactSource | null;
+  new_value: string | null;
+  new_status: FactStatus;
+  reason: string | null;
+  actor: string;
+  created_at: Timestamp;
+}
+
+export interface DocumentBlobsTable {
+  doc_id: string;
+  bytes: Buffer;
+}
+
+export interface DocumentPagesTable {
+  doc_id: string;
+  page_index: number;
+  method: string;
+  text: string;
+  ocr_confidence: number | null;
+}
+
 export interface CaseTables {
+  document_blobs: DocumentBlobsTable;
+  document_pages: DocumentPagesTable;
+  follow_up_questions: FollowUpQuestionsTable;
+  fact_corrections: FactCorrectionsTable;
   documents: DocumentsTable;
   facts: FactsTable;
   case_jobs: CaseJobsTable;

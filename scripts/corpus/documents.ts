@@ -1,0 +1,220 @@
+import { FACTS_BY_KIND, type DocumentKind } from './case-types.ts';
+import type { Rng } from './prng.ts';
+import { address, date, employer, formatDate, formatMoney, money, personName, randomDate, UTILITIES, type Locale } from './values.ts';
+
+/**
+ * Logical documents: rows of positioned cells plus the ground truth, independent of the file
+ * format they are rendered to (render.ts). x is in PDF points from the left page edge.
+ */
+export interface Cell { readonly text: string; readonly x: number; }
+export type Block =
+  | { readonly kind: 'title'; readonly text: string }
+  | { readonly kind: 'row'; readonly cells: readonly Cell[] }
+  | { readonly kind: 'blank' };
+
+export type Layout = 'inline' | 'next_line' | 'kv_table' | 'side_by_side' | 'header_table';
+
+export interface LogicalDocument {
+  readonly id: string;
+  readonly kind: DocumentKind;
+  readonly locale: Locale;
+  readonly layout: Layout;
+  readonly blocks: readonly Block[];
+  /** fact_id → expected value, or null when the document deliberately lacks the fact. */
+  readonly truth: Readonly<Record<string, string | null>>;
+}
+
+const LEFT = 50;
+const VALUE_X = 215;
+const RIGHT = 315;
+const TABLE_X = [50, 210, 345, 460];
+
+/** A label as documents print it: one of the fact's anchors, in some case, with some separator. */
+function label(rng: Rng, factId: string, kind: DocumentKind, separator: 'any' | 'colon_or_none'): string {
+  const fact = FACTS_BY_KIND[kind].find((f) => f.fact_id === factId)!;
+  let text = rng.pick(fact.anchors);
+  const style = rng.weighted([['as_is', 55], ['title', 25], ['upper', 20]] as const);
+  if (style === 'title') text = text.replace(/\b\p{L}/gu, (c) => c.toUpperCase());
+  if (style === 'upper') text = text.toUpperCase();
+  const sep = separator === 'any'
+    ? rng.weighted([[':', 75], ['', 12], [' :', 5], [' -', 4], ['#', 0], [' =', 0], ['.', 4]] as const)
+    : rng.weighted([[':', 80], ['', 20]] as const);
+  return text + sep;
+}
+
+interface Field {
+  readonly factId: string;
+  /** Value lines (addresses may have several). */
+  readonly lines: readonly string[];
+}
+
+function row(...cells: Cell[]): Block {
+  return { kind: 'row', cells };
+}
+
+/** Noise rows: text with no anchors of the document's facts at a label start (look-alikes only). */
+function payStubNoise(rng: Rng, locale: Locale, payDate: { year: number; month: number; day: number }, gross: number): string[][] {
+  const d = (offset: number) => {
+    const at = new Date(Date.UTC(payDate.year, payDate.month - 1, payDate.day + offset));
+    return formatDate(rng, { year: at.getUTCFullYear(), month: at.getUTCMonth() + 1, day: at.getUTCDate() }, locale);
+  };
+  const net = gross * (0.68 + rng.next() * 0.12);
+  return rng.shuffle([
+    ['Employee ID:', String(rng.int(10000, 99999))],
+    ['Employer ID:', `${rng.int(10, 99)}-${rng.int(1000000, 9999999)}`],
+    ['Company code:', `${rng.pick(['AB', 'KX', 'PR', 'TQ'])}${rng.int(10, 99)}`],
+    ['Pay period:', `${d(-14)} - ${d(-1)}`],
+    ['Pay frequency:', rng.pick(['Biweekly', 'Weekly', 'Semi-monthly', 'Monthly'])],
+    ['Net pay:', formatMoney(rng, net, locale)],
+    ['YTD gross pay:', formatMoney(rng, gross * rng.int(3, 20), locale)],
+    ['Gross pay YTD:', formatMoney(rng, gross * rng.int(3, 20), locale)],
+    ['Federal tax:', formatMoney(rng, gross * 0.12, locale)],
+    ['Check number:', String(rng.int(100000, 999999))],
+    ['Department:', rng.pick(['Logistics', 'Nursing', 'Engineering', 'Sales', 'Facilities'])],
+    ['Direct deposit:', `****${rng.int(1000, 9999)}`],
+    ['Previous pay date:', d(-14)],
+  ]).slice(0, rng.int(3, 6));
+}
+
+function billNoise(rng: Rng, locale: Locale, statement: { year: number; month: number; day: number }): string[][] {
+  const d = (offset: number) => {
+    const at = new Date(Date.UTC(statement.year, statement.month - 1, statement.day + offset));
+    return formatDate(rng, { year: at.getUTCFullYear(), month: at.getUTCMonth() + 1, day: at.getUTCDate() }, locale);
+  };
+  const amount = 40 + rng.next() * 300;
+  return rng.shuffle([
+    ['Account number:', `${rng.int(1000, 9999)}-${rng.int(1000, 9999)}-${rng.int(10, 99)}`],
+    ['Customer number:', String(rng.int(100000, 999999))],
+    ['Statement period:', `${d(-31)} - ${d(-1)}`],
+    ['Previous statement date:', d(-30)],
+    ['Due date:', d(rng.int(14, 25))],
+    ['Amount due:', formatMoney(rng, amount, locale)],
+    ['Previous balance:', formatMoney(rng, amount * 0.9, locale)],
+    ['Meter number:', String(rng.int(10000000, 99999999))],
+    ['Usage:', `${rng.int(120, 1400)} kWh`],
+    ['Mailing address:', `PO Box ${rng.int(100, 9999)}, ${rng.pick(['Springfield, IL 62701', 'Denver, CO 80202', 'Leeds LS1 4DY'])}`],
+    ['Tariff:', rng.pick(['Standard Variable', 'Residential R1', 'Fixed Saver 12M'])],
+  ]).slice(0, rng.int(3, 6));
+}
+
+export function generateDocument(rng: Rng, kind: DocumentKind, index: number): LogicalDocument {
+  const locale: Locale = rng.chance(kind === 'utility_bill' ? 0.3 : 0.2) ? 'uk' : 'us';
+  const layout = rng.weighted([['inline', 30], ['next_line', 15], ['kv_table', 20], ['side_by_side', 20], ['header_table', 15]] as const);
+  const truth: Record<string, string | null> = {};
+  const fields: Field[] = [];
+  const header: Block[] = [];
+  let noise: string[][];
+
+  if (kind === 'pay_stub') {
+    const person = personName(rng);
+    const company = employer(rng);
+    const pay = date(rng, locale);
+    const gross = money(rng, locale);
+    const hasEmployer = rng.chance(0.85);
+    header.push({ kind: 'title', text: rng.chance(0.5) ? company.text.toUpperCase() : company.text });
+    header.push({ kind: 'title', text: rng.pick(['Earnings Statement', 'PAY STUB', 'Statement of Earnings', 'Payroll Advice']) });
+    fields.push({ factId: 'employee_name', lines: [person.text] });
+    truth.employee_name = person.expected;
+    if (hasEmployer) fields.push({ factId: 'employer_name', lines: [company.text] });
+    truth.employer_name = hasEmployer ? company.expected : null;
+    fields.push({ factId: 'pay_date', lines: [pay.text] });
+    truth.pay_date = pay.expected;
+    fields.push({ factId: 'gross_pay', lines: [gross.text] });
+    truth.gross_pay = gross.expected;
+    noise = payStubNoise(rng, locale, pay.parts, gross.amount);
+  } else {
+    const person = personName(rng);
+    const place = address(rng, locale);
+    const statement = date(rng, locale);
+    header.push({ kind: 'title', text: rng.pick(UTILITIES) });
+    header.push({ kind: 'title', text: rng.pick(['Your Energy Bill', 'WATER STATEMENT', 'Utility Bill', 'Monthly Statement']) });
+    fields.push({ factId: 'holder_name', lines: [person.text] });
+    truth.holder_name = person.expected;
+    fields.push({ factId: 'service_address', lines: place.lines });
+    truth.service_address = place.expected;
+    fields.push({ factId: 'statement_date', lines: [statement.text] });
+    truth.statement_date = statement.expected;
+    noise = billNoise(rng, locale, statement.parts);
+  }
+
+  const body = layoutBody(rng, kind, layout, rng.shuffle(fields), noise);
+  const blocks: Block[] = [...header, { kind: 'blank' }, ...body];
+  if (rng.chance(0.5)) blocks.push({ kind: 'blank' }, row({ text: rng.pick(['Questions? Call 1-800-555-0199.', 'Please keep this statement for your records.', 'Thank you for your business.']), x: LEFT }));
+  return { id: `${kind}-${String(index).padStart(4, '0')}`, kind, locale, layout, blocks, truth };
+}
+
+function layoutBody(rng: Rng, kind: DocumentKind, layout: Layout, fields: Field[], noise: string[][]): Block[] {
+  // Noise rows are interleaved with the fields in the document's own style.
+  const items: Array<{ field?: Field; noise?: string[] }> = rng.shuffle([...fields.map((field) => ({ field })), ...noise.map((n) => ({ noise: n }))]);
+  const blocks: Block[] = [];
+  const noiseRow = (n: string[], x = LEFT) => row({ text: `${n[0]} ${n[1]}`, x });
+
+  if (layout === 'side_by_side') {
+    // Two "label: value" cells per line; multi-line values continue under their first line.
+    const left = items.filter((_, i) => i % 2 === 0);
+    const right = items.filter((_, i) => i % 2 === 1);
+    const column = (list: typeof items) => list.flatMap((item) => {
+      if (item.noise) return [`${item.noise[0]} ${item.noise[1]}`];
+      const f = item.field!;
+      const text = label(rng, f.factId, kind, 'colon_or_none');
+      return [`${text} ${f.lines[0]}`, ...f.lines.slice(1)];
+    });
+    const l = column(left);
+    const r = column(right);
+    for (let i = 0; i < Math.max(l.length, r.length); i++) {
+      const cells: Cell[] = [];
+      if (l[i]) cells.push({ text: l[i]!, x: LEFT });
+      if (r[i]) cells.push({ text: r[i]!, x: RIGHT });
+      blocks.push({ kind: 'row', cells });
+    }
+    return blocks;
+  }
+
+  if (layout === 'header_table') {
+    // Up to three single-line fields as a table: labels in a header row, values below.
+    const tabular = items.filter((i) => i.field && i.field.lines.length === 1).slice(0, 3);
+    const columns = tabular.map((item, c) => ({ item, x: TABLE_X[c]! }));
+    blocks.push(row(...columns.map(({ item, x }) => ({ text: label(rng, item.field!.factId, kind, 'colon_or_none').replace(/:$/, ''), x }))));
+    blocks.push(row(...columns.map(({ item, x }) => ({ text: item.field!.lines[0]!, x }))));
+    blocks.push({ kind: 'blank' });
+    for (const item of items) {
+      if (tabular.includes(item)) continue;
+      if (item.noise) blocks.push(noiseRow(item.noise));
+      else blocks.push(...fieldRows(rng, kind, item.field!, rng.pick(['inline', 'kv_table'] as const)));
+    }
+    return blocks;
+  }
+
+  for (const item of items) {
+    if (item.noise) {
+      blocks.push(layout === 'kv_table' ? row({ text: item.noise[0]!, x: LEFT }, { text: item.noise[1]!, x: VALUE_X }) : noiseRow(item.noise));
+      continue;
+    }
+    // Mostly the document's layout, sometimes another one for the same field (real forms mix).
+    const own = rng.chance(0.8) ? layout : rng.pick(['inline', 'next_line', 'kv_table'] as const);
+    blocks.push(...fieldRows(rng, kind, item.field!, own as 'inline' | 'next_line' | 'kv_table'));
+    if (layout === 'next_line' && rng.chance(0.5)) blocks.push({ kind: 'blank' });
+  }
+  return blocks;
+}
+
+function fieldRows(rng: Rng, kind: DocumentKind, field: Field, layout: 'inline' | 'next_line' | 'kv_table'): Block[] {
+  const lines = field.lines;
+  switch (layout) {
+    case 'inline': {
+      const text = label(rng, field.factId, kind, 'any');
+      if (lines.length > 1 && rng.chance(0.5)) return [row({ text: `${text} ${lines.join(', ')}`, x: LEFT })];
+      return [row({ text: `${text} ${lines[0]}`, x: LEFT }), ...lines.slice(1).map((l) => row({ text: l, x: LEFT }))];
+    }
+    case 'next_line': {
+      const text = label(rng, field.factId, kind, 'colon_or_none');
+      return [row({ text, x: LEFT }), ...lines.map((l) => row({ text: l, x: LEFT }))];
+    }
+    case 'kv_table': {
+      const text = label(rng, field.factId, kind, 'colon_or_none');
+      return [row({ text, x: LEFT }, { text: lines[0]!, x: VALUE_X }), ...lines.slice(1).map((l) => row({ text: l, x: VALUE_X }))];
+    }
+  }
+}
+
+export { randomDate };

@@ -1,0 +1,53 @@
+import type { DocumentKind } from './case-types.ts';
+import { generateDocument, type LogicalDocument } from './documents.ts';
+import { createRng } from './prng.ts';
+import { renderDocx, renderPdf, renderPlain, renderScan, renderScannedPdf, type CorpusFormat } from './render.ts';
+
+export interface CorpusDocument {
+  readonly id: string;
+  readonly format: CorpusFormat;
+  readonly bytes: Uint8Array;
+  readonly logical: LogicalDocument;
+}
+
+export interface CorpusOptions {
+  readonly seed: number;
+  /** Logical documents rendered in every text format (pdf, docx, plain). */
+  readonly textDocuments: number;
+  /** Documents rendered as scans, cycling png → jpeg → image-only PDF. */
+  readonly ocrDocuments: number;
+}
+
+/**
+ * The evaluation corpus, generated in code from a seed: half pay stubs, half utility bills, each
+ * logical document rendered as a text PDF, a DOCX and a plain-text file; the first `ocrDocuments`
+ * logical documents also as a PNG, JPEG or scanned PDF. Same seed → the same documents: PDF, plain
+ * text and images are byte-identical for given library versions; DOCX files differ only in the
+ * creation time the writer stamps into their metadata, which extraction never reads.
+ */
+export async function* generateCorpus(options: CorpusOptions): AsyncGenerator<CorpusDocument> {
+  const root = createRng(options.seed);
+  const count = Math.max(options.textDocuments, options.ocrDocuments);
+  const scanFormats = ['png', 'jpeg', 'pdf_scan'] as const;
+  for (let i = 0; i < count; i++) {
+    const kind: DocumentKind = i % 2 === 0 ? 'pay_stub' : 'utility_bill';
+    const docRng = root.fork(`doc-${i}`);
+    const logical = generateDocument(docRng.fork('content'), kind, i);
+    const pdf = await renderPdf(logical, docRng.fork('pdf'));
+    if (i < options.textDocuments) {
+      yield { id: `${logical.id}.pdf`, format: 'pdf', bytes: pdf, logical };
+      yield { id: `${logical.id}.docx`, format: 'docx', bytes: await renderDocx(logical, docRng.fork('docx')), logical };
+      yield { id: `${logical.id}.txt`, format: 'plain', bytes: renderPlain(logical, docRng.fork('plain')), logical };
+    }
+    if (i < options.ocrDocuments) {
+      const format = scanFormats[i % scanFormats.length]!;
+      const scanRng = docRng.fork('scan');
+      if (format === 'pdf_scan') {
+        const jpeg = await renderScan(pdf, scanRng, 'jpeg');
+        yield { id: `${logical.id}.scan.pdf`, format, bytes: await renderScannedPdf(jpeg), logical };
+      } else {
+        yield { id: `${logical.id}.${format === 'png' ? 'png' : 'jpg'}`, format, bytes: await renderScan(pdf, scanRng, format), logical };
+      }
+    }
+  }
+}

@@ -1,0 +1,94 @@
+import type { ParseArgsConfig } from 'node:util';
+import { z } from 'zod';
+import type { AppContext } from '../../app-context.ts';
+import { ENVIRONMENTS } from '../../config.ts';
+import type { Result } from '../../domain/errors.ts';
+import { createEndpoint, disableEndpointById, listEndpointViews, rotateEndpointSecret } from '../../domain/webhooks/endpoints.ts';
+import { listNotificationViews } from '../../domain/webhooks/notifications.ts';
+import { cliError } from '../output.ts';
+
+/** The shape ADMIN_COMMANDS takes; flag problems throw a ZodError, which the runner reports as usage (exit 2). */
+interface EndpointCommand {
+  path: readonly string[];
+  usage: string;
+  options: NonNullable<ParseArgsConfig['options']>;
+  positionals?: number;
+  run(ctx: AppContext, values: Record<string, unknown>, positionals: string[]): Promise<object>;
+}
+
+function reported<T extends object>(result: Result<T>): T | ReturnType<typeof cliError> {
+  return result.ok ? result.value : cliError(result.code, result.message);
+}
+
+const orgAndEnv = {
+  org: z.string({ error: '--org is required' }).min(1, '--org is required'),
+  env: z.enum(ENVIRONMENTS, { error: '--env must be test or live' }),
+};
+
+const addFlags = z.object({
+  ...orgAndEnv,
+  url: z.string({ error: '--url is required' }).min(1, '--url is required'),
+  events: z
+    .string({ error: "--events is required (e1,e2 or '*')" })
+    .transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean)),
+});
+
+const listFlags = z.object(orgAndEnv);
+
+const notificationFlags = z.object({
+  ...orgAndEnv,
+  limit: z.coerce.number({ error: '--limit must be a number' }).int().min(1).max(100).default(20),
+});
+
+export const ENDPOINT_COMMANDS: readonly EndpointCommand[] = [
+  {
+    path: ['endpoint', 'add'],
+    usage: "dossier endpoint add --org ORG_ID --env test|live --url URL --events e1,e2|'*'",
+    options: { org: { type: 'string' }, env: { type: 'string' }, url: { type: 'string' }, events: { type: 'string' } },
+    async run(ctx, values) {
+      const flags = addFlags.parse(values);
+      const created = await createEndpoint(ctx, { orgId: flags.org, environment: flags.env, url: flags.url, events: flags.events });
+      if (!created.ok) return cliError(created.code, created.message);
+      return { ...created.value, note: 'The signing secret is shown once: store it now.' };
+    },
+  },
+  {
+    path: ['endpoint', 'list'],
+    usage: 'dossier endpoint list --org ORG_ID --env test|live',
+    options: { org: { type: 'string' }, env: { type: 'string' } },
+    async run(ctx, values) {
+      const flags = listFlags.parse(values);
+      return { endpoints: await listEndpointViews(ctx, flags.org, flags.env) };
+    },
+  },
+  {
+    path: ['endpoint', 'disable'],
+    usage: 'dossier endpoint disable ENDPOINT_ID',
+    options: {},
+    positionals: 1,
+    run: async (ctx, _values, [endpointId]) => reported(await disableEndpointById(ctx, endpointId!)),
+  },
+  {
+    path: ['endpoint', 'rotate-secret'],
+    usage: 'dossier endpoint rotate-secret ENDPOINT_ID',
+    options: {},
+    positionals: 1,
+    async run(ctx, _values, [endpointId]) {
+      const rotated = await rotateEndpointSecret(ctx, endpointId!);
+      if (!rotated.ok) return cliError(rotated.code, rotated.message);
+      return {
+        ...rotated.value,
+        note: `The new secret is shown once. Deliveries are signed with both secrets until ${rotated.value.previous_secret_expires_at}.`,
+      };
+    },
+  },
+  {
+    path: ['notifications', 'list'],
+    usage: 'dossier notifications list --org ORG_ID --env test|live [--limit N]',
+    options: { org: { type: 'string' }, env: { type: 'string' }, limit: { type: 'string' } },
+    async run(ctx, values) {
+      const flags = notificationFlags.parse(values);
+      return reported(await listNotificationViews(ctx, { orgId: flags.org, environment: flags.env, limit: flags.limit }));
+    },
+  },
+];

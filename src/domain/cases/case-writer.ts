@@ -1,0 +1,80 @@
+import type { Deps } from '../../deps.ts';
+import type { Environment } from '../../config.ts';
+import { findCaseSnapshot, type CaseRow } from '../../storage/cases.ts';
+import { toJsonb } from '../../storage/json.ts';
+import type { Tx } from '../../storage/schema.ts';
+import type { CaseStatus, GateRuleResult, RuntimeStatus } from './case-state.ts';
+import { recordCaseEvent, type Cause, type WebhookEnqueuer } from './case-events.ts';
+import { renderCaseRecord } from './case-record.ts';
+import { stateOfSnapshot } from './load-case.ts';
+import { canTransition, IllegalTransitionError } from './state-machine.ts';
+
+export type WriterDeps = Pick<Deps, 'clock' | 'ids'> & { enqueueWebhook?: WebhookEnqueuer };
+
+export interface TransitionPatch {
+  caseStatus?: CaseStatus;
+  decisionReason?: string | null;
+  currentNodeId?: string | null;
+  currentGateId?: string | null;
+  gateResults?: GateRuleResult[];
+}
+
+/**
+ * The only way a case's runtime_status changes. Refuses any move not in the transition table,
+ * writes the new status with the time it changed, and records `case.status_changed` — in the
+ * caller's transaction, so the change and its event commit together.
+ */
+export async function transitionCase(
+  tx: Tx,
+  deps: WriterDeps,
+  row: CaseRow,
+  to: RuntimeStatus,
+  patch: TransitionPatch,
+  cause: Cause,
+): Promise<CaseRow> {
+  if (!canTransition(row.runtime_status, to)) throw new IllegalTransitionError(row.runtime_status, to);
+  const now = deps.clock.now();
+  const updated = await tx
+    .updateTable('cases')
+    .set({
+      runtime_status: to,
+      status_changed_at: now,
+      updated_at: now,
+      ...(patch.caseStatus !== undefined ? { case_status: patch.caseStatus, completed_at: to === 'complete' ? now : null } : {}),
+      ...(patch.decisionReason !== undefined ? { decision_reason: patch.decisionReason } : {}),
+      ...(patch.currentNodeId !== undefined ? { current_node_id: patch.currentNodeId } : {}),
+      ...(patch.currentGateId !== undefined ? { current_gate_id: patch.currentGateId } : {}),
+      ...(patch.gateResults !== undefined ? { gate_results: toJsonb(patch.gateResults) } : {}),
+    })
+    .where('case_id', '=', row.case_id)
+    .where('runtime_status', '=', row.runtime_status)
+    .returningAll()
+    .executeTakeFirst();
+  // The row is locked by the caller; a status that changed under us means the caller did not lock it.
+  if (!updated) throw new Error(`case ${row.case_id} changed status concurrently; lock it before transitioning`);
+  await recordCaseEvent(tx, deps, updated, 'case.status_changed', { from: row.runtime_status, to }, cause);
+  return updated;
+}
+
+/** Locks a case row for the rest of the transaction, scoped to its workspace. */
+export async function lockCaseRow(tx: Tx, caseId: string, scope?: { orgId: string; environment: Environment }): Promise<CaseRow | undefined> {
+  let q = tx.selectFrom('cases').selectAll().where('case_id', '=', caseId);
+  if (scope) q = q.where('org_id', '=', scope.orgId).where('environment', '=', scope.environment);
+  return q.forUpdate().executeTakeFirst();
+}
+
+/**
+ * Writes the queue position computed by the projection function. Called at the end of every unit
+ * of work that changes a case, so the stored queue (which the list filters and sorts on) and the
+ * live case read cannot disagree.
+ */
+export async function refreshQueueProjection(tx: Tx, caseId: string): Promise<void> {
+  const snapshot = await findCaseSnapshot(tx, caseId);
+  if (!snapshot) return;
+  const record = renderCaseRecord(await stateOfSnapshot(tx, snapshot));
+  await tx
+    .updateTable('cases')
+    .set({ queue_category: record.queue_row.queue_category, queue_status: record.queue_row.queue_status, queue_row: toJsonb(record.queue_row) })
+    .where('case_id', '=', caseId)
+    .execute();
+}

@@ -1,0 +1,73 @@
+import type { Db } from '../../storage/schema.ts';
+import { inTransactionResult } from '../../storage/unit-of-work.ts';
+import { toJsonb } from '../../storage/json.ts';
+import { fail, ok, type Result } from '../errors.ts';
+import { recordCaseEvent, type Cause } from './case-events.ts';
+import { lockCaseRow, type WriterDeps } from './case-writer.ts';
+import type { FactStatus } from './case-state.ts';
+import { caseNotFound, type Tenant } from './read-case.ts';
+
+export interface FactCorrection {
+  caseId: string;
+  factId: string;
+  /** The corrected value; null clears it. */
+  value: string | null;
+  /** Defaults to `resolved` for a value and `needs_input` for null. */
+  status?: FactStatus;
+  reason: string | null;
+  actor: string;
+  cause: Cause;
+}
+
+/**
+ * An operator corrects a fact. The previous value, status and source are kept in
+ * fact_corrections; the fact becomes source `operator`; a `fact.corrected` event records who and
+ * why (never the values: events outlive erasure). A completed case is closed to corrections.
+ */
+export async function correctFact(deps: WriterDeps & { db: Db }, tenant: Tenant, input: FactCorrection): Promise<Result<{ correction_id: string }>> {
+  const now = deps.clock.now();
+  return inTransactionResult(deps.db, async (tx) => {
+    const row = await lockCaseRow(tx, input.caseId, tenant);
+    if (!row) return caseNotFound(input.caseId);
+    if (row.runtime_status === 'complete') return fail('invalid_request', `Case ${row.case_id} is complete; its facts can no longer be corrected.`);
+    const fact = await tx.selectFrom('facts').selectAll().where('case_id', '=', row.case_id).where('fact_id', '=', input.factId).executeTakeFirst();
+    if (!fact) return fail('not_found', `Case ${row.case_id} has no fact ${input.factId}.`);
+    const status = input.status ?? (input.value === null ? 'needs_input' : 'resolved');
+    if (status === 'resolved' && input.value === null) return fail('invalid_request', 'A resolved fact needs a value.');
+    const correctionId = deps.ids.next('fc');
+    await tx
+      .insertInto('fact_corrections')
+      .values({
+        correction_id: correctionId,
+        case_id: row.case_id,
+        org_id: row.org_id,
+        environment: row.environment,
+        fact_id: fact.fact_id,
+        previous_value: fact.value,
+        previous_status: fact.status,
+        previous_source: fact.source,
+        new_value: input.value,
+        new_status: status,
+        reason: input.reason,
+        actor: input.actor,
+        created_at: now,
+      })
+      .execute();
+    await tx
+      .updateTable('facts')
+      // The operator's value did not come from a document: the old evidence no longer supports it.
+      .set({ value: input.value, status, source: 'operator', candidate_id: null, anchor_match_quality: null, evidence: toJsonb([]), provenance: toJsonb([]), updated_at: now })
+      .where('case_id', '=', row.case_id)
+      .where('fact_id', '=', fact.fact_id)
+      .execute();
+    await recordCaseEvent(
+      tx,
+      deps,
+      row,
+      'fact.corrected',
+      { fact_id: fact.fact_id, correction_id: correctionId, previous_status: fact.status, status, actor: input.actor },
+      input.cause,
+    );
+    return ok({ correction_id: correctionId });
+  });
+}

@@ -1,0 +1,99 @@
+import type { Db } from '../../storage/schema.ts';
+import { toJsonb } from '../../storage/json.ts';
+import { inTransactionResult } from '../../storage/unit-of-work.ts';
+import type { FormNode, UploadNode } from '../case-types/definition.ts';
+import { loadPinnedDefinition } from '../case-types/case-types.ts';
+import { fail, ok, type Result } from '../errors.ts';
+import { recordCaseEvent, type Cause } from './case-events.ts';
+import { lockCaseRow, type WriterDeps } from './case-writer.ts';
+import { scheduleGateEvaluation } from './evaluate-case.ts';
+
+export interface SubmitResult {
+  case_id: string;
+  session_id: string;
+  runtime_status: string;
+}
+
+/**
+ * The applicant submits the intake (the applicant app calls this once the signed link has been
+ * verified). Required form fields must be answered and required documents uploaded; then the
+ * session is `submitted`, `v1.intake.submitted` goes out, and — unless documents are still being
+ * processed, in which case processing finishes the move — the gates are scheduled.
+ */
+export async function submitIntake(deps: WriterDeps & { db: Db }, input: { sessionId: string; traceId: string }): Promise<Result<SubmitResult>> {
+  const now = deps.clock.now();
+  return inTransactionResult(deps.db, async (tx) => {
+    const session = await tx.selectFrom('sessions').selectAll().where('session_id', '=', input.sessionId).forUpdate().executeTakeFirst();
+    if (!session) return fail('not_found', 'No such session.');
+    if (session.status === 'submitted') return fail('invalid_request', 'This intake has already been submitted.');
+    if (session.status === 'expired' || session.expires_at <= now) return fail('invalid_request', 'This session has expired.');
+    const row = await lockCaseRow(tx, session.case_id);
+    if (!row) return fail('not_found', 'No such case.');
+    if (row.runtime_status !== 'intake_in_progress' && row.runtime_status !== 'processing') {
+      return fail('invalid_request', `The case cannot take a submission while ${row.runtime_status}.`);
+    }
+    const definition = await loadPinnedDefinition(tx, row.org_id, row.environment, row.case_type_id, row.workflow_version);
+    const answers = { ...row.prefill, ...row.structured_inputs };
+    const documents = await tx.selectFrom('documents').select(['document_kind', 'status']).where('case_id', '=', row.case_id).execute();
+
+    const missing: string[] = [];
+    for (const node of definition.workflow.nodes) {
+      if (node.type === 'form') {
+        for (const field of (node as FormNode).fields) {
+          const value = answers[field.field_id];
+          if (field.required && (value === undefined || value === null || value === '')) missing.push(field.field_id);
+        }
+      }
+      if (node.type === 'upload') {
+        for (const doc of (node as UploadNode).documents) {
+          const present = documents.some((d) => d.document_kind === doc.document_kind && d.status !== 'erased' && d.status !== 'failed');
+          if (doc.required && !present) missing.push(doc.document_kind);
+        }
+      }
+    }
+    if (missing.length > 0) return fail('invalid_request', `The intake is incomplete: ${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} required.`);
+
+    await tx.updateTable('sessions').set({ status: 'submitted', submitted_at: now }).where('session_id', '=', session.session_id).execute();
+    // Form answers whose field shares a fact's id stand for that fact until a document says more.
+    for (const fact of definition.facts) {
+      const value = answers[fact.fact_id];
+      if (typeof value !== 'string' || value.trim() === '') continue;
+      const source = row.structured_inputs[fact.fact_id] !== undefined ? 'applicant_input' : 'prefill';
+      await tx
+        .updateTable('facts')
+        .set({ value, status: 'resolved', source, updated_at: now })
+        .where('case_id', '=', row.case_id)
+        .where('fact_id', '=', fact.fact_id)
+        .where('status', 'in', ['pending', 'needs_input'])
+        .execute();
+    }
+    await tx.updateTable('cases').set({ structured_inputs: toJsonb(row.structured_inputs), updated_at: now }).where('case_id', '=', row.case_id).execute();
+    const cause: Cause = { traceId: input.traceId, idempotencyKey: null, sessionId: session.session_id };
+    await recordCaseEvent(tx, deps, row, 'intake.submitted', { session_id: session.session_id }, cause);
+    const stillProcessing = documents.some((d) => d.status === 'uploaded' || d.status === 'processing');
+    const next = stillProcessing || row.runtime_status === 'processing' ? row : await scheduleGateEvaluation(tx, deps, row, cause);
+    return ok({ case_id: row.case_id, session_id: session.session_id, runtime_status: next.runtime_status });
+  });
+}
+
+/** Saves form answers for the applicant app: values are kept as given, keyed by field id. */
+export async function saveFormAnswers(
+  deps: WriterDeps & { db: Db },
+  input: { sessionId: string; answers: Record<string, unknown>; traceId: string },
+): Promise<Result<{ case_id: string }>> {
+  return inTransactionResult(deps.db, async (tx) => {
+    const session = await tx.selectFrom('sessions').selectAll().where('session_id', '=', input.sessionId).executeTakeFirst();
+    if (!session) return fail('not_found', 'No such session.');
+    if (session.status !== 'open' || session.expires_at <= deps.clock.now()) return fail('invalid_request', 'This session no longer takes answers.');
+    const row = await lockCaseRow(tx, session.case_id);
+    if (!row) return fail('not_found', 'No such case.');
+    const definition = await loadPinnedDefinition(tx, row.org_id, row.environment, row.case_type_id, row.workflow_version);
+    const known = new Set(definition.workflow.nodes.flatMap((n) => (n.type === 'form' ? n.fields.map((f) => f.field_id) : [])));
+    const unknown = Object.keys(input.answers).filter((k) => !known.has(k));
+    if (unknown.length > 0) return fail('invalid_request', `Unknown form fields: ${unknown.join(', ')}.`);
+    const merged = { ...row.structured_inputs, ...input.answers };
+    await tx.updateTable('cases').set({ structured_inputs: toJsonb(merged), updated_at: deps.clock.now() }).where('case_id', '=', row.case_id).execute();
+    await recordCaseEvent(tx, deps, row, 'intake.answers_saved', { field_ids: Object.keys(input.answers) }, { traceId: input.traceId, idempotencyKey: null, sessionId: session.session_id });
+    return ok({ case_id: row.case_id });
+  });
+}

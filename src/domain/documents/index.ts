@@ -1,0 +1,17 @@
+/**
+ * Documents: bytes → sniffed type → canonical page texts. The public surface for the API and the
+ * job worker; see extract-pages.ts for the contract and canonical-text.ts for the text rules.
+ */
+export { sniffDocumentType } from './sniff.ts';
+export { extractPages, DEFAULT_EXTRACTION_LIMITS } from './extract-pages.ts';
+export type { ExtractPagesDeps, ExtractPagesInput, ExtractedPages, ExtractionLimits } from './extract-pages.ts';
+export { createTesseractOcr, defaultTesseractLangPath } from './ocr.ts';
+export type { OcrEngine, OcrImageResult, OcrWord, TesseractOcrOptions } from './ocr.ts';
+export { canonicalizeText } from './canonical-text.ts';
+export {
+  DOCUMENT_REASON_CODES,
+  DOCX_MIME_TYPE,
+  MAX_DOCUMENT_BYTES,
+  SUPPORTED_MIME_TYPES,
+} from './types.ts';
+export type { DocumentFailure, DocumentReasonCode, DocumentResult, PageText, PageTextMethod, SupportedMimeType } from './types.ts';

@@ -1,0 +1,208 @@
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { layoutFragments, type PositionedFragment } from './canonical-text.ts';
+import { documentFailure, documentOk, type DocumentResult, type PageText } from './types.ts';
+
+/**
+ * PDF → canonical page texts with pdfjs (Mozilla's parser, the legacy build, which is the one
+ * meant for Node). Pages whose text layer is (nearly) empty are rendered to a PNG and handed to
+ * the caller's OCR function, so scanned PDFs work too.
+ *
+ * pdfjs runs its "worker" on the calling thread in Node: parsing blocks the event loop for the
+ * duration of a page (a few ms for a text page). Call this from the job worker, not a request.
+ */
+
+type PdfjsModule = typeof import('pdfjs-dist/legacy/build/pdf.mjs');
+
+export interface PdfExtractionOptions {
+  readonly maxPages: number;
+  /** Rendered page images are capped at this many pixels before OCR (decompression-bomb guard). */
+  readonly maxRenderPixels: number;
+  /** Scale of the OCR rendering: 2 ≈ 144 dpi, enough for 9 pt text and ~4× faster than 300 dpi. */
+  readonly renderScale: number;
+  readonly signal: AbortSignal;
+  /** OCR for a page without a usable text layer; given a PNG, returns that page's text. */
+  readonly ocrPage: (png: Uint8Array, pageIndex: number) => Promise<DocumentResult<PageText>>;
+}
+
+/** A text layer with fewer letters or digits than this is treated as absent (scans often carry a
+ * stray page number or a producer watermark in their text layer). */
+const MIN_TEXT_LAYER_ALNUM = 8;
+
+let pdfjsLoading: Promise<{ pdfjs: PdfjsModule; assets: PdfAssets }> | undefined;
+
+interface PdfAssets { standardFontDataUrl: string; cMapUrl: string; wasmUrl: string; iccUrl: string; }
+
+/**
+ * Loads pdfjs once per process. Caching the module promise is not shared mutable state: it is the
+ * module loader's own cache, made lazy so processes that never see a PDF never pay ~120 ms and
+ * ~30 MB for it. The worker module is loaded up front and exposed as `globalThis.pdfjsWorker`,
+ * pdfjs's documented hook for running without a Worker; this avoids it resolving a relative
+ * worker path, which breaks under bundlers and test runners.
+ */
+function loadPdfjs(): Promise<{ pdfjs: PdfjsModule; assets: PdfAssets }> {
+  pdfjsLoading ??= (async () => {
+    // A specifier in a variable: the worker module ships no type declarations, and needs none here.
+    const workerModule = 'pdfjs-dist/legacy/build/pdf.worker.mjs';
+    const worker: unknown = await import(workerModule);
+    (globalThis as { pdfjsWorker?: unknown }).pdfjsWorker = worker;
+    const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
+    const root = dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json'));
+    // pdfjs in Node reads these with fs when given plain paths ending in a separator.
+    const dir = (name: string) => join(root, name) + '/';
+    return {
+      pdfjs,
+      assets: { standardFontDataUrl: dir('standard_fonts'), cMapUrl: dir('cmaps'), wasmUrl: dir('wasm'), iccUrl: dir('iccs') },
+    };
+  })();
+  return pdfjsLoading;
+}
+
+export async function extractPdfPages(bytes: Uint8Array, options: PdfExtractionOptions): Promise<DocumentResult<PageText[]>> {
+  const { pdfjs, assets } = await loadPdfjs();
+  const task = pdfjs.getDocument({
+    // pdfjs takes ownership of (and may detach) the buffer it is given: hand it a copy.
+    data: new Uint8Array(bytes),
+    ...assets,
+    cMapPacked: true,
+    // Glyphs render as paths; pdfjs 6 no longer compiles anything with eval (CVE-2024-4367 class).
+    disableFontFace: true,
+    useSystemFonts: false,
+    enableXfa: false,
+    stopAtErrors: false,
+    verbosity: 0,
+  });
+  const abort = () => void task.destroy();
+  options.signal.addEventListener('abort', abort, { once: true });
+  let doc: Awaited<typeof task.promise> | undefined;
+  try {
+    try {
+      doc = await task.promise;
+    } catch (error) {
+      return openFailure(error);
+    }
+    if (doc.numPages > options.maxPages) {
+      return documentFailure('too_many_pages', `PDF has ${doc.numPages} pages; the limit is ${options.maxPages}`);
+    }
+    const pages: PageText[] = [];
+    for (let index = 0; index < doc.numPages; index++) {
+      if (options.signal.aborted) return documentFailure('extraction_timeout', 'PDF extraction was stopped by its deadline');
+      const page = await doc.getPage(index + 1);
+      try {
+        const text = await textLayerOf(pdfjs, page);
+        if (countAlnum(text) >= MIN_TEXT_LAYER_ALNUM) {
+          pages.push({ page_index: index, text, method: 'text_layer' });
+          continue;
+        }
+        const png = await renderPage(page, options);
+        if (!png.ok) return png;
+        const ocr = await options.ocrPage(png.value, index);
+        if (!ocr.ok) return ocr;
+        pages.push(ocr.value);
+      } finally {
+        page.cleanup();
+      }
+    }
+    return documentOk(pages);
+  } catch (error) {
+    if (options.signal.aborted) return documentFailure('extraction_timeout', 'PDF extraction was stopped by its deadline');
+    return documentFailure('corrupt_document', `PDF could not be read: ${describe(error)}`);
+  } finally {
+    options.signal.removeEventListener('abort', abort);
+    await task.destroy().catch(() => {});
+  }
+}
+
+type PdfPage = Awaited<ReturnType<Awaited<ReturnType<PdfjsModule['getDocument']>['promise']>['getPage']>>;
+
+/** The page's text items, moved into viewport space (y down, page rotation applied) and laid out. */
+async function textLayerOf(pdfjs: PdfjsModule, page: PdfPage): Promise<string> {
+  const viewport = page.getViewport({ scale: 1 });
+  const content = await page.getTextContent({ includeMarkedContent: false, disableNormalization: false });
+  const fragments: PositionedFragment[] = [];
+  for (const item of content.items) {
+    if (!('str' in item) || item.str.trim() === '') continue;
+    const [a, b, c, d, e, f] = pdfjs.Util.transform(viewport.transform, item.transform) as number[];
+    const size = Math.hypot(c ?? 0, d ?? 0) || Math.hypot(a ?? 0, b ?? 0);
+    if (!(size > 0)) continue;
+    const x0 = e ?? 0;
+    const baseline = f ?? 0;
+    // item.width is in text space scaled by the item's own transform; the viewport scale is 1.
+    const width = Math.abs(item.width) || size * 0.5 * item.str.length;
+    // Ascent ≈ 0.8 em and descent ≈ 0.2 em for the fonts that matter here; only the band's
+    // overlap with neighbouring lines is used, so the exact metrics do not matter.
+    fragments.push({ text: item.str, x0, x1: x0 + width, top: baseline - 0.8 * size, bottom: baseline + 0.2 * size });
+  }
+  return layoutFragments(fragments);
+}
+
+async function renderPage(page: PdfPage, options: PdfExtractionOptions): Promise<DocumentResult<Uint8Array>> {
+  const { createCanvas } = await import('@napi-rs/canvas');
+  const unit = page.getViewport({ scale: 1 });
+  // Shrink the scale for oversized pages (a 200-inch poster page would be gigapixels at 144 dpi).
+  const scale = Math.min(options.renderScale, Math.sqrt(options.maxRenderPixels / Math.max(1, unit.width * unit.height)));
+  if (!(scale > 0.2)) return documentFailure('too_large', 'PDF page is too large to render for OCR');
+  const viewport = page.getViewport({ scale });
+  const canvas = createCanvas(Math.ceil(viewport.width), Math.ceil(viewport.height));
+  const context = canvas.getContext('2d');
+  context.fillStyle = '#ffffff';
+  context.fillRect(0, 0, canvas.width, canvas.height);
+  await page.render({
+    // @napi-rs/canvas is the Node canvas pdfjs itself uses; the DOM type is all its typings know.
+    canvas: canvas as never,
+    viewport,
+    background: '#ffffff',
+  }).promise;
+  return documentOk(new Uint8Array(await canvas.encode('png')));
+}
+
+function openFailure(error: unknown): DocumentResult<never> {
+  const name = error instanceof Error ? error.name : '';
+  if (name === 'PasswordException') return documentFailure('encrypted_pdf', 'PDF is password protected');
+  return documentFailure('corrupt_document', `PDF could not be opened: ${describe(error)}`);
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? `${error.name}: ${error.message}`.slice(0, 200) : 'unknown error';
+}
+
+function countAlnum(text: string): number {
+  let count = 0;
+  for (const ch of text) if (/[\p{L}\p{N}]/u.test(ch)) count++;
+  return count;
+}
+
+/**
+ * Renders every page of a PDF to PNG or JPEG exactly as the OCR path does. Tooling only (the
+ * evaluation corpus turns generated PDFs into "scans", the benchmark makes an A4 page image);
+ * it throws on a bad PDF instead of returning a reason code.
+ */
+export async function renderPdfPages(
+  bytes: Uint8Array,
+  options: { scale: number; format: 'png' | 'jpeg'; quality?: number },
+): Promise<Uint8Array[]> {
+  const { pdfjs, assets } = await loadPdfjs();
+  const { loadImage, createCanvas } = await import('@napi-rs/canvas');
+  const task = pdfjs.getDocument({ data: new Uint8Array(bytes), ...assets, disableFontFace: true, verbosity: 0 });
+  try {
+    const doc = await task.promise;
+    const images: Uint8Array[] = [];
+    const never = new AbortController().signal;
+    for (let index = 0; index < doc.numPages; index++) {
+      const page = await doc.getPage(index + 1);
+      const png = await renderPage(page, { maxPages: Infinity, maxRenderPixels: 64e6, renderScale: options.scale, signal: never, ocrPage: async () => { throw new Error('unused'); } });
+      if (!png.ok) throw new Error(png.message);
+      if (options.format === 'png') {
+        images.push(png.value);
+      } else {
+        const image = await loadImage(Buffer.from(png.value));
+        const canvas = createCanvas(image.width, image.height);
+        canvas.getContext('2d').drawImage(image, 0, 0);
+        images.push(new Uint8Array(await canvas.encode('jpeg', options.quality ?? 85)));
+      }
+    }
+    return images;
+  } finally {
+    await task.destroy().catch(() => {});
+  }
+}

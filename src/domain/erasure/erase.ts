@@ -1,0 +1,103 @@
+import { databaseBlobStore, type BlobStore } from '../../ports/blob-store.ts';
+import type { CaseRow } from '../../storage/cases.ts';
+import { deletePages, findDocument, updateDocument } from '../../storage/documents.ts';
+import { toJsonb } from '../../storage/json.ts';
+import type { Db, Tx } from '../../storage/schema.ts';
+import { inTransactionResult } from '../../storage/unit-of-work.ts';
+import { recordCaseEvent, type Cause } from '../cases/case-events.ts';
+import type { Evidence, GateRuleResult, Provenance } from '../cases/case-state.ts';
+import { lockCaseRow, type WriterDeps } from '../cases/case-writer.ts';
+import { caseNotFound, type Tenant } from '../cases/read-case.ts';
+import { fail, ok, type Result } from '../errors.ts';
+
+type EraseDeps = WriterDeps & { db: Db; blobs?: BlobStore };
+
+/**
+ * Erasure (contract §9): a document's bytes, its page text, and every value, quote and piece of
+ * evidence derived from it are destroyed; its id, status (`erased`), timestamps and the audit
+ * events remain. Repeatable: erasing what is already erased changes nothing and answers the same.
+ */
+export async function eraseDocument(
+  deps: EraseDeps,
+  tenant: Tenant,
+  input: { caseId: string; docId: string; cause: Cause },
+): Promise<Result<{ doc_id: string; case_id: string; status: 'erased'; erased_at: string }>> {
+  return inTransactionResult(deps.db, async (tx) => {
+    const row = await lockCaseRow(tx, input.caseId, tenant);
+    if (!row) return caseNotFound(input.caseId);
+    const doc = await findDocument(tx, input.docId, { ...tenant, caseId: row.case_id });
+    if (!doc) return fail('not_found', `Case ${row.case_id} has no document ${input.docId}.`);
+    const erasedAt = doc.erased_at ?? (await eraseDocuments(tx, deps, row, [doc.doc_id], input.cause));
+    return ok({ doc_id: doc.doc_id, case_id: row.case_id, status: 'erased' as const, erased_at: erasedAt.toISOString() });
+  });
+}
+
+/** Erases every document of a case and everything derived from them. */
+export async function eraseCase(
+  deps: EraseDeps,
+  tenant: Tenant,
+  input: { caseId: string; cause: Cause },
+): Promise<Result<{ case_id: string; erased_document_ids: string[]; erased_at: string }>> {
+  return inTransactionResult(deps.db, async (tx) => {
+    const row = await lockCaseRow(tx, input.caseId, tenant);
+    if (!row) return caseNotFound(input.caseId);
+    const docs = await tx.selectFrom('documents').select(['doc_id', 'erased_at']).where('case_id', '=', row.case_id).orderBy('doc_id').execute();
+    const pending = docs.filter((d) => d.erased_at === null).map((d) => d.doc_id);
+    const now = deps.clock.now();
+    if (pending.length > 0) await eraseDocuments(tx, deps, row, pending, input.cause);
+    await recordCaseEvent(tx, deps, row, 'case.erased', { doc_ids: docs.map((d) => d.doc_id), newly_erased: pending.length }, input.cause);
+    return ok({ case_id: row.case_id, erased_document_ids: docs.map((d) => d.doc_id), erased_at: now.toISOString() });
+  });
+}
+
+async function eraseDocuments(tx: Tx, deps: EraseDeps, row: CaseRow, docIds: string[], cause: Cause): Promise<Date> {
+  const blobs = deps.blobs ?? databaseBlobStore;
+  const now = deps.clock.now();
+  const erased = new Set(docIds);
+  for (const docId of docIds) {
+    await blobs.delete(tx, docId);
+    await deletePages(tx, docId);
+    // The name and address it was fetched from can carry personal data too; the hash identifies the content.
+    await updateDocument(tx, docId, { status: 'erased', erased_at: now, updated_at: now, filename: null, source_url: null, sha256: null });
+  }
+
+  const facts = await tx.selectFrom('facts').selectAll().where('case_id', '=', row.case_id).execute();
+  const derived = facts.filter(
+    (f) =>
+      (f.evidence as Evidence[]).some((e) => erased.has(e.doc_id)) ||
+      (f.provenance as Provenance[]).some((p) => erased.has(p.document_id)),
+  );
+  for (const fact of derived) {
+    await tx
+      .updateTable('facts')
+      .set({
+        status: 'pending',
+        value: null,
+        candidate_id: null,
+        anchor_match_quality: null,
+        source: null,
+        reason_codes: toJsonb(['erased']),
+        provenance: toJsonb([]),
+        evidence: toJsonb([]),
+        verification_metadata: toJsonb([]),
+        updated_at: now,
+      })
+      .where('case_id', '=', row.case_id)
+      .where('fact_id', '=', fact.fact_id)
+      .execute();
+  }
+  const derivedIds = derived.map((f) => f.fact_id);
+  // Correction history keeps who and when, not values that came from documents. It does not record
+  // which document a replaced value came from, so every document-sourced one of the case goes.
+  await tx
+    .updateTable('fact_corrections')
+    .set({ previous_value: null })
+    .where('case_id', '=', row.case_id)
+    .where('previous_source', '=', 'document_extraction')
+    .execute();
+  // Rule details quote values (dates, normalised names): keep the outcome, drop the detail.
+  const scrubbed = (row.gate_results as GateRuleResult[]).map((r) => (r.fact_ids.some((id) => derivedIds.includes(id)) ? { ...r, detail: { erased: true } } : r));
+  await tx.updateTable('cases').set({ gate_results: toJsonb(scrubbed), updated_at: now }).where('case_id', '=', row.case_id).execute();
+  for (const docId of docIds) await recordCaseEvent(tx, deps, row, 'document.erased', { doc_id: docId, fact_ids: derivedIds }, cause);
+  return now;
+}

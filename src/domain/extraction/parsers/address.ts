@@ -1,0 +1,82 @@
+/**
+ * Postal addresses, possibly over several lines. The extractor hands over the first piece (the
+ * text after the anchor, or the cell under it) and the pieces of the following lines in the same
+ * column; this decides how many of them are the address.
+ *
+ * The first piece must look like the start of an address: a house number, a PO box, a flat/unit,
+ * or a street word. Following lines are taken while they look like address lines — a digit, a
+ * "City, State/Region" shape, a postal code — and a line without those is taken only when the next
+ * one ends in a postal code (UK "London" above "SW1A 1AA"). A label, an empty line, or a postal
+ * code at the end of the previous line ends the address; at most 5 lines.
+ *
+ * The value is the lines joined with ", " (trailing commas dropped); evidence is one span per line.
+ */
+export interface AddressPiece { readonly text: string; readonly start: number; }
+
+export interface ParsedAddress {
+  readonly value: string;
+  /** Absolute spans, one per line used. */
+  readonly spans: ReadonlyArray<{ start: number; end: number }>;
+  readonly quality: number;
+  readonly reasons: readonly string[];
+}
+
+const STREET_WORDS = /\b(street|st|avenue|ave|road|rd|lane|ln|drive|dr|boulevard|blvd|court|ct|way|place|pl|terrace|close|crescent|cres|highway|hwy|parkway|pkwy|square|sq|circle|cir|trail|row|gardens|grove|hill|walk|mews)\b\.?/i;
+const ADDRESS_START = /^(\d+[\p{L}]?(?:[-–/]\d+[\p{L}]?)?\s+\S|p\.?\s*o\.?\s*box\b|(apt|apartment|unit|suite|ste|flat|floor|fl)\.?\s*#?\s*\w)/iu;
+/** A line that ends an address: US "IL 62704" / ", 62704-1234", UK "SW1A 1AA", Canada "K1A 0B1",
+ * or continental "75001 Paris" / "10115 Berlin, Germany". */
+const POSTAL_LINE = new RegExp(
+  [
+    String.raw`(\b[A-Z]{2}\.?\s+|,\s*)\d{5}(-\d{4})?\.?$`,
+    String.raw`\b[A-Z]{1,2}\d[A-Z\d]?\s?\d[A-Z]{2}\.?$`,
+    String.raw`\b[A-Z]\d[A-Z]\s?\d[A-Z]\d\.?$`,
+  ].join('|'),
+  'u',
+);
+/** Continental "75001 Paris" looks like a house number and a street ("2397 Cedar Lane"), so it
+ * only counts after the first line and without a street word. */
+const CONTINENTAL_POSTAL_LINE = /^(?:[A-Z]{1,2}-)?\d{4,5}\s+\p{Lu}\p{L}+(?:[ ,-]+\p{L}+)*$/u;
+
+function isPostalLine(text: string, first: boolean): boolean {
+  return POSTAL_LINE.test(text) || (!first && CONTINENTAL_POSTAL_LINE.test(text) && !STREET_WORDS.test(text));
+}
+const CITY_REGION = /^[\p{Lu}][\p{L} .'’-]+,\s*[\p{Lu}][\p{L} .'’-]*$/u;
+const LABEL_LIKE = /^[\p{L}][\p{L} .'’#/-]{0,30}:(\s|$)|:$/u;
+const MAX_LINES = 5;
+
+export function parseAddress(first: AddressPiece, following: readonly (AddressPiece | null)[]): ParsedAddress | null {
+  const firstText = first.text.trim();
+  if (firstText === '' || LABEL_LIKE.test(firstText)) return null;
+  if (!ADDRESS_START.test(firstText) && !STREET_WORDS.test(firstText) && !POSTAL_LINE.test(firstText)) return null;
+  const lines: AddressPiece[] = [first];
+  for (let i = 0; i < following.length && lines.length < MAX_LINES; i++) {
+    if (isPostalLine(lines[lines.length - 1]!.text.trim(), lines.length === 1)) break;
+    const piece = following[i];
+    if (!piece) break;
+    const text = piece.text.trim();
+    if (text === '' || text.length > 80 || LABEL_LIKE.test(text)) break;
+    const next = following[i + 1]?.text.trim() ?? '';
+    const addressy =
+      /\d/.test(text) ||
+      CITY_REGION.test(text) ||
+      STREET_WORDS.test(text) ||
+      (/^[\p{Lu}][\p{L} .'’-]{1,40}$/u.test(text) && isPostalLine(next, false) && !LABEL_LIKE.test(next));
+    if (!addressy) break;
+    lines.push(piece);
+  }
+  const spans = lines.map((piece) => {
+    const lead = piece.text.length - piece.text.trimStart().length;
+    let text = piece.text.trim();
+    while (/[,;]$/.test(text)) text = text.slice(0, -1).trimEnd();
+    return { start: piece.start + lead, end: piece.start + lead + text.length, text };
+  }).filter((s) => s.end > s.start);
+  if (spans.length === 0) return null;
+  const value = spans.map((s) => s.text.replace(/\s+/g, ' ')).join(', ');
+  const reasons: string[] = [];
+  let quality = 1;
+  if (!isPostalLine(spans[spans.length - 1]!.text, spans.length === 1)) {
+    reasons.push('address_without_postal_code');
+    quality *= spans.length > 1 ? 0.9 : 0.8;
+  }
+  return { value, spans: spans.map(({ start, end }) => ({ start, end })), quality, reasons };
+}

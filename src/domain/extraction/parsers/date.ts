@@ -1,0 +1,171 @@
+import { repairOcrDigits, type DateOrder, type ParseContext, type ParsedValue } from './common.ts';
+
+/**
+ * Dates → ISO `YYYY-MM-DD`, from the ways people write them on pay stubs and bills:
+ *   2026-03-14 · 2026/03/14 · 03/14/2026 · 14/03/2026 · 14.03.2026 · 3-14-26 · March 14, 2026 ·
+ *   Mar 14 2026 · Mar. 14th, 2026 · 14 March 2026 · 14-Mar-2026 · 14 Mar 26 · Saturday, March 14, 2026
+ *
+ * Day/month order of all-numeric dates: a part > 12 decides it. When both parts are ≤ 12 and
+ * differ, the order comes from, in turn: a format hint next to the label ("(DD/MM/YYYY)"), the
+ * other numeric dates in the same document (any unambiguous one decides for the whole document),
+ * and finally the configured default (`mdy`: the shipped case types are US pay stubs and bills).
+ * A date read by the default carries `ambiguous_date_order` and a lower quality, so it is visible
+ * to reviewers and loses against an unambiguous reading of the same fact.
+ *
+ * Two-digit years are 2000–2069 for 00–69 and 1970–1999 for 70–99 (`two_digit_year`).
+ * Impossible dates (Feb 30, month 13) are not dates.
+ */
+
+const MONTHS: Record<string, number> = {
+  jan: 1, january: 1, feb: 2, february: 2, mar: 3, march: 3, apr: 4, april: 4, may: 5, jun: 6, june: 6,
+  jul: 7, july: 7, aug: 8, august: 8, sep: 9, sept: 9, september: 9, oct: 10, october: 10, nov: 11, november: 11,
+  dec: 12, december: 12,
+};
+const MONTH = '(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\\.?';
+const WEEKDAY = '(?:(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?:day|nesday|sday|urday|rsday)?\\.?,?\\s+)?';
+const ORDINAL = '(?:st|nd|rd|th)?';
+
+// A space around a separator is allowed: OCR inserts one after a period ("13. 11.2026").
+const ISO = /^(\d{4}) ?([-/.]) ?(\d{1,2}) ?\2 ?(\d{1,2})(?!\d)/;
+const NUMERIC = /^(\d{1,2}) ?([-/.]) ?(\d{1,2}) ?\2 ?(\d{4}|\d{2})(?!\d)/;
+const MONTH_FIRST = new RegExp(`^${WEEKDAY}${MONTH}[\\s-]+(\\d{1,2})${ORDINAL}(?:,\\s*|\\s+|-)(\\d{4}|\\d{2})(?!\\d)`, 'i');
+const DAY_FIRST = new RegExp(`^${WEEKDAY}(\\d{1,2})${ORDINAL}(?:\\s+of)?[\\s-]+${MONTH}(?:,\\s*|[\\s-]+)(\\d{4}|\\d{2})(?!\\d)`, 'i');
+const YEAR_MONTH_DAY = new RegExp(`^(\\d{4})[\\s-]+${MONTH}[\\s-]+(\\d{1,2})(?!\\d)`, 'i');
+
+export function parseDate(input: string, context: ParseContext): ParsedValue | null {
+  const lead = input.match(/^\s*/)![0].length;
+  const original = input.slice(lead);
+  const repaired = context.ocr ? repairOcrDigits(original) : { text: original, repaired: false };
+  const text = repaired.text;
+  const reasons: string[] = [];
+  let quality = 1;
+
+  let year: number, month: number, day: number, length: number;
+  let m: RegExpMatchArray | null;
+  if ((m = text.match(ISO))) {
+    [year, month, day] = [Number(m[1]), Number(m[3]), Number(m[4])];
+    length = m[0].length;
+  } else if ((m = text.match(NUMERIC))) {
+    const a = Number(m[1]);
+    const b = Number(m[3]);
+    year = expandYear(m[4]!, reasons);
+    length = m[0].length;
+    const order = numericOrder(a, b, context);
+    if (order.ambiguous) {
+      if (context.dateOrderFromDocument) {
+        reasons.push('date_order_from_document');
+        quality *= 0.97;
+      } else {
+        reasons.push('ambiguous_date_order');
+        quality *= 0.9;
+      }
+    }
+    [month, day] = order.order === 'mdy' ? [a, b] : [b, a];
+  } else if ((m = text.match(MONTH_FIRST))) {
+    month = MONTHS[m[1]!.toLowerCase()]!;
+    day = Number(m[2]);
+    year = expandYear(m[3]!, reasons);
+    length = m[0].length;
+  } else if ((m = text.match(DAY_FIRST))) {
+    day = Number(m[1]);
+    month = MONTHS[m[2]!.toLowerCase()]!;
+    year = expandYear(m[3]!, reasons);
+    length = m[0].length;
+  } else if ((m = text.match(YEAR_MONTH_DAY))) {
+    year = Number(m[1]);
+    month = MONTHS[m[2]!.toLowerCase()]!;
+    day = Number(m[3]);
+    length = m[0].length;
+  } else {
+    return null;
+  }
+  if (reasons.includes('two_digit_year')) quality *= 0.95;
+  if (repaired.repaired && text.slice(0, length) !== original.slice(0, length)) {
+    reasons.push('ocr_corrected_characters');
+    quality *= 0.9;
+  }
+  if (!isValidDate(year, month, day)) return null;
+  // Evidence starts at the date itself, not at a weekday name in front of it.
+  const weekday = text.slice(0, length).match(new RegExp(`^${WEEKDAY}`, 'i'))![0].length;
+  return {
+    value: `${String(year).padStart(4, '0')}-${pad(month)}-${pad(day)}`,
+    start: lead + weekday,
+    end: lead + length,
+    quality,
+    reasons,
+  };
+}
+
+function numericOrder(a: number, b: number, context: ParseContext): { order: DateOrder; ambiguous: boolean } {
+  if (a > 12 && b <= 12) return { order: 'dmy', ambiguous: false };
+  if (b > 12 && a <= 12) return { order: 'mdy', ambiguous: false };
+  if (a === b) return { order: context.dateOrder, ambiguous: false };
+  return { order: context.dateOrder, ambiguous: true };
+}
+
+function expandYear(text: string, reasons: string[]): number {
+  if (text.length === 4) return Number(text);
+  reasons.push('two_digit_year');
+  const n = Number(text);
+  return n < 70 ? 2000 + n : 1900 + n;
+}
+
+function isValidDate(year: number, month: number, day: number): boolean {
+  if (!(year >= 1900 && year <= 2100 && month >= 1 && month <= 12 && day >= 1)) return false;
+  const days = [31, isLeap(year) ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]!;
+  return day <= days;
+}
+
+function isLeap(year: number): boolean {
+  return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+}
+
+function pad(n: number): string {
+  return String(n).padStart(2, '0');
+}
+
+/**
+ * The document's own day/month order, from the strongest signal it contains:
+ *   1. its unambiguous all-numeric dates: `dmy` if some date has a first part > 12 and none has a
+ *      second part > 12, `mdy` for the reverse;
+ *   2. the way it writes dates in words: "14 March 2026" (day first) vs "March 14, 2026";
+ *   3. its currency and postcodes: £ / GBP / € or a UK postcode → `dmy`, $ / USD with a US
+ *      "ST 12345" ZIP → `mdy`.
+ * Undefined when there is no signal or the signals of the strongest level contradict each other.
+ */
+export function inferDateOrder(texts: readonly string[]): DateOrder | undefined {
+  const text = texts.join('\n');
+  const decide = (dmy: boolean, mdy: boolean): DateOrder | undefined | null =>
+    dmy && !mdy ? 'dmy' : mdy && !dmy ? 'mdy' : dmy && mdy ? undefined : null;
+
+  let dmy = false;
+  let mdy = false;
+  for (const m of text.matchAll(/(?<![\d/.-])(\d{1,2})([/.-])(\d{1,2})\2(?:\d{4}|\d{2})(?![\d/.-])/g)) {
+    const a = Number(m[1]);
+    const b = Number(m[3]);
+    if (a > 12 && a <= 31 && b >= 1 && b <= 12) dmy = true;
+    if (b > 12 && b <= 31 && a >= 1 && a <= 12) mdy = true;
+  }
+  const numeric = decide(dmy, mdy);
+  if (numeric !== null) return numeric;
+
+  const month = '(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\\.?';
+  const written = decide(
+    new RegExp(`\\b\\d{1,2}(?:st|nd|rd|th)?[\\s-]+${month}[\\s-]+\\d{2,4}\\b`, 'i').test(text),
+    new RegExp(`\\b${month}\\s+\\d{1,2}(?:st|nd|rd|th)?,?\\s+\\d{4}\\b`, 'i').test(text),
+  );
+  if (written !== null) return written;
+
+  const regional = decide(
+    /[£€]|\b(?:GBP|EUR)\b|\b[A-Z]{1,2}\d[A-Z\d]?\s\d[A-Z]{2}\b/.test(text),
+    /\$|\bUSD\b|\b[A-Z]{2}\s\d{5}(?:-\d{4})?\b/.test(text),
+  );
+  return regional ?? undefined;
+}
+
+/** A format hint written next to a label: "(DD/MM/YYYY)", "[mm-dd-yy]". */
+export function dateOrderHint(text: string): DateOrder | undefined {
+  const m = text.match(/\b(dd|d)[/.-](mm|m)[/.-](yyyy|yy)\b|\b(mm|m)[/.-](dd|d)[/.-](yyyy|yy)\b/i);
+  if (!m) return undefined;
+  return m[1] ? 'dmy' : 'mdy';
+}

@@ -1,0 +1,83 @@
+import { repairOcrDigits, type ParseContext, type ParsedValue } from './common.ts';
+
+/**
+ * Money → a plain decimal string with two decimals and no grouping: `$1,234.56` → "1234.56",
+ * `USD 1234.5` → "1234.50", `(1,234.56)` and `-$12` → "-1234.56" / "-12.00".
+ *
+ * Decimal separator: with both `,` and `.` present the last one is the decimal mark
+ * (`1.234,56 €` → "1234.56"). With only one kind, a separator followed by exactly three digits is
+ * grouping (`1,234` and `1.234` → "1234.00": money never has three decimals) and one followed by
+ * one or two digits is the decimal mark (`12,5` → "12.50"). Spaces (incl. NBSP) only group.
+ * Groups must be consistent (`1,23,456` is not money). The currency is not part of the value; a
+ * reading with a currency marker or exactly two decimals is trusted more than a bare integer.
+ */
+const CURRENCY = String.raw`(?:US\$|CA\$|C\$|A\$|[$€£¥]|USD|EUR|GBP|CAD|AUD|CHF)`;
+const NUMBER = String.raw`(?:\d{1,3}(?:(?<group>[,.\u00a0\u202f ])\d{3})(?:\k<group>\d{3})*(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?)`;
+const MONEY = new RegExp(
+  String.raw`^(\()?\s*([-−])?\s*(${CURRENCY})?\s?([-−])?(${NUMBER})(?:\s?(${CURRENCY}))?(\))?(?![\d/:%]|[.,][\p{L}\d]|\p{L})`,
+  'iu',
+);
+
+export function parseMoney(input: string, context: ParseContext): ParsedValue | null {
+  const lead = input.match(/^\s*/)![0].length;
+  const original = input.slice(lead);
+  const repaired = context.ocr ? repairOcrDigits(original) : { text: original, repaired: false };
+  const m = repaired.text.match(MONEY);
+  if (!m) return null;
+  const [whole, open, sign1, prefix, sign2, number, , suffix, close] = m;
+  const digits = toDecimal(number!);
+  if (digits === null) return null;
+  const negative = Boolean(sign1 || sign2 || (open && close));
+  const reasons: string[] = [];
+  let quality = 1;
+  const hasCurrency = Boolean(prefix || suffix);
+  const hasCents = /[.,]\d{2}$/.test(number!);
+  if (!hasCurrency && !hasCents) quality *= 0.85;
+  else if (!hasCurrency || !hasCents) quality *= 0.97;
+  if (repaired.repaired && repaired.text.slice(0, whole.length) !== original.slice(0, whole.length)) {
+    reasons.push('ocr_corrected_characters');
+    quality *= 0.9;
+  }
+  // An unmatched "(" belongs to the surrounding text, not the amount: evidence starts after it.
+  const skip = open && !close ? whole.indexOf(prefix ?? number!) : 0;
+  return {
+    value: negative && digits !== '0.00' ? `-${digits}` : digits,
+    start: lead + skip,
+    end: lead + whole.replace(/\s+$/, '').length,
+    quality,
+    reasons,
+  };
+}
+
+/** The number part as "1234.56", or null when its separators are inconsistent. */
+export function toDecimal(number: string): string | null {
+  const compact = number.replace(/[\u00a0\u202f ]/g, '');
+  const lastComma = compact.lastIndexOf(',');
+  const lastDot = compact.lastIndexOf('.');
+  let integer: string;
+  let fraction = '';
+  const decimalAt = (() => {
+    if (lastComma >= 0 && lastDot >= 0) return Math.max(lastComma, lastDot);
+    const at = Math.max(lastComma, lastDot);
+    if (at < 0) return -1;
+    const sep = compact[at]!;
+    const occurrences = compact.split(sep).length - 1;
+    const after = compact.length - at - 1;
+    return occurrences === 1 && after <= 2 ? at : -1;
+  })();
+  if (decimalAt >= 0) {
+    integer = compact.slice(0, decimalAt);
+    fraction = compact.slice(decimalAt + 1);
+    if (fraction.length === 0 || fraction.length > 2 || /\D/.test(fraction)) return null;
+  } else {
+    integer = compact;
+  }
+  const groupSeparators = integer.replace(/\d/g, '');
+  if (groupSeparators.length > 0) {
+    if (new Set(groupSeparators).size > 1) return null;
+    const separator = groupSeparators[0] === '.' ? '\\.' : groupSeparators[0]!;
+    if (!new RegExp('^\\d{1,3}(' + separator + '\\d{3})+$').test(integer)) return null;
+  }
+  const plain = integer.replace(/\D/g, '').replace(/^0+(?=\d)/, '') || '0';
+  return `${plain}.${fraction.padEnd(2, '0')}`;
+}

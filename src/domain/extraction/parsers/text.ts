@@ -1,0 +1,145 @@
+import { repairOcrDigits, type ParseContext, type ParsedValue } from './common.ts';
+
+/**
+ * Free-text values: person names, organisation strings and identifiers. The caller has already
+ * cut the input at the end of the cell (column gap) and before the next known label; these
+ * parsers also stop at an unknown label ("SSN:") and drop label words that lead into it.
+ */
+
+/** Words that label things on pay stubs and bills. A value running into an inline label
+ * ("… Pay period:") loses those in front of the colon. Lowercase. */
+const LABEL_WORDS = new Set([
+  'account', 'acct', 'address', 'amount', 'balance', 'bill', 'billing', 'check', 'code', 'company', 'current',
+  'customer', 'date', 'deductions', 'department', 'dept', 'description', 'due', 'earnings', 'email', 'employee',
+  'employer', 'fax', 'gross', 'holder', 'hours', 'id', 'invoice', 'location', 'meter', 'name', 'net', 'no', 'number',
+  'page', 'pay', 'payment', 'period', 'phone', 'plan', 'previous', 'rate', 'reference', 'ref', 'service', 'ssn',
+  'statement', 'status', 'supply', 'tariff', 'tax', 'tel', 'total', 'type', 'usage', 'ytd',
+]);
+
+/** The subset that can never be part of a person's name (unlike Bill, Page, Price, Grant …):
+ * a name never starts with one and stops in front of one. */
+const NAME_STOP_WORDS = new Set([
+  'account', 'acct', 'address', 'amount', 'balance', 'code', 'customer', 'date', 'deductions', 'department', 'dept',
+  'description', 'due', 'earnings', 'email', 'employee', 'employer', 'fax', 'gross', 'hours', 'id', 'invoice',
+  'meter', 'name', 'net', 'no', 'number', 'payment', 'period', 'phone', 'previous', 'rate', 'reference', 'ref',
+  'ssn', 'statement', 'tax', 'tel', 'total', 'usage', 'ytd', 'status', 'type', 'tariff', 'current',
+]);
+
+const PARTICLES = new Set(['van', 'von', 'der', 'den', 'de', 'del', 'della', 'di', 'da', 'du', 'la', 'le', 'bin', 'binti', 'al', 'el', 'ter', 'ten', 'dos', 'das', 'y']);
+const SUFFIXES = /^(jr|sr|ii|iii|iv|phd|md)\.?,?$/i;
+/** A capitalised or all-caps word, with internal apostrophes/hyphens/periods: O'Brien, Smith-Jones, McDonald. */
+const NAME_WORD = /^\p{Lu}[\p{L}'’.-]*$/u;
+const INITIAL = /^\p{Lu}\.?$/u;
+const LOWER_WORD = /^\p{Ll}[\p{L}'’-]*$/u;
+
+interface Token { readonly text: string; readonly start: number; readonly end: number; }
+
+function tokens(text: string): Token[] {
+  return [...text.matchAll(/\S+/g)].map((m) => ({ text: m[0], start: m.index, end: m.index + m[0].length }));
+}
+
+/** "van der Berg, …": particles may open a name when a capitalised word follows them. */
+function startsSurname(list: readonly Token[]): boolean {
+  const next = list.find((t) => !PARTICLES.has(t.text.replace(/[,;:]+$/, '').toLowerCase()));
+  return next !== undefined && NAME_WORD.test(next.text.replace(/[,;:]+$/, ''));
+}
+
+const bare = (word: string) => word.replace(/[,;:]+$/, '').toLowerCase();
+
+/**
+ * Cuts a value before an inline label: at the first word ending in ":" (not the first word),
+ * together with any label words right in front of it ("Jane Doe Pay period: …" → "Jane Doe").
+ */
+function cutAtInlineLabel(list: Token[]): { kept: Token[]; cut: boolean } {
+  const colon = list.findIndex((t, i) => i > 0 && /:$/.test(t.text));
+  if (colon < 0) return { kept: list, cut: false };
+  let end = colon;
+  while (end > 1 && LABEL_WORDS.has(bare(list[end - 1]!.text))) end--;
+  return { kept: list.slice(0, end), cut: true };
+}
+
+/**
+ * A person's name as written (whitespace collapsed): capitalised or all-caps words, initials,
+ * particles (van, de, bin …) and suffixes (Jr.). Stops at a digit, a label word, or a word that is
+ * neither. All-lowercase names are accepted only when every word is lowercase (OCR of small caps).
+ * One-word names are accepted with lower quality (`single_word_name`).
+ */
+export function parseName(input: string, _context: ParseContext): ParsedValue | null {
+  const { kept } = cutAtInlineLabel(tokens(input));
+  const accepted: Token[] = [];
+  const allLower = kept.length > 0 && kept.every((t) => LOWER_WORD.test(t.text.replace(/[,.]+$/, '')));
+  for (const token of kept) {
+    const word = token.text.replace(/[;:]+$/, '');
+    const clean = word.replace(/,$/, '');
+    const position = accepted.length;
+    if (position === 0 && NAME_STOP_WORDS.has(clean.toLowerCase())) return null;
+    if (position > 0 && NAME_STOP_WORDS.has(clean.toLowerCase())) break;
+    const ok =
+      NAME_WORD.test(clean) ||
+      INITIAL.test(clean) ||
+      (position > 0 && SUFFIXES.test(clean)) ||
+      (PARTICLES.has(clean.toLowerCase()) && (position > 0 || startsSurname(kept))) ||
+      (allLower && LOWER_WORD.test(clean));
+    if (!ok || /\d/.test(clean)) break;
+    accepted.push({ text: clean, start: token.start, end: token.start + clean.length });
+    // "Doe, Jane" / "van der Berg, Jane": a comma after the surname is the surname-first form;
+    // after a given name it ends the name ("Jane Doe, 12 Oak St").
+    if (word.endsWith(',') && !SUFFIXES.test(clean) && accepted.slice(0, -1).some((t) => !PARTICLES.has(t.text.toLowerCase()))) break;
+    if (accepted.length === 6) break;
+  }
+  // Trailing particles or a dangling "Doe," are not a name's end.
+  while (accepted.length > 0 && PARTICLES.has(accepted[accepted.length - 1]!.text.toLowerCase())) accepted.pop();
+  if (accepted.length === 0) return null;
+  const letters = accepted.map((t) => t.text).join('').replace(/[^\p{L}]/gu, '');
+  if (letters.length < 2) return null;
+  const first = accepted[0]!;
+  const last = accepted[accepted.length - 1]!;
+  const text = input.slice(first.start, last.end).replace(/,$/, '');
+  const reasons: string[] = [];
+  let quality = 1;
+  if (accepted.length === 1) {
+    reasons.push('single_word_name');
+    quality *= 0.75;
+  }
+  return { value: text.replace(/\s+/g, ' '), start: first.start, end: first.start + text.length, quality, reasons };
+}
+
+/**
+ * Free text (an employer, a plan name): the rest of the cell, cut before an inline label, with
+ * trailing punctuation other than "." dropped. At most 120 characters; needs a letter or digit.
+ */
+export function parseString(input: string, _context: ParseContext): ParsedValue | null {
+  const { kept, cut } = cutAtInlineLabel(tokens(input));
+  if (kept.length === 0) return null;
+  const first = kept[0]!;
+  let end = kept[kept.length - 1]!.end;
+  while (end > first.start && /[,;:\-–—|]/.test(input[end - 1]!)) end--;
+  if (end - first.start > 120) return null;
+  const text = input.slice(first.start, end);
+  if (!/[\p{L}\p{N}]/u.test(text)) return null;
+  if (LABEL_WORDS.has(bare(kept[0]!.text)) && kept.length === 1) return null;
+  return { value: text.replace(/\s+/g, ' '), start: first.start, end, quality: cut ? 0.95 : 1, reasons: [] };
+}
+
+/**
+ * An identifier as written, upper-cased: letters, digits and - / . separators with at least one
+ * digit and 3+ characters ("ACC-0012-3345", "12-3456789"), masked digits allowed ("XXX-XX-1234",
+ * "****1234"), or digit groups separated by single spaces ("1234 5678 9012").
+ */
+export function parseIdNumber(input: string, context: ParseContext): ParsedValue | null {
+  const lead = input.match(/^\s*/)![0].length;
+  const original = input.slice(lead);
+  const repaired = context.ocr ? repairOcrDigits(original) : { text: original, repaired: false };
+  const m = repaired.text.match(/^(?:#\s?)?((?:\d{2,}(?: \d{2,})+)|[\p{L}\d*#][\p{L}\d*#./-]*[\p{L}\d*])(?![\p{L}\d])/u);
+  if (!m) return null;
+  const id = m[1]!;
+  if (!/\d/.test(id) || id.replace(/[^\p{L}\d*]/gu, '').length < 3) return null;
+  const start = lead + m[0].length - id.length;
+  const reasons: string[] = [];
+  let quality = 1;
+  if (repaired.repaired && repaired.text.slice(0, m[0].length) !== original.slice(0, m[0].length)) {
+    reasons.push('ocr_corrected_characters');
+    quality *= 0.9;
+  }
+  return { value: id.toUpperCase(), start, end: start + id.length, quality, reasons };
+}

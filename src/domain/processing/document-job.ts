@@ -1,0 +1,186 @@
+import { createHash } from 'node:crypto';
+import type { AppContext } from '../../app-context.ts';
+import type { OutboundHttp } from '../../net/safe-fetch.ts';
+import { databaseBlobStore, type BlobStore } from '../../ports/blob-store.ts';
+import type { CaseRow, DocumentRow, FactRow } from '../../storage/cases.ts';
+import { findDocument, savePages, updateDocument } from '../../storage/documents.ts';
+import { toJsonb } from '../../storage/json.ts';
+import type { Db, Tx } from '../../storage/schema.ts';
+import { inTransaction } from '../../storage/unit-of-work.ts';
+import { loadPinnedDefinition } from '../case-types/case-types.ts';
+import { recordCaseEvent, type Cause } from '../cases/case-events.ts';
+import { lockCaseRow, transitionCase, type WriterDeps } from '../cases/case-writer.ts';
+import { scheduleGateEvaluation } from '../cases/evaluate-case.ts';
+import { extractPages, MAX_DOCUMENT_BYTES, type OcrEngine } from '../documents/index.ts';
+import { extractFacts, factsForDocumentKind, type ExtractedFact } from '../extraction/index.ts';
+
+export interface DocumentJobDeps extends WriterDeps {
+  db: Db;
+  http: OutboundHttp;
+  ocr: () => OcrEngine;
+  blobs?: BlobStore;
+  logger: AppContext['logger'];
+  /** Fetch deadline for a document (connect + headers + body). */
+  fetchTimeoutMs?: number;
+}
+
+const FETCH_TIMEOUT_MS = 30_000;
+
+/** Reason codes a fetch failure leaves on the document. */
+const FETCH_REASONS: Record<string, string> = {
+  invalid_url: 'fetch_invalid_url',
+  blocked_address: 'fetch_blocked_address',
+  timeout: 'fetch_timeout',
+  connection_failed: 'fetch_connection_failed',
+  redirect: 'fetch_redirected',
+  http_status: 'fetch_http_error',
+};
+
+/**
+ * Processes one document: fetch it (through the SSRF-safe client, which checks the address again
+ * at connection time) or read its stored bytes, extract its pages, extract the case type's facts
+ * for its kind, and store everything in one transaction with `document.processed`; or mark it
+ * `failed` with a reason code and `document.failed`. Then the case moves on when nothing else is
+ * processing. Document content never reaches the log.
+ */
+export async function processDocumentJob(deps: DocumentJobDeps, docId: string): Promise<void> {
+  const blobs = deps.blobs ?? databaseBlobStore;
+  const cause: Cause = { traceId: `job:document_processing:${docId}`, idempotencyKey: null };
+  const doc = await inTransaction(deps.db, async (tx) => {
+    const found = await findDocument(tx, docId);
+    if (!found || (found.status !== 'uploaded' && found.status !== 'processing')) return undefined;
+    const row = await lockCaseRow(tx, found.case_id);
+    if (!row) return undefined;
+    if (found.status === 'uploaded') {
+      await updateDocument(tx, docId, { status: 'processing', updated_at: deps.clock.now() });
+      await recordCaseEvent(tx, deps, row, 'document.processing', { doc_id: docId }, cause);
+    }
+    return found;
+  });
+  if (!doc) return;
+
+  const bytes = await obtainBytes(deps, blobs, doc);
+  if (!bytes.ok) return finishFailed(deps, doc, bytes.reason, cause);
+  const extracted = await extractPages({ ocr: deps.ocr() }, { bytes: bytes.value });
+  if (!extracted.ok) return finishFailed(deps, doc, extracted.reason_code, cause, bytes.fetched ? bytes.value : undefined);
+
+  await inTransaction(deps.db, async (tx) => {
+    const row = await lockCaseRow(tx, doc.case_id);
+    const current = await findDocument(tx, doc.doc_id);
+    if (!row || current?.status !== 'processing') return;
+    if (bytes.fetched) await blobs.put(tx, doc.doc_id, bytes.value);
+    await savePages(tx, doc.doc_id, extracted.value.pages);
+    const definition = await loadPinnedDefinition(tx, row.org_id, row.environment, row.case_type_id, row.workflow_version);
+    const wanted = doc.document_kind ? factsForDocumentKind(definition.facts, doc.document_kind) : definition.facts;
+    const facts = extractFacts({ documentId: doc.doc_id, pages: extracted.value.pages, facts: wanted });
+    const changed = await mergeExtractedFacts(tx, deps, row, facts);
+    await updateDocument(tx, doc.doc_id, {
+      status: 'processed',
+      mime_type: extracted.value.mime_type,
+      byte_size: bytes.value.byteLength,
+      sha256: createHash('sha256').update(bytes.value).digest('hex'),
+      page_count: extracted.value.pages.length,
+      failure_reason: null,
+      updated_at: deps.clock.now(),
+    });
+    await recordCaseEvent(tx, deps, row, 'document.processed', { doc_id: doc.doc_id, page_count: extracted.value.pages.length, fact_ids: changed }, cause);
+    await moveOnWhenProcessed(tx, deps, row, cause);
+  });
+}
+
+type Bytes = { ok: true; value: Uint8Array; fetched: boolean } | { ok: false; reason: string };
+
+async function obtainBytes(deps: DocumentJobDeps, blobs: BlobStore, doc: DocumentRow): Promise<Bytes> {
+  if (doc.source !== 'url' || !doc.source_url) {
+    const stored = await blobs.get(deps.db, doc.doc_id);
+    return stored ? { ok: true, value: stored, fetched: false } : { ok: false, reason: 'missing_bytes' };
+  }
+  const answer = await deps.http.fetch({
+    url: doc.source_url,
+    method: 'GET',
+    headers: { accept: 'application/pdf, image/png, image/jpeg, application/vnd.openxmlformats-officedocument.wordprocessingml.document, text/plain;q=0.9, */*;q=0.1' },
+    timeoutMs: deps.fetchTimeoutMs ?? FETCH_TIMEOUT_MS,
+    maxResponseBytes: MAX_DOCUMENT_BYTES + 1,
+  });
+  if (!answer.ok) {
+    deps.logger.info({ doc_id: doc.doc_id, reason: answer.reason, status: answer.status }, 'document fetch failed');
+    return { ok: false, reason: FETCH_REASONS[answer.reason] ?? 'fetch_failed' };
+  }
+  if (answer.truncated || answer.body.byteLength > MAX_DOCUMENT_BYTES) return { ok: false, reason: 'too_large' };
+  return { ok: true, value: new Uint8Array(answer.body), fetched: true };
+}
+
+async function finishFailed(deps: DocumentJobDeps, doc: DocumentRow, reason: string, cause: Cause, fetched?: Uint8Array): Promise<void> {
+  await inTransaction(deps.db, async (tx) => {
+    const row = await lockCaseRow(tx, doc.case_id);
+    const current = await findDocument(tx, doc.doc_id);
+    if (!row || current?.status !== 'processing') return;
+    await updateDocument(tx, doc.doc_id, {
+      status: 'failed',
+      failure_reason: reason,
+      ...(fetched ? { byte_size: fetched.byteLength, sha256: createHash('sha256').update(fetched).digest('hex') } : {}),
+      updated_at: deps.clock.now(),
+    });
+    await recordCaseEvent(tx, deps, row, 'document.failed', { doc_id: doc.doc_id, reason_code: reason }, cause);
+    await moveOnWhenProcessed(tx, deps, row, cause);
+  });
+}
+
+/** How much a source is trusted: people outrank documents, which outrank form answers. */
+const SOURCE_RANK: Record<string, number> = { operator: 4, applicant_follow_up: 3, document_extraction: 2, applicant_input: 1, prefill: 0 };
+
+/**
+ * Extracted facts meet the stored ones: a person's value is never overwritten; a resolved
+ * extraction replaces anything less certain; between two documents the better anchor match wins.
+ */
+async function mergeExtractedFacts(tx: Tx, deps: WriterDeps, row: CaseRow, extracted: readonly ExtractedFact[]): Promise<string[]> {
+  const stored = new Map((await tx.selectFrom('facts').selectAll().where('case_id', '=', row.case_id).execute()).map((f) => [f.fact_id, f]));
+  const changed: string[] = [];
+  for (const fact of extracted) {
+    const current = stored.get(fact.fact_id);
+    if (!current || !shouldTake(current, fact)) continue;
+    await tx
+      .updateTable('facts')
+      .set({
+        status: fact.status,
+        value: fact.value,
+        candidate_id: fact.candidate_id,
+        anchor_match_quality: fact.anchor_match_quality,
+        source: 'document_extraction',
+        reason_codes: toJsonb(fact.reason_codes),
+        provenance: toJsonb(fact.provenance),
+        evidence: toJsonb(fact.evidence),
+        verification_metadata: toJsonb([]),
+        updated_at: deps.clock.now(),
+      })
+      .where('case_id', '=', row.case_id)
+      .where('fact_id', '=', fact.fact_id)
+      .execute();
+    changed.push(fact.fact_id);
+  }
+  return changed;
+}
+
+function shouldTake(current: FactRow, fact: ExtractedFact): boolean {
+  const rank = SOURCE_RANK[current.source ?? ''] ?? -1;
+  if (rank > SOURCE_RANK.document_extraction!) return false;
+  if (current.status !== 'resolved') return fact.status === 'resolved' || current.status === 'pending';
+  if (fact.status !== 'resolved') return false;
+  if (rank < SOURCE_RANK.document_extraction!) return true;
+  return fact.anchor_match_quality > (current.anchor_match_quality ?? 0);
+}
+
+/**
+ * When no document of the case is still uploaded or processing, the case leaves `processing`:
+ * to the gates if the intake was submitted (or the case came from /process and has no
+ * applicant), else back to the applicant.
+ */
+async function moveOnWhenProcessed(tx: Tx, deps: WriterDeps, row: CaseRow, cause: Cause): Promise<void> {
+  if (row.runtime_status !== 'processing') return;
+  const pending = await tx.selectFrom('documents').select('doc_id').where('case_id', '=', row.case_id).where('status', 'in', ['uploaded', 'processing']).execute();
+  if (pending.length > 0) return;
+  const session = await tx.selectFrom('sessions').select('status').where('case_id', '=', row.case_id).orderBy('created_at', 'desc').limit(1).executeTakeFirst();
+  const readyForGates = row.origin === 'process' || session?.status === 'submitted';
+  if (readyForGates) await scheduleGateEvaluation(tx, deps, row, cause);
+  else await transitionCase(tx, deps, row, 'intake_in_progress', {}, cause);
+}

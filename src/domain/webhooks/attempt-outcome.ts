@@ -1,0 +1,118 @@
+import type { Deps } from '../../deps.ts';
+import type { Tx } from '../../storage/schema.ts';
+import { caseHasLiveHandoffDelivery, type ClaimedDelivery } from '../../storage/webhooks/deliveries.ts';
+import { moveHandoff } from '../../storage/webhooks/handoff.ts';
+import { insertNotification } from '../../storage/webhooks/notifications.ts';
+import type { DeliveryStatus } from '../../storage/tables/webhooks.ts';
+import type { WebhookEnvelope } from './envelope.ts';
+import { CASE_COMPLETED, DELIVERY_FAILED } from './event-types.ts';
+import { enqueueWebhookEvent } from './outbox.ts';
+
+/** Contract §8: five attempts in all; the four delays come from WEBHOOK_RETRY_DELAYS. */
+export function maxAttempts(retryDelaysSeconds: readonly number[]): number {
+  return retryDelaysSeconds.length + 1;
+}
+
+export interface AttemptDecision {
+  status: DeliveryStatus;
+  /** Attempts made in the current budget, this one included. */
+  attemptCount: number;
+  nextAttemptAt: Date | null;
+}
+
+/**
+ * Spec §3.2: a 2xx delivers; a failed attempt with budget left is retried after the delay for its
+ * position (60 s after the first, 5 min after the second, …); the last failed attempt fails the
+ * delivery.
+ */
+export function decideAfterAttempt(input: {
+  attemptCountBefore: number;
+  succeeded: boolean;
+  now: Date;
+  retryDelaysSeconds: readonly number[];
+}): AttemptDecision {
+  const attemptCount = input.attemptCountBefore + 1;
+  if (input.succeeded) return { status: 'delivered', attemptCount, nextAttemptAt: null };
+  const delaySeconds = input.retryDelaysSeconds[attemptCount - 1];
+  if (delaySeconds === undefined) return { status: 'failed', attemptCount, nextAttemptAt: null };
+  return { status: 'retry_scheduled', attemptCount, nextAttemptAt: new Date(input.now.getTime() + delaySeconds * 1000) };
+}
+
+/** Whether recording this outcome has consequences beyond the delivery row (and so needs its own transaction). */
+export function hasSideEffects(delivery: Pick<ClaimedDelivery, 'event_type'>, decision: AttemptDecision): boolean {
+  return decision.status === 'failed' || (decision.status === 'delivered' && delivery.event_type === CASE_COMPLETED);
+}
+
+export interface AttemptSummary {
+  statusCode: number | null;
+  error: string | null;
+}
+
+/**
+ * What a recorded outcome sets off, in the same transaction as the record:
+ * - the first 2xx of a case.completed delivery: handoff `delivered` (an acknowledged one stays so);
+ * - the final failure (spec §6.2.5): `v1.webhook.delivery_failed` to the endpoints subscribed to it
+ *   (never about a delivery that was itself one, so failures cannot cascade), an integration
+ *   notification, and for a case.completed delivery handoff `dispatch_failed` — unless another
+ *   endpoint's delivery of the same handoff is delivered or still trying.
+ */
+export async function applyAttemptEffects(
+  tx: Tx,
+  deps: Pick<Deps, 'clock' | 'ids'>,
+  delivery: ClaimedDelivery,
+  decision: AttemptDecision,
+  attempt: AttemptSummary,
+): Promise<void> {
+  const now = deps.clock.now();
+  const caseRef = delivery.case_id === null ? undefined : { orgId: delivery.org_id, environment: delivery.environment, caseId: delivery.case_id };
+  if (decision.status === 'delivered') {
+    if (caseRef && delivery.event_type === CASE_COMPLETED) {
+      await moveHandoff(tx, caseRef, { to: 'delivered', from: ['dispatching', 'dispatch_failed'], deliveryId: delivery.delivery_id, now });
+    }
+    return;
+  }
+  if (decision.status !== 'failed') return;
+
+  const envelope = JSON.parse(delivery.payload) as WebhookEnvelope;
+  const failure = {
+    delivery_id: delivery.delivery_id,
+    endpoint_id: delivery.endpoint_id,
+    endpoint_url: delivery.url,
+    event_id: delivery.event_id,
+    event_type: delivery.event_type,
+    attempts: decision.attemptCount,
+    last_status_code: attempt.statusCode,
+    last_error: attempt.error,
+  };
+  if (delivery.event_type !== DELIVERY_FAILED && delivery.case_id !== null) {
+    await enqueueWebhookEvent(tx, deps, {
+      orgId: delivery.org_id,
+      environment: delivery.environment,
+      eventType: DELIVERY_FAILED,
+      eventId: deps.ids.next('evt'),
+      caseId: delivery.case_id,
+      sessionId: envelope.session_id,
+      externalCaseId: envelope.external_case_id,
+      externalApplicantId: envelope.external_applicant_id,
+      externalCustomerId: envelope.external_customer_id,
+      idempotencyKey: envelope.idempotency_key,
+      traceId: envelope.trace_id,
+      occurredAt: now,
+      data: failure,
+    });
+  }
+  await insertNotification(tx, {
+    notification_id: deps.ids.next('ntf'),
+    org_id: delivery.org_id,
+    environment: delivery.environment,
+    kind: 'webhook_delivery_failed',
+    message: `Delivery ${delivery.delivery_id} of ${delivery.event_type} to ${delivery.url} failed after ${decision.attemptCount} attempts${
+      attempt.error ? ` (last: ${attempt.error})` : ''
+    }. Fix the endpoint, then retry the delivery.`,
+    data: { ...failure, case_id: delivery.case_id },
+    created_at: now,
+  });
+  if (caseRef && delivery.event_type === CASE_COMPLETED && !(await caseHasLiveHandoffDelivery(tx, caseRef.caseId, delivery.delivery_id))) {
+    await moveHandoff(tx, caseRef, { to: 'dispatch_failed', from: ['dispatching'], now });
+  }
+}

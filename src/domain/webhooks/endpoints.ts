@@ -1,0 +1,142 @@
+import type { Environment } from '../../config.ts';
+import type { Deps } from '../../deps.ts';
+import { checkOutboundUrlResolved, systemLookup, type Lookup } from '../../net/address-policy.ts';
+import { findOrg } from '../../storage/orgs.ts';
+import {
+  disableEndpoint,
+  findEndpoint,
+  insertEndpoint,
+  listEndpoints,
+  replaceEndpointSecret,
+  type EndpointRow,
+} from '../../storage/webhooks/endpoints.ts';
+import { open, seal } from '../crypto/secret-box.ts';
+import { fail, ok, type Result } from '../errors.ts';
+import { parseSubscription } from './event-types.ts';
+import { generateSigningSecret } from './signature.ts';
+
+export type EndpointDeps = Pick<Deps, 'db' | 'clock' | 'ids' | 'config'> & { secret: string; lookup?: Lookup };
+
+/** Secret-box purpose: a leak of one derived key cannot open another purpose's boxes. */
+const SECRET_PURPOSE = 'webhook-signing-secret';
+
+/** Contract §8: during a rotation the old secret signs alongside the new one for 24 hours. */
+export const ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
+
+export interface EndpointView {
+  endpoint_id: string;
+  org_id: string;
+  environment: Environment;
+  url: string;
+  events: string[];
+  enabled: boolean;
+  /** Until when deliveries are also signed with the secret before the last rotation; null when they are not. */
+  previous_secret_expires_at: string | null;
+  created_at: string;
+  updated_at: string;
+  disabled_at: string | null;
+}
+
+function toEndpointView(row: EndpointRow, now: Date): EndpointView {
+  const overlap = row.previous_secret_expires_at && row.previous_secret_expires_at > now ? row.previous_secret_expires_at : null;
+  return {
+    endpoint_id: row.endpoint_id,
+    org_id: row.org_id,
+    environment: row.environment,
+    url: row.url,
+    events: row.event_types,
+    enabled: row.enabled,
+    previous_secret_expires_at: overlap?.toISOString() ?? null,
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+    disabled_at: row.disabled_at?.toISOString() ?? null,
+  };
+}
+
+/** Upfront check of a receiver URL (the connection-time check still decides every attempt). */
+export async function checkEndpointUrl(deps: Pick<EndpointDeps, 'config' | 'lookup'>, url: string): Promise<Result<string>> {
+  const checked = await checkOutboundUrlResolved(url, { allowPrivateNetwork: deps.config.allowPrivateNetwork }, deps.lookup ?? systemLookup);
+  if (!checked.ok) {
+    const rule = deps.config.allowPrivateNetwork ? 'an http(s) URL' : 'a public https URL';
+    return fail('invalid_endpoint_url', `endpoint_url must be ${rule}: it ${checked.message}.`);
+  }
+  return ok(checked.url.toString());
+}
+
+export async function createEndpoint(
+  deps: EndpointDeps,
+  input: { orgId: string; environment: Environment; url: string; events: readonly string[] },
+): Promise<Result<EndpointView & { signing_secret: string }>> {
+  if (!(await findOrg(deps.db, input.orgId))) return fail('not_found', `No organization ${input.orgId}.`);
+  const url = await checkEndpointUrl(deps, input.url);
+  if (!url.ok) return url;
+  const subscription = parseSubscription(input.events);
+  if (!subscription.ok) return fail('invalid_request', subscription.message);
+  const now = deps.clock.now();
+  const signingSecret = generateSigningSecret();
+  const row = await insertEndpoint(deps.db, {
+    endpoint_id: deps.ids.next('ep'),
+    org_id: input.orgId,
+    environment: input.environment,
+    url: url.value,
+    event_types: subscription.eventTypes,
+    enabled: true,
+    secret_box: seal(deps.secret, SECRET_PURPOSE, signingSecret),
+    previous_secret_box: null,
+    previous_secret_expires_at: null,
+    created_at: now,
+    updated_at: now,
+    disabled_at: null,
+  });
+  return ok({ ...toEndpointView(row, now), signing_secret: signingSecret });
+}
+
+export async function listEndpointViews(deps: Pick<EndpointDeps, 'db' | 'clock'>, orgId: string, environment: Environment): Promise<EndpointView[]> {
+  const now = deps.clock.now();
+  return (await listEndpoints(deps.db, orgId, environment)).map((row) => toEndpointView(row, now));
+}
+
+/** A disabled endpoint gets no new deliveries; those already queued fail their attempts unsent. */
+export async function disableEndpointById(deps: Pick<EndpointDeps, 'db' | 'clock'>, endpointId: string): Promise<Result<EndpointView>> {
+  const now = deps.clock.now();
+  const row = await disableEndpoint(deps.db, endpointId, now);
+  return row ? ok(toEndpointView(row, now)) : fail('not_found', `No webhook endpoint ${endpointId}.`);
+}
+
+/**
+ * A new secret, shown once. The old one keeps signing beside it for 24 hours; rotating again
+ * within that time drops the oldest (at most two secrets sign).
+ */
+export async function rotateEndpointSecret(
+  deps: Pick<EndpointDeps, 'db' | 'clock' | 'secret'>,
+  endpointId: string,
+): Promise<Result<EndpointView & { signing_secret: string }>> {
+  const existing = await findEndpoint(deps.db, endpointId);
+  if (!existing) return fail('not_found', `No webhook endpoint ${endpointId}.`);
+  const now = deps.clock.now();
+  const signingSecret = generateSigningSecret();
+  const row = await replaceEndpointSecret(deps.db, endpointId, {
+    secretBox: seal(deps.secret, SECRET_PURPOSE, signingSecret),
+    previousSecretBox: existing.secret_box,
+    previousExpiresAt: new Date(now.getTime() + ROTATION_OVERLAP_MS),
+    now,
+  });
+  if (!row) return fail('not_found', `No webhook endpoint ${endpointId}.`);
+  return ok({ ...toEndpointView(row, now), signing_secret: signingSecret });
+}
+
+/** The secrets that sign an attempt now: the current one, then the previous one while its overlap lasts. */
+export function signingSecretsOf(
+  secret: string,
+  row: Pick<EndpointRow, 'secret_box' | 'previous_secret_box' | 'previous_secret_expires_at'>,
+  now: Date,
+): string[] {
+  const current = open(secret, SECRET_PURPOSE, row.secret_box);
+  if (current === undefined) throw new Error('webhook signing secret cannot be opened: was DOSSIER_SECRET changed?');
+  const secrets = [current];
+  if (row.previous_secret_box && row.previous_secret_expires_at && row.previous_secret_expires_at > now) {
+    const previous = open(secret, SECRET_PURPOSE, row.previous_secret_box);
+    if (previous !== undefined) secrets.push(previous);
+  }
+  return secrets;
+}

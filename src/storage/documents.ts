@@ -1,0 +1,32 @@
+import type { Insertable, Updateable } from 'kysely';
+import type { Environment } from '../config.ts';
+import type { DocumentRow } from './cases.ts';
+import type { Executor, Tx } from './schema.ts';
+import type { DocumentsTable } from './tables/cases.ts';
+
+export async function insertDocument(tx: Tx, row: Insertable<DocumentsTable>): Promise<DocumentRow> {
+  return tx.insertInto('documents').values(row).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function findDocument(db: Executor, docId: string, scope?: { orgId: string; environment: Environment; caseId: string }): Promise<DocumentRow | undefined> {
+  let q = db.selectFrom('documents').selectAll().where('doc_id', '=', docId);
+  if (scope) q = q.where('org_id', '=', scope.orgId).where('environment', '=', scope.environment).where('case_id', '=', scope.caseId);
+  return q.executeTakeFirst();
+}
+
+export async function updateDocument(tx: Tx, docId: string, changes: Updateable<DocumentsTable>): Promise<void> {
+  await tx.updateTable('documents').set(changes).where('doc_id', '=', docId).execute();
+}
+
+export async function savePages(tx: Tx, docId: string, pages: readonly { page_index: number; text: string; method: string; ocr_confidence?: number }[]): Promise<void> {
+  await tx.deleteFrom('document_pages').where('doc_id', '=', docId).execute();
+  if (pages.length === 0) return;
+  await tx
+    .insertInto('document_pages')
+    .values(pages.map((p) => ({ doc_id: docId, page_index: p.page_index, text: p.text, method: p.method, ocr_confidence: p.ocr_confidence ?? null })))
+    .execute();
+}
+
+export async function deletePages(tx: Tx, docId: string): Promise<void> {
+  await tx.deleteFrom('document_pages').where('doc_id', '=', docId).execute();
+}

@@ -1,0 +1,80 @@
+import { sql, type Insertable, type Selectable } from 'kysely';
+import type { Environment } from '../../config.ts';
+import type { Executor } from '../schema.ts';
+import type { WebhookEndpointsTable } from '../tables/webhooks.ts';
+
+export type EndpointRow = Selectable<WebhookEndpointsTable>;
+
+export async function insertEndpoint(db: Executor, row: Insertable<WebhookEndpointsTable>): Promise<EndpointRow> {
+  return db.insertInto('webhook_endpoints').values(row).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function listEndpoints(db: Executor, orgId: string, environment: Environment): Promise<EndpointRow[]> {
+  return db
+    .selectFrom('webhook_endpoints')
+    .selectAll()
+    .where('org_id', '=', orgId)
+    .where('environment', '=', environment)
+    .orderBy('created_at')
+    .orderBy('endpoint_id')
+    .execute();
+}
+
+/** By id alone: for the operator's CLI, which acts across workspaces. */
+export async function findEndpoint(db: Executor, endpointId: string): Promise<EndpointRow | undefined> {
+  return db.selectFrom('webhook_endpoints').selectAll().where('endpoint_id', '=', endpointId).executeTakeFirst();
+}
+
+export async function disableEndpoint(db: Executor, endpointId: string, now: Date): Promise<EndpointRow | undefined> {
+  return db
+    .updateTable('webhook_endpoints')
+    .set({ enabled: false, disabled_at: sql`coalesce(disabled_at, ${now})`, updated_at: now })
+    .where('endpoint_id', '=', endpointId)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+export async function replaceEndpointSecret(
+  db: Executor,
+  endpointId: string,
+  change: { secretBox: string; previousSecretBox: string; previousExpiresAt: Date; now: Date },
+): Promise<EndpointRow | undefined> {
+  return db
+    .updateTable('webhook_endpoints')
+    .set({
+      secret_box: change.secretBox,
+      previous_secret_box: change.previousSecretBox,
+      previous_secret_expires_at: change.previousExpiresAt,
+      updated_at: change.now,
+    })
+    .where('endpoint_id', '=', endpointId)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/** Enabled endpoints of the workspace that take `eventType`, by name or through `*`. */
+export async function subscribedEndpointIds(db: Executor, orgId: string, environment: Environment, eventType: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('webhook_endpoints')
+    .select('endpoint_id')
+    .where('org_id', '=', orgId)
+    .where('environment', '=', environment)
+    .where('enabled', '=', true)
+    .where((eb) => eb.or([sql<boolean>`${eventType} = any(event_types)`, sql<boolean>`'*' = any(event_types)`]))
+    .orderBy('created_at')
+    .orderBy('endpoint_id')
+    .execute();
+  return rows.map((r) => r.endpoint_id);
+}
+
+export async function hasEnabledEndpoint(db: Executor, orgId: string, environment: Environment): Promise<boolean> {
+  const row = await db
+    .selectFrom('webhook_endpoints')
+    .select('endpoint_id')
+    .where('org_id', '=', orgId)
+    .where('environment', '=', environment)
+    .where('enabled', '=', true)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}

@@ -1,0 +1,42 @@
+import type { Insertable, Selectable } from 'kysely';
+import type { Environment } from '../../config.ts';
+import { toJsonb } from '../json.ts';
+import type { Executor } from '../schema.ts';
+import type { IntegrationNotificationsTable } from '../tables/webhooks.ts';
+
+export type NotificationRow = Selectable<IntegrationNotificationsTable>;
+
+export async function insertNotification(
+  db: Executor,
+  row: Omit<Insertable<IntegrationNotificationsTable>, 'data'> & { data: Record<string, unknown> },
+): Promise<void> {
+  await db.insertInto('integration_notifications').values({ ...row, data: toJsonb(row.data) }).execute();
+}
+
+/** Newest first; `after` is the last row of the previous page. One extra row tells whether more remain. */
+export async function listNotifications(
+  db: Executor,
+  query: { orgId: string; environment: Environment; limit: number; after?: { createdAt: Date; id: string } },
+): Promise<{ rows: NotificationRow[]; hasMore: boolean }> {
+  let q = db
+    .selectFrom('integration_notifications')
+    .selectAll()
+    .where('org_id', '=', query.orgId)
+    .where('environment', '=', query.environment);
+  if (query.after) {
+    const { createdAt, id } = query.after;
+    q = q.where((eb) => eb.or([eb('created_at', '<', createdAt), eb.and([eb('created_at', '=', createdAt), eb('notification_id', '<', id)])]));
+  }
+  const rows = await q.orderBy('created_at', 'desc').orderBy('notification_id', 'desc').limit(query.limit + 1).execute();
+  return { rows: rows.slice(0, query.limit), hasMore: rows.length > query.limit };
+}
+
+export async function findNotification(db: Executor, orgId: string, environment: Environment, id: string): Promise<NotificationRow | undefined> {
+  return db
+    .selectFrom('integration_notifications')
+    .selectAll()
+    .where('notification_id', '=', id)
+    .where('org_id', '=', orgId)
+    .where('environment', '=', environment)
+    .executeTakeFirst();
+}

@@ -1,0 +1,256 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { ParseContext } from '../../src/domain/extraction/parsers/common.ts';
+import { repairOcrDigits } from '../../src/domain/extraction/parsers/common.ts';
+import { dateOrderHint, inferDateOrder, parseDate } from '../../src/domain/extraction/parsers/date.ts';
+import { parseMoney, toDecimal } from '../../src/domain/extraction/parsers/money.ts';
+import { parseNumber } from '../../src/domain/extraction/parsers/number.ts';
+import { parseAddress } from '../../src/domain/extraction/parsers/address.ts';
+import { parseIdNumber, parseName, parseString } from '../../src/domain/extraction/parsers/text.ts';
+
+const US: ParseContext = { ocr: false, dateOrder: 'mdy', dateOrderFromDocument: false };
+const UK: ParseContext = { ocr: false, dateOrder: 'dmy', dateOrderFromDocument: true };
+const OCR: ParseContext = { ...US, ocr: true };
+
+const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const pad = (n: number) => String(n).padStart(2, '0');
+
+describe('parseDate', () => {
+  it.each([
+    ['2026-03-14', '2026-03-14'],
+    ['2026/3/4', '2026-03-04'],
+    ['03/14/2026', '2026-03-14'],
+    ['14/03/2026', '2026-03-14'],
+    ['14.03.2026', '2026-03-14'],
+    ['3-14-26', '2026-03-14'],
+    ['March 14, 2026', '2026-03-14'],
+    ['Mar 14 2026', '2026-03-14'],
+    ['Mar. 14th, 2026', '2026-03-14'],
+    ['14 March 2026', '2026-03-14'],
+    ['14-Mar-2026', '2026-03-14'],
+    ['14 Mar 26', '2026-03-14'],
+    ['Saturday, March 14, 2026', '2026-03-14'],
+    ['2026 Mar 14', '2026-03-14'],
+    ['Sept 1, 2025', '2025-09-01'],
+    ['13. 11.2026', '2026-11-13'],
+  ])('reads %s', (text, iso) => {
+    expect(parseDate(text, US)?.value).toBe(iso);
+  });
+
+  it('reads an ambiguous numeric date by the configured order and says so', () => {
+    const us = parseDate('03/04/2026', US)!;
+    expect(us.value).toBe('2026-03-04');
+    expect(us.reasons).toContain('ambiguous_date_order');
+    expect(us.quality).toBeLessThan(1);
+    const uk = parseDate('03/04/2026', UK)!;
+    expect(uk.value).toBe('2026-04-03');
+    expect(uk.reasons).toContain('date_order_from_document');
+    expect(parseDate('04/04/2026', US)!.reasons).not.toContain('ambiguous_date_order');
+  });
+
+  it('refuses impossible dates and non-dates', () => {
+    for (const text of ['02/30/2026', '13/13/2026', '2026-02-29', 'TBD', '1234.56', 'Mar 2026', '']) {
+      expect(parseDate(text, US), text).toBeNull();
+    }
+    expect(parseDate('2024-02-29', US)?.value).toBe('2024-02-29');
+  });
+
+  it('points its span at the date, after a weekday and leading space', () => {
+    const input = '  Friday, March 13, 2026 (paid)';
+    const parsed = parseDate(input, US)!;
+    expect(input.slice(parsed.start, parsed.end)).toBe('March 13, 2026');
+  });
+
+  it('repairs OCR look-alikes inside numeric dates only on OCR pages', () => {
+    expect(parseDate('03/l4/2O26', US)).toBeNull();
+    const parsed = parseDate('03/l4/2O26', OCR)!;
+    expect(parsed.value).toBe('2026-03-14');
+    expect(parsed.reasons).toContain('ocr_corrected_characters');
+    expect(parseDate('14-Sep-2026', OCR)?.value).toBe('2026-09-14');
+  });
+
+  it('infers the day/month order from the document', () => {
+    expect(inferDateOrder(['Period 01/02/2026 - 28/02/2026'])).toBe('dmy');
+    expect(inferDateOrder(['Due 02/28/2026'])).toBe('mdy');
+    expect(inferDateOrder(['01/02/2026 and 28/02/2026 and 02/28/2026'])).toBeUndefined();
+    expect(inferDateOrder(['Issued 14 March 2026'])).toBe('dmy');
+    expect(inferDateOrder(['Issued March 14, 2026'])).toBe('mdy');
+    expect(inferDateOrder(['Total £12.00'])).toBe('dmy');
+    expect(inferDateOrder(['nothing here'])).toBeUndefined();
+    expect(dateOrderHint('DD/MM/YYYY')).toBe('dmy');
+    expect(dateOrderHint('mm-dd-yy')).toBe('mdy');
+  });
+
+  it('round-trips every calendar date through every written format (property)', () => {
+    const day = fc.date({ min: new Date('1990-01-01T00:00:00Z'), max: new Date('2069-12-31T00:00:00Z'), noInvalidDate: true });
+    fc.assert(
+      fc.property(day, fc.integer({ min: 0, max: 9 }), (date, style) => {
+        const y = date.getUTCFullYear();
+        const m = date.getUTCMonth() + 1;
+        const d = date.getUTCDate();
+        const iso = `${y}-${pad(m)}-${pad(d)}`;
+        const month = MONTHS[m - 1]!;
+        const formats: Array<[string, ParseContext]> = [
+          [iso, US],
+          [`${pad(m)}/${pad(d)}/${y}`, US],
+          [`${m}/${d}/${y}`, US],
+          [`${pad(d)}/${pad(m)}/${y}`, UK],
+          [`${pad(d)}.${pad(m)}.${y}`, UK],
+          [`${month} ${d}, ${y}`, US],
+          [`${month.slice(0, 3)} ${pad(d)} ${y}`, US],
+          [`${d} ${month} ${y}`, US],
+          [`${pad(d)}-${month.slice(0, 3)}-${y}`, US],
+          [`${y}/${pad(m)}/${pad(d)}`, US],
+        ];
+        const [text, context] = formats[style]!;
+        const parsed = parseDate(`${text} trailing words`, context);
+        expect(parsed?.value).toBe(iso);
+        expect(`${text} trailing words`.slice(parsed!.start, parsed!.end)).toBe(text);
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
+
+describe('parseMoney', () => {
+  it.each([
+    ['$1,234.56', '1234.56'],
+    ['USD 1234.5', '1234.50'],
+    ['1234.56 USD', '1234.56'],
+    ['$ 1,234.56', '1234.56'],
+    ['1.234,56 €', '1234.56'],
+    ['1 234,56 €', '1234.56'],
+    ['£12', '12.00'],
+    ['(1,234.56)', '-1234.56'],
+    ['-$12.00', '-12.00'],
+    ['$-12.00', '-12.00'],
+    ['1,234', '1234.00'],
+    ['1.234', '1234.00'],
+    ['12,5', '12.50'],
+    ['0.99', '0.99'],
+    ['$1,234.56 $14,000.00', '1234.56'],
+  ])('reads %s', (text, value) => {
+    expect(parseMoney(text, US)?.value).toBe(value);
+  });
+
+  it('refuses what is not an amount', () => {
+    for (const text of ['$1,23,456', 'TBD', '03/14/2026', '12:30', '15%', '1.234.5', 'YTD $100.00', '']) {
+      expect(parseMoney(text, US), text).toBeNull();
+    }
+  });
+
+  it('trusts a currency and cents more than a bare integer', () => {
+    expect(parseMoney('$1,234.56', US)!.quality).toBe(1);
+    expect(parseMoney('1234', US)!.quality).toBeLessThan(0.9);
+  });
+
+  it('repairs OCR look-alikes on OCR pages', () => {
+    expect(parseMoney('$1,2O4.5G', US)).toBeNull();
+    expect(parseMoney('$1,2O4.5G', OCR)?.value).toBe('1204.56');
+  });
+
+  it('round-trips every amount through grouped, ungrouped, coded and continental styles (property)', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 9_999_999_99 }), fc.integer({ min: 0, max: 6 }), fc.boolean(), (cents, style, negative) => {
+        const integer = Math.floor(cents / 100);
+        const fraction = pad(cents % 100);
+        const us = String(integer).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+        const eu = String(integer).replace(/\B(?=(\d{3})+(?!\d))/g, '.');
+        const text = [
+          `$${us}.${fraction}`,
+          `$${integer}.${fraction}`,
+          `USD ${us}.${fraction}`,
+          `${us}.${fraction} USD`,
+          `${eu},${fraction} €`,
+          `£ ${us}.${fraction}`,
+          `€${integer},${fraction}`,
+        ][style]!;
+        const input = negative ? `(${text})` : text;
+        const parsed = parseMoney(`${input}  next`, US);
+        const expected = `${integer}.${fraction}`;
+        expect(parsed?.value).toBe(negative && cents > 0 ? `-${expected}` : expected);
+        expect(toDecimal(`${us}.${fraction}`)).toBe(expected);
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
+
+describe('parseNumber', () => {
+  it.each([
+    ['1,234.50', '1234.50'],
+    ['40', '40'],
+    ['-3.5', '-3.5'],
+    ['12,5', '12.5'],
+    ['007', '7'],
+  ])('reads %s', (text, value) => {
+    expect(parseNumber(text, US)?.value).toBe(value);
+  });
+  it('refuses dates, times and words', () => {
+    for (const text of ['03/14/2026', '12:30', 'ten', '12,3456']) expect(parseNumber(text, US), text).toBeNull();
+  });
+});
+
+describe('parseName', () => {
+  it.each([
+    ['Jane Q. Doe', 'Jane Q. Doe'],
+    ['JANE DOE', 'JANE DOE'],
+    ["Mary O'Brien", "Mary O'Brien"],
+    ['Anna Smith-Jones', 'Anna Smith-Jones'],
+    ['John van der Berg', 'John van der Berg'],
+    ['van der Berg, Sarah', 'van der Berg, Sarah'],
+    ['Doe, Jane', 'Doe, Jane'],
+    ['Robert Lee Jr.', 'Robert Lee Jr.'],
+    ['Jane Doe, 12 Oak Street', 'Jane Doe'],
+    ['Jane Doe SSN: XXX-XX-1234', 'Jane Doe'],
+    ['Jane Doe Pay period: 03/01/2026', 'Jane Doe'],
+    ['Bill Page', 'Bill Page'],
+    ['José García', 'José García'],
+  ])('reads %s', (text, value) => {
+    expect(parseName(text, US)?.value).toBe(value);
+  });
+
+  it('refuses labels and numbers, and marks one-word names', () => {
+    for (const text of ['ID 12345', '12345', 'Number: 5', 'earnings statement', '']) expect(parseName(text, US), text).toBeNull();
+    expect(parseName('Madonna', US)!.reasons).toContain('single_word_name');
+  });
+});
+
+describe('parseString and parseIdNumber', () => {
+  it('reads the rest of the cell up to an inline label', () => {
+    expect(parseString('Acme Payroll Services, Inc.', US)?.value).toBe('Acme Payroll Services, Inc.');
+    expect(parseString('Acme Corp Location: Springfield', US)?.value).toBe('Acme Corp');
+    expect(parseString(' - ', US)).toBeNull();
+  });
+  it('reads identifiers', () => {
+    expect(parseIdNumber('ACC-0012-3345 (active)', US)?.value).toBe('ACC-0012-3345');
+    expect(parseIdNumber('# 12-3456789', US)?.value).toBe('12-3456789');
+    expect(parseIdNumber('1234 5678 9012', US)?.value).toBe('1234 5678 9012');
+    expect(parseIdNumber('XXX-XX-1234', US)?.value).toBe('XXX-XX-1234');
+    expect(parseIdNumber('pending', US)).toBeNull();
+  });
+  it('repairs OCR digits only inside digit-dominated tokens', () => {
+    expect(repairOcrDigits('03/l4/2O26 Sep 14-Sep-2026').text).toBe('03/14/2026 Sep 14-Sep-2026');
+  });
+});
+
+describe('parseAddress', () => {
+  const piece = (text: string, start = 0) => ({ text, start });
+  it('joins street, unit and city lines and stops after the postal code', () => {
+    const parsed = parseAddress(piece('12 Oak Street'), [piece('Apt 4B', 20), piece('Springfield, IL 62704', 30), piece('Account number: 55', 60)])!;
+    expect(parsed.value).toBe('12 Oak Street, Apt 4B, Springfield, IL 62704');
+    expect(parsed.spans).toEqual([{ start: 0, end: 13 }, { start: 20, end: 26 }, { start: 30, end: 51 }]);
+    expect(parsed.reasons).toEqual([]);
+  });
+  it('takes a UK town line when a postcode follows it', () => {
+    expect(parseAddress(piece('Flat 2'), [piece('10 High Street'), piece('London'), piece('SW1A 1AA'), piece('Tariff Standard')])!.value)
+      .toBe('Flat 2, 10 High Street, London, SW1A 1AA');
+  });
+  it('does not take a four-digit house number for a continental postcode', () => {
+    expect(parseAddress(piece('2397 Cedar Lane'), [piece('Raleigh, NC 27615')])!.value).toBe('2397 Cedar Lane, Raleigh, NC 27615');
+  });
+  it('refuses text that does not start like an address', () => {
+    expect(parseAddress(piece('Thank you for your business'), [])).toBeNull();
+    expect(parseAddress(piece('Meter: 12'), [])).toBeNull();
+  });
+});

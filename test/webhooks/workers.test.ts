@@ -1,0 +1,117 @@
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { loadConfig } from '../../src/config.ts';
+import { systemClock } from '../../src/ports/clock.ts';
+import { openRuntime, type Runtime } from '../../src/runtime.ts';
+import { freshDatabase, silentLogger, until, type TestTarget } from '../support/harness.ts';
+import { postgresUrlForSchema, startProcess, type RunningServer } from '../support/processes.ts';
+import { createOrg } from '../../src/domain/orgs/orgs.ts';
+import { PRIVATE_NETWORK_ENV, addEndpoint, caseEvent, enqueue, insertCase, startDeliveries, startReceiver, type Receiver } from './fixtures.ts';
+
+const postgres = inject('postgresUrl');
+const SECRET = 'test-secret-test-secret-test-secret-0123';
+
+async function countByStatus(runtime: Runtime, orgId: string): Promise<Record<string, number>> {
+  const rows = await runtime.ctx.db
+    .selectFrom('webhook_deliveries')
+    .select(['status', runtime.ctx.db.fn.countAll<string>().as('n')])
+    .where('org_id', '=', orgId)
+    .groupBy('status')
+    .execute();
+  return Object.fromEntries(rows.map((r) => [r.status, Number(r.n)]));
+}
+
+describe.runIf(postgres)('delivery workers sharing one PostgreSQL', () => {
+  let db: TestTarget;
+  const runtimes: Runtime[] = [];
+  let receiver: Receiver;
+
+  beforeAll(async () => {
+    db = await freshDatabase('postgres');
+    const config = loadConfig({ ...PRIVATE_NETWORK_ENV, DOSSIER_SECRET: SECRET, LOG_LEVEL: 'silent', WEBHOOK_RETRY_DELAYS: '0,0,0,0' });
+    for (let i = 0; i < 2; i++) runtimes.push(await openRuntime(config, { logger: silentLogger, clock: systemClock, target: db.target }));
+  });
+  afterAll(async () => {
+    await receiver?.close();
+    for (const r of runtimes) await r.close();
+    await db.dispose();
+  });
+
+  it('two workers never send the same attempt twice', async () => {
+    const [a, b] = runtimes as [Runtime, Runtime];
+    // Every delivery's first attempt fails and its second succeeds: exactly two requests each.
+    const seen = new Map<string, number>();
+    receiver = await startReceiver((req) => {
+      const id = String(req.headers['webhook-id']);
+      const n = (seen.get(id) ?? 0) + 1;
+      seen.set(id, n);
+      return { status: n === 1 ? 500 : 200 };
+    });
+    const org = await createOrg(a.ctx, { name: 'Two workers' });
+    for (let i = 0; i < 3; i++) await addEndpoint(a.ctx, org.org_id, receiver.url, ['*']);
+    const caseId = await insertCase(a.ctx, org.org_id);
+    const workers = [startDeliveries(a.ctx, 'postgres', { maxInFlight: 16 }), startDeliveries(b.ctx, 'postgres', { maxInFlight: 16 })];
+    try {
+      const ids: string[] = [];
+      for (let i = 0; i < 100; i++) ids.push(...(await enqueue(a.ctx, caseEvent(org.org_id, caseId, { eventType: 'v1.intake.submitted' }))));
+      expect(ids).toHaveLength(300);
+      await until(async () => (await countByStatus(a, org.org_id)).delivered === 300, 30_000);
+      expect(receiver.requests).toHaveLength(600);
+      expect([...seen.values()].every((n) => n === 2)).toBe(true);
+      expect(new Set(seen.keys())).toEqual(new Set(ids));
+      const attempts = await a.ctx.db.selectFrom('webhook_delivery_attempts').select(['delivery_id', 'attempt_number']).execute();
+      expect(attempts).toHaveLength(600);
+    } finally {
+      for (const w of workers) await w.stop();
+    }
+  });
+});
+
+describe.runIf(postgres)('a worker killed in the middle of a fan-out', () => {
+  let db: TestTarget;
+  let runtime: Runtime;
+  let receiver: Receiver;
+  const processes: RunningServer[] = [];
+
+  beforeAll(async () => {
+    db = await freshDatabase('postgres');
+    const config = loadConfig({ ...PRIVATE_NETWORK_ENV, DOSSIER_SECRET: SECRET, LOG_LEVEL: 'silent' });
+    runtime = await openRuntime(config, { logger: silentLogger, clock: systemClock, target: db.target });
+  });
+  afterAll(async () => {
+    for (const p of processes) await p.stop('SIGKILL');
+    await receiver?.close();
+    await runtime.close();
+    await db.dispose();
+  });
+
+  it('loses nothing: every delivery reaches the receiver and ends delivered', async () => {
+    receiver = await startReceiver(() => ({ status: 200, delayMs: 15 }));
+    const org = await createOrg(runtime.ctx, { name: 'Fan-out' });
+    for (let i = 0; i < 4; i++) await addEndpoint(runtime.ctx, org.org_id, receiver.url, ['*']);
+    const caseId = await insertCase(runtime.ctx, org.org_id);
+    for (let i = 0; i < 250; i++) await enqueue(runtime.ctx, caseEvent(org.org_id, caseId, { eventType: 'v1.intake.submitted' }));
+    expect((await countByStatus(runtime, org.org_id)).pending).toBe(1000);
+
+    if (db.target.kind !== 'postgres') throw new Error('unreachable');
+    const env = {
+      DATABASE_URL: postgresUrlForSchema(db.target.url, db.target.schema!),
+      DOSSIER_SECRET: SECRET,
+      ...PRIVATE_NETWORK_ENV,
+      WEBHOOK_TIMEOUT_MS: '1000',
+    };
+    const first = await startProcess(['worker'], env);
+    processes.push(first);
+    await until(() => receiver.requests.length >= 150, 30_000);
+    expect(await first.stop('SIGKILL')).toBe(null);
+    const sentBeforeKill = receiver.requests.length;
+    expect(sentBeforeKill).toBeLessThan(1000);
+
+    const second = await startProcess(['worker'], env);
+    processes.push(second);
+    await until(async () => (await countByStatus(runtime, org.org_id)).delivered === 1000, 60_000);
+    const ids = await runtime.ctx.db.selectFrom('webhook_deliveries').select('delivery_id').where('org_id', '=', org.org_id).execute();
+    const received = new Set(receiver.requests.map((r) => String(r.headers['webhook-id'])));
+    expect(ids.every((d) => received.has(d.delivery_id))).toBe(true);
+    await second.stop('SIGTERM');
+  }, 120_000);
+});
