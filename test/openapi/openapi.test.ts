@@ -49,3 +49,17 @@ it('lints clean with @redocly/cli', async () => {
   expect('code' in result ? result.code : 0, output).toBe(0);
   expect(output).not.toMatch(/\berror\b.*\[/i);
 }, 120_000);
+
+it('documents examples that satisfy their own schemas', async () => {
+  const { caseRecordSchema, factSchema, documentSchema, queueRowSchema } = await import('../../src/http/schemas/case-record.ts');
+  const examples = await import('../../src/http/schemas/examples.ts');
+  expect(caseRecordSchema.safeParse(examples.exampleCaseRecord).success).toBe(true);
+  expect(factSchema.safeParse(examples.exampleFact).success).toBe(true);
+  expect(documentSchema.safeParse(examples.exampleDocument).success).toBe(true);
+  expect(queueRowSchema.safeParse(examples.exampleQueueRow).success).toBe(true);
+  const res = await t.app.inject({ method: 'GET', url: '/api/v1/openapi.json' });
+  const doc = res.json();
+  for (const name of ['CaseRecord', 'CasePackage', 'QueuePage', 'Session', 'CaseEventPage', 'Error']) {
+    expect(doc.components.schemas[name]?.example ?? doc.components.schemas[name]?.examples, name).toBeDefined();
+  }
+});

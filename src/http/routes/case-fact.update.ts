@@ -7,6 +7,7 @@ import { unwrap } from '../../domain/errors.ts';
 import { authOf } from '../plugins/authenticate.ts';
 import { factSchema } from '../schemas/case-record.ts';
 import { errorResponses } from '../schemas/error.ts';
+import { exampleFact } from '../schemas/examples.ts';
 
 const correctionBody = z
   .strictObject({
@@ -31,7 +32,7 @@ export const correctFactRoute: FastifyPluginAsyncZod<{ ctx: AppContext }> = asyn
         params: z.object({ case_id: z.string().min(1).max(100), fact_id: z.string().min(1).max(64) }),
         body: correctionBody,
         response: {
-          200: z.object({ correction_id: z.string(), fact: factSchema }).meta({ id: 'FactCorrection' }),
+          200: z.object({ correction_id: z.string(), fact: factSchema }).meta({ id: 'FactCorrection', example: { correction_id: 'fc_4Rt5Yu6Io7Pa8Sd9Fg0Hj1Kl', fact: { ...exampleFact, value: '2500.00', source: 'operator', evidence: [], provenance: [], candidate_id: null, anchor_match_quality: null } } }),
           ...errorResponses(404),
         },
       },

@@ -9,6 +9,7 @@ import { caseFileUrl, signCaseFileToken } from '../../domain/package/case-file-t
 import { authOf } from '../plugins/authenticate.ts';
 import { caseIdParams, documentSchema, evidenceSchema, provenanceSchema } from '../schemas/case-record.ts';
 import { errorResponses } from '../schemas/error.ts';
+import { examplePackage } from '../schemas/examples.ts';
 
 const packageSchema = z
   .object({
@@ -37,7 +38,7 @@ const packageSchema = z
     handoff: z.object({ handoff_state: z.string(), delivery_id: z.string().nullable(), acknowledged_at: z.string().nullable() }).nullable(),
     contents_sha256: z.string().meta({ description: 'SHA-256 of the canonical JSON of the package contents; printed in the case file.' }),
   })
-  .meta({ id: 'CasePackage', description: 'The review-ready package (spec §2.7).' });
+  .meta({ id: 'CasePackage', description: 'The review-ready package (spec §2.7).', example: examplePackage });
 
 /** GET /api/v1/cases/{case_id}/package (spec §4.3). */
 export const getCasePackageRoute: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {

@@ -8,6 +8,7 @@ import { unwrap } from '../../domain/errors.ts';
 import { authOf } from '../plugins/authenticate.ts';
 import { queueRowSchema } from '../schemas/case-record.ts';
 import { errorResponses } from '../schemas/error.ts';
+import { exampleQueueRow } from '../schemas/examples.ts';
 import { withErrorCodes } from '../validation.ts';
 
 const listQuery = withErrorCodes(
@@ -29,7 +30,7 @@ const listQuery = withErrorCodes(
 
 const queuePage = z
   .object({ data: z.array(queueRowSchema), has_more: z.boolean(), next_cursor: z.string().nullable() })
-  .meta({ id: 'QueuePage', description: 'Queue rows, oldest first by sort_timestamp.' });
+  .meta({ id: 'QueuePage', description: 'Queue rows, oldest first by sort_timestamp.', example: { data: [exampleQueueRow], has_more: false, next_cursor: null } });
 
 /** GET /api/v1/cases — the operator queue of the workspace. */
 export const listCasesRoute: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {

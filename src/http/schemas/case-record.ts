@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { WHY_HERE, QUEUE_CATEGORIES, QUEUE_STATUSES } from '../../domain/cases/queue.ts';
+import { exampleCaseRecord, exampleDocument, exampleFact, exampleQueueRow } from './examples.ts';
 
 const timestamp = z.string().meta({ description: 'ISO 8601 UTC with milliseconds.' });
 const runtimeStatus = z.enum(['intake_in_progress', 'processing', 'gate_ready', 'gate_evaluating', 'ready_for_review', 'complete']);
@@ -37,7 +38,7 @@ export const factSchema = z
     evidence: z.array(evidenceSchema),
     updated_at: timestamp,
   })
-  .meta({ id: 'Fact' });
+  .meta({ id: 'Fact', example: exampleFact });
 
 export const documentSchema = z
   .object({
@@ -53,7 +54,7 @@ export const documentSchema = z
     created_at: timestamp,
     updated_at: timestamp,
   })
-  .meta({ id: 'Document' });
+  .meta({ id: 'Document', example: exampleDocument });
 
 const blockingItem = z.object({
   kind: z.enum(['rule', 'fact', 'document']),
@@ -85,7 +86,7 @@ export const queueRowSchema = z
     sort_timestamp: timestamp,
     updated_at: timestamp,
   })
-  .meta({ id: 'QueueRow' });
+  .meta({ id: 'QueueRow', example: exampleQueueRow });
 
 export const caseRecordSchema = z
   .object({
@@ -165,6 +166,6 @@ export const caseRecordSchema = z
     created_at: timestamp,
     updated_at: timestamp,
   })
-  .meta({ id: 'CaseRecord', description: 'The case record (spec §2.1–2.5): the current operator workspace projection.' });
+  .meta({ id: 'CaseRecord', description: 'The case record (spec §2.1–2.5): the current operator workspace projection.', example: exampleCaseRecord });
 
 export const caseIdParams = z.object({ case_id: z.string().min(1).max(100).meta({ description: 'Case identifier (case_…).' }) });
