@@ -29,6 +29,16 @@ export async function buildServer(ctx: AppContext): Promise<FastifyInstance> {
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
+  // Graceful shutdown: answers finished while closing say `Connection: close`, so keep-alive
+  // clients let go and close() does not wait out the keep-alive timeout.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onSend', async (_request, reply, payload) => {
+    if (closing) reply.header('connection', 'close');
+    return payload;
+  });
   app.addHook('onResponse', async (request, reply) => {
     request.log.info(
       { http: { ...serializeRequest(request), status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 } },

@@ -1,9 +1,8 @@
-import { sql } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import type { Environment } from '../config.ts';
 import { toJsonb } from './json.ts';
-import type { Tx } from './schema.ts';
+import type { Executor, Tx } from './schema.ts';
 import type { CaseEventsTable } from './tables/cases.ts';
-import type { Selectable } from 'kysely';
 
 export type CaseEventRow = Selectable<CaseEventsTable>;
 
@@ -47,7 +46,7 @@ export async function appendCaseEvent(tx: Tx, event: NewCaseEvent): Promise<Case
 
 /** Events after `afterCursor`, oldest first; one more than `limit` is read to tell whether more remain. */
 export async function listCaseEvents(
-  db: Tx | import('./schema.ts').Db,
+  db: Executor,
   caseId: string,
   afterCursor: number,
   limit: number,

@@ -25,18 +25,6 @@ export async function findCase(db: Executor, orgId: string, environment: Environ
     .executeTakeFirst();
 }
 
-/** Reads and locks the case row for the rest of the transaction: transitions are serialised per case. */
-export async function lockCase(tx: Tx, orgId: string, environment: Environment, caseId: string): Promise<CaseRow | undefined> {
-  return tx
-    .selectFrom('cases')
-    .selectAll()
-    .where('case_id', '=', caseId)
-    .where('org_id', '=', orgId)
-    .where('environment', '=', environment)
-    .forUpdate()
-    .executeTakeFirst();
-}
-
 export async function externalCaseIdTaken(db: Executor, orgId: string, environment: Environment, externalCaseId: string): Promise<boolean> {
   const row = await db
     .selectFrom('cases')
@@ -52,26 +40,9 @@ export async function insertSession(tx: Tx, row: Insertable<SessionsTable>): Pro
   return tx.insertInto('sessions').values(row).returningAll().executeTakeFirstOrThrow();
 }
 
-export async function latestSessionOfCase(db: Executor, caseId: string): Promise<SessionRow | undefined> {
-  return db.selectFrom('sessions').selectAll().where('case_id', '=', caseId).orderBy('created_at', 'desc').limit(1).executeTakeFirst();
-}
-
 export async function insertFacts(tx: Tx, rows: Insertable<FactsTable>[]): Promise<void> {
   if (rows.length > 0) await tx.insertInto('facts').values(rows).execute();
 }
-
-export async function listFacts(db: Executor, caseId: string): Promise<FactRow[]> {
-  return db.selectFrom('facts').selectAll().where('case_id', '=', caseId).execute();
-}
-
-export async function listDocuments(db: Executor, caseId: string): Promise<DocumentRow[]> {
-  return db.selectFrom('documents').selectAll().where('case_id', '=', caseId).orderBy('created_at').orderBy('doc_id').execute();
-}
-
-export async function listCaseJobs(db: Executor, caseId: string): Promise<CaseJobRow[]> {
-  return db.selectFrom('case_jobs').selectAll().where('case_id', '=', caseId).orderBy('created_at').orderBy('job_id').execute();
-}
-
 
 export interface CaseSnapshot {
   row: CaseRow;

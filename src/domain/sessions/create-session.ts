@@ -68,11 +68,7 @@ export async function createSession(deps: SessionDeps, input: CreateSessionInput
 
   try {
     return await inTransactionResult(deps.db, (tx) =>
-      runIdempotent(
-        tx,
-        { secret: deps.secret, now },
-        idempotent,
-        async () => {
+      runIdempotent(tx, { secret: deps.secret, now }, idempotent, async () => {
         const gate = {
           orgId: key.orgId,
           environment: key.environment,
@@ -149,8 +145,7 @@ export async function createSession(deps: SessionDeps, input: CreateSessionInput
             created_at: now.toISOString(),
           },
         });
-        },
-      ),
+      }),
     );
   } catch (err) {
     // Two requests with different idempotency keys racing for one external_case_id: the index decides.
@@ -160,7 +155,6 @@ export async function createSession(deps: SessionDeps, input: CreateSessionInput
     throw err;
   }
 }
-
 
 function externalCaseIdConflict(externalCaseId: string) {
   return fail('external_case_id_conflict', `A case with external_case_id "${externalCaseId}" already exists in this workspace.`);
