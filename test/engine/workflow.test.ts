@@ -184,6 +184,26 @@ describeEachBackend('case engine end to end', (backend) => {
     });
   });
 
+  describe('follow-ups past the session’s expiry', () => {
+    it('withdraws the questions and sends the case to operator review', async () => {
+      const s = await newSession(t, ws, 'income_verification', { expires_in_seconds: 1800 });
+      await addProcessedDocument(t, s.case_id, 'pay_stub', { employee_name: 'Jane Doe', pay_date: '2026-06-10', gross_pay: null });
+      await answerAndSubmit(t, s.session_id, incomeAnswers);
+      await drainCaseJobs(t);
+      expect((await readCase(t, ws, s.case_id)).queue_row.queue_category).toBe('follow_up');
+      clock.advance(1800_000);
+      expect(await expireSessions(t.ctx)).toBeGreaterThanOrEqual(1);
+      await drainCaseJobs(t);
+      clock.set(`${TODAY}T12:00:00.000Z`);
+      const c = await readCase(t, ws, s.case_id);
+      expect(c.runtime_status).toBe('ready_for_review');
+      expect(c.queue_row).toMatchObject({ queue_category: 'exception', why_here_code: 'needs_input_without_applicant', blocking_fact_ids: ['gross_pay'] });
+      expect(await eventTypes(t, s.case_id)).toContain('follow_up.expired');
+      const questions = await t.ctx.db.selectFrom('follow_up_questions').select('status').where('case_id', '=', s.case_id).execute();
+      expect(questions.map((q) => q.status)).toEqual(['withdrawn']);
+    });
+  });
+
   describe('GET /api/v1/cases (queue)', () => {
     it('lists queue rows that equal each case record’s queue_row, filtered and paged', async () => {
       const all = (await api('GET', '/api/v1/cases?limit=500')).json();

@@ -2,6 +2,7 @@ import type { Db } from '../../storage/schema.ts';
 import { inTransaction } from '../../storage/unit-of-work.ts';
 import { recordCaseEvent } from './case-events.ts';
 import { lockCaseRow, transitionCase, type WriterDeps } from './case-writer.ts';
+import { scheduleGateEvaluation } from './evaluate-case.ts';
 
 /**
  * Completes, as `abandoned`, cases whose session expired before the applicant submitted:
@@ -34,5 +35,41 @@ export async function expireSessions(deps: WriterDeps & { db: Db }, batch = 100)
       closed++;
     });
   }
-  return closed;
+  return closed + (await handFollowUpsToOperators(deps, now, batch));
+}
+
+/**
+ * A submitted intake whose session expired while follow-up questions were open can no longer be
+ * answered by the applicant: the questions are withdrawn and the gates run again, which sends the
+ * case to operator review (`needs_input_without_applicant`) instead of leaving it waiting forever.
+ */
+async function handFollowUpsToOperators(deps: WriterDeps & { db: Db }, now: Date, batch: number): Promise<number> {
+  const waiting = await deps.db
+    .selectFrom('sessions')
+    .innerJoin('cases', 'cases.case_id', 'sessions.case_id')
+    .select(['sessions.session_id', 'sessions.case_id'])
+    .where('sessions.status', '=', 'submitted')
+    .where('sessions.expires_at', '<=', now)
+    .where('cases.runtime_status', '=', 'intake_in_progress')
+    .limit(batch)
+    .execute();
+  let moved = 0;
+  for (const { session_id: sessionId, case_id: caseId } of waiting) {
+    await inTransaction(deps.db, async (tx) => {
+      const row = await lockCaseRow(tx, caseId);
+      if (row?.runtime_status !== 'intake_in_progress') return;
+      const withdrawn = await tx
+        .updateTable('follow_up_questions')
+        .set({ status: 'withdrawn' })
+        .where('case_id', '=', caseId)
+        .where('status', '=', 'open')
+        .returning('fact_id')
+        .execute();
+      const cause = { traceId: `sweep:follow-up-expiry:${sessionId}`, idempotencyKey: null, sessionId };
+      await recordCaseEvent(tx, deps, row, 'follow_up.expired', { session_id: sessionId, fact_ids: withdrawn.map((w) => w.fact_id) }, cause);
+      await scheduleGateEvaluation(tx, deps, row, cause);
+      moved++;
+    });
+  }
+  return moved;
 }

@@ -21,7 +21,8 @@ export interface WorkflowPlan {
  * node. Pure: the same case state and day always give the same plan.
  *
  * - a failed rule → operator review;
- * - facts needing input → follow-up questions, or operator review when there is no applicant;
+ * - facts needing input → follow-up questions, or operator review when there is no applicant
+ *   (a /process case, or a session that has expired);
  * - the end of the workflow → `decision_ready` for system_of_record, operator review for
  *   system_of_action (its operators always decide).
  */
@@ -48,7 +49,7 @@ export function planWorkflow(state: CaseState, now: Date): WorkflowPlan {
     }
     if (evaluation.outcome === 'needs_input') {
       const outcome: WorkflowOutcome =
-        state.origin === 'session'
+        applicantCanAnswer(state, now)
           ? { kind: 'follow_up', gateId: node.node_id, factIds: evaluation.needsInputFactIds }
           : { kind: 'review', nodeId: node.node_id, gateId: node.node_id, reason: 'needs_input_without_applicant' };
       return { outcome, gateResults, evaluations };
@@ -63,6 +64,11 @@ export function planWorkflow(state: CaseState, now: Date): WorkflowPlan {
     gateResults,
     evaluations,
   };
+}
+
+/** An applicant exists and their link still works: follow-up questions can reach them. */
+function applicantCanAnswer(state: CaseState, now: Date): boolean {
+  return state.origin === 'session' && state.session !== null && state.session.expiresAt > now;
 }
 
 /** Reason codes gates write on facts; others on a fact (from extraction) are kept as they are. */
