@@ -71,3 +71,25 @@ export function uniqueViolation(err: unknown): string | undefined {
   const e = err as { code?: string; constraint?: string };
   return e?.code === '23505' ? (e.constraint ?? '') : undefined;
 }
+
+/** Thrown inside a unit of work that must be rolled back and run again from the start. */
+export class RetryUnitOfWork extends Error {
+  override name = 'RetryUnitOfWork';
+}
+
+/** PostgreSQL's deadlock_detected and serialization_failure: the transaction may simply be retried. */
+function retryable(err: unknown): boolean {
+  const code = (err as { code?: string })?.code;
+  return err instanceof RetryUnitOfWork || code === '40P01' || code === '40001';
+}
+
+/** Runs `work` (a whole unit of work), again from the start when it asks to be retried, up to `attempts` times. */
+export async function withRetries<T>(work: () => Promise<T>, attempts = 3): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await work();
+    } catch (err) {
+      if (attempt >= attempts || !retryable(err)) throw err;
+    }
+  }
+}

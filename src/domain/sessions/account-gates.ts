@@ -47,8 +47,8 @@ export async function passAccountGates(tx: Tx, gate: GateContext): Promise<Resul
 /** Counts the session against its month's cap; refused when a concurrent session took the last one. */
 export async function takeSessionAllowance(tx: Tx, gate: GateContext, liveCap: number | null): Promise<Result<void>> {
   const cap = gate.environment === 'live' ? liveCap : gate.testSessionsPerMonth;
-  const used = await consumeSessionAllowance(tx, { orgId: gate.orgId, environment: gate.environment, now: gate.now, cap });
-  return used.allowed ? ok(undefined) : capFailure(gate, cap ?? 0);
+  const { allowed } = await consumeSessionAllowance(tx, { orgId: gate.orgId, environment: gate.environment, now: gate.now, cap });
+  return allowed ? ok(undefined) : capFailure(gate, cap ?? 0);
 }
 
 function capFailure(gate: GateContext, cap: number) {

@@ -2,7 +2,7 @@ import type { AppContext } from '../../app-context.ts';
 import type { AuthenticatedKey } from '../keys/authenticate.ts';
 import { findCaseType, findCaseTypeVersion } from '../../storage/case-types.ts';
 import { externalCaseIdTaken, insertSession } from '../../storage/cases.ts';
-import { inTransactionResult, uniqueViolation } from '../../storage/unit-of-work.ts';
+import { inTransactionResult, uniqueViolation, withRetries } from '../../storage/unit-of-work.ts';
 import type { CaseTypeDefinition } from '../case-types/definition.ts';
 import { recordCaseEvent, type WebhookEnqueuer } from '../cases/case-events.ts';
 import { openCase } from '../cases/open-case.ts';
@@ -67,7 +67,7 @@ export async function createSession(deps: SessionDeps, input: CreateSessionInput
   if (recorded) return recorded;
 
   try {
-    return await inTransactionResult(deps.db, (tx) =>
+    return await withRetries(() => inTransactionResult(deps.db, (tx) =>
       runIdempotent(tx, { secret: deps.secret, now }, idempotent, async () => {
         const gate = {
           orgId: key.orgId,
@@ -146,7 +146,7 @@ export async function createSession(deps: SessionDeps, input: CreateSessionInput
           },
         });
       }),
-    );
+    ));
   } catch (err) {
     // Two requests with different idempotency keys racing for one external_case_id: the index decides.
     if (uniqueViolation(err) === 'cases_external_case_id' && request.external_case_id !== undefined) {

@@ -1,43 +1,75 @@
 import { sql } from 'kysely';
 import type { Environment } from '../../config.ts';
 import type { Tx } from '../../storage/schema.ts';
+import { RetryUnitOfWork } from '../../storage/unit-of-work.ts';
 
 /** The UTC calendar month a moment falls in, `YYYY-MM`: the test cap resets at its start. */
 export function usagePeriod(now: Date): string {
   return now.toISOString().slice(0, 7);
 }
 
+const SHARDS = 16;
 /**
- * Counts one session against `cap` for the month, atomically: the conditional upsert takes the
- * counter row lock, so concurrent creators are serialised and the cap is exact. Runs in the
- * session's transaction, so a rolled-back creation gives its allowance back.
+ * Below `cap - NEAR_CAP_MARGIN` committed sessions, creators count on a random shard under a
+ * shared lock and never wait for each other; nearer the cap they take the lock exclusively, which
+ * first waits for every shared holder to commit, then count exactly. The margin only decides when
+ * to switch; exactness comes from the lock.
  */
-export async function consumeSessionAllowance(
-  tx: Tx,
-  input: { orgId: string; environment: Environment; now: Date; cap: number | null },
-): Promise<{ allowed: boolean; used: number }> {
-  const period = usagePeriod(input.now);
-  if (input.cap !== null && input.cap <= 0) return { allowed: false, used: 0 };
-  const row = await tx
-    .insertInto('usage_counters')
-    .values({ org_id: input.orgId, environment: input.environment, period, sessions_created: 1 })
-    .onConflict((oc) => {
-      const update = oc.columns(['org_id', 'environment', 'period']).doUpdateSet({ sessions_created: sql`usage_counters.sessions_created + 1` });
-      return input.cap === null ? update : update.where('usage_counters.sessions_created', '<', input.cap);
-    })
-    .returning('sessions_created')
-    .executeTakeFirst();
-  return row ? { allowed: true, used: row.sessions_created } : { allowed: false, used: input.cap ?? 0 };
+const NEAR_CAP_MARGIN = 500;
+
+interface Counter {
+  orgId: string;
+  environment: Environment;
+  now: Date;
 }
 
-/** Sessions counted so far this month (a read: the binding check is `consumeSessionAllowance`). */
-export async function sessionsUsed(tx: Tx, input: { orgId: string; environment: Environment; now: Date }): Promise<number> {
+function lockKey(c: Counter): string {
+  return `usage:${c.orgId}:${c.environment}:${usagePeriod(c.now)}`;
+}
+
+/** Sessions counted so far this month (committed ones, as this transaction sees them). */
+export async function sessionsUsed(tx: Tx, input: Counter): Promise<number> {
   const row = await tx
     .selectFrom('usage_counters')
-    .select('sessions_created')
+    .select(sql<number>`coalesce(sum(sessions_created), 0)::int`.as('used'))
     .where('org_id', '=', input.orgId)
     .where('environment', '=', input.environment)
     .where('period', '=', usagePeriod(input.now))
     .executeTakeFirst();
-  return row?.sessions_created ?? 0;
+  return row?.used ?? 0;
+}
+
+async function increment(tx: Tx, input: Counter, shard: number): Promise<void> {
+  await tx
+    .insertInto('usage_counters')
+    .values({ org_id: input.orgId, environment: input.environment, period: usagePeriod(input.now), shard, sessions_created: 1 })
+    .onConflict((oc) => oc.columns(['org_id', 'environment', 'period', 'shard']).doUpdateSet({ sessions_created: sql`usage_counters.sessions_created + 1` }))
+    .execute();
+}
+
+/**
+ * Counts one session against `cap` (null: no cap) for the month, inside the session's
+ * transaction, so a rolled-back creation gives its allowance back. Exact under concurrency.
+ */
+export async function consumeSessionAllowance(
+  tx: Tx,
+  input: Counter & { cap: number | null; nearCapMargin?: number },
+): Promise<{ allowed: boolean }> {
+  if (input.cap !== null && input.cap <= 0) return { allowed: false };
+  const margin = input.nearCapMargin ?? NEAR_CAP_MARGIN;
+  const farFromCap = input.cap === null || (await sessionsUsed(tx, input)) + margin < input.cap;
+  if (farFromCap) {
+    await sql`select pg_advisory_xact_lock_shared(hashtext(${lockKey(input)}))`.execute(tx);
+    // Re-read under the lock: exclusive holders may have brought the count near the cap meanwhile.
+    if (input.cap === null || (await sessionsUsed(tx, input)) + margin < input.cap) {
+      await increment(tx, input, Math.floor(Math.random() * SHARDS));
+      return { allowed: true };
+    }
+    // Upgrading a shared lock we hold to exclusive can deadlock with another upgrader: start over.
+    throw new RetryUnitOfWork('usage count crossed the near-cap margin');
+  }
+  await sql`select pg_advisory_xact_lock(hashtext(${lockKey(input)}))`.execute(tx);
+  if ((await sessionsUsed(tx, input)) >= input.cap!) return { allowed: false };
+  await increment(tx, input, 0);
+  return { allowed: true };
 }

@@ -4,6 +4,7 @@ import { cases } from './0002_cases.ts';
 import { webhooks } from './0003_webhooks.ts';
 import { caseEngine } from './0004_case_engine.ts';
 import { documents } from './0005_documents.ts';
+import { usageShards } from './0006_usage_shards.ts';
 
 /** A forward-only schema step. Applied once, in order, inside one transaction. */
 export interface Migration {
@@ -12,4 +13,4 @@ export interface Migration {
   up(trx: Tx): Promise<void>;
 }
 
-export const MIGRATIONS: readonly Migration[] = [foundation, cases, webhooks, caseEngine, documents];
+export const MIGRATIONS: readonly Migration[] = [foundation, cases, webhooks, caseEngine, documents, usageShards];

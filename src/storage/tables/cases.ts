@@ -114,6 +114,8 @@ export interface UsageCountersTable {
   environment: Environment;
   /** UTC month, `YYYY-MM`. */
   period: string;
+  /** 0–15: the month's count is the sum over shards. */
+  shard: number;
   sessions_created: number;
 }
 
