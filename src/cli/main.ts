@@ -13,7 +13,7 @@ import { resolve } from 'node:path';
 
 const USAGE = `usage: dossier <command> [--json]
 
-  serve [--no-worker]     API, applicant app, dashboard and an in-process worker
+  serve [--no-worker]     the API and an in-process worker
   worker                  background jobs only (needs PostgreSQL when a server also runs)
   migrate                 apply pending database migrations
   org create --name NAME [--billing active|inactive] [--accept-legal]
