@@ -4,7 +4,7 @@ import { findCase } from '../../src/storage/cases.ts';
 import { inTransaction } from '../../src/storage/unit-of-work.ts';
 import { ManualClock } from '../../src/ports/clock.ts';
 import { createTestApp, describeEachBackend, type TestApp, type TestWorkspace } from '../support/harness.ts';
-import { uniqueKey, withExampleCaseTypes } from '../support/fixtures.ts';
+import { newSession, uniqueKey, withExampleCaseTypes } from '../support/fixtures.ts';
 
 describeEachBackend('case reads', (backend) => {
   let t: TestApp;
@@ -16,13 +16,7 @@ describeEachBackend('case reads', (backend) => {
     t = await createTestApp(backend, { clock });
     ws = await t.workspace();
     await withExampleCaseTypes(t, ws.orgId);
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/api/v1/sessions',
-      headers: { authorization: `Bearer ${ws.key}`, 'idempotency-key': uniqueKey() },
-      payload: { case_type_id: 'income_verification', external_case_id: 'ext-7' },
-    });
-    caseId = res.json().case_id;
+    caseId = (await newSession(t, ws, 'income_verification', { external_case_id: 'ext-7' })).case_id;
   });
   afterAll(() => t.close());
 

@@ -130,6 +130,21 @@ describeEachBackend('POST /api/v1/process', (backend) => {
     expect(conflict.json().error.code).toBe('idempotency_key_conflict');
   });
 
+  it('creates one case and one document for concurrent requests with one key; the rest replay', async () => {
+    const key = uniqueKey();
+    const body = { document_url: docs.url('/paystub.txt'), case_type_id: 'income_verification', external_case_id: `ext-${key}` };
+    const results = await Promise.all(Array.from({ length: 6 }, () => post(body, key)));
+    expect(results.filter((r) => r.statusCode === 202)).toHaveLength(1);
+    expect(results.filter((r) => r.statusCode === 200)).toHaveLength(5);
+    expect(new Set(results.map((r) => r.json().document_id)).size).toBe(1);
+    const cases = await t.ctx.db.selectFrom('cases').select('case_id').where('external_case_id', '=', `ext-${key}`).execute();
+    expect(cases).toHaveLength(1);
+    const again = await post(body);
+    expect(again.statusCode).toBe(400);
+    expect(again.json().error.code).toBe('external_case_id_conflict');
+    await drainCaseJobs(t);
+  });
+
   describe('errors', () => {
     const expectCode = async (payload: Record<string, unknown>, status: number, code: string, headers: Record<string, string> = { 'idempotency-key': uniqueKey() }) => {
       const res = await t.app.inject({ method: 'POST', url: '/api/v1/process', headers: { authorization: `Bearer ${ws.key}`, ...headers }, payload });

@@ -2,18 +2,7 @@ import { saveFormAnswers, submitIntake } from '../../src/domain/cases/submit-int
 import { toJsonb } from '../../src/storage/json.ts';
 import { caseJobsTask, CASE_ENGINE_HANDLERS } from '../../src/jobs/case-jobs.ts';
 import type { TestApp, TestWorkspace } from '../support/harness.ts';
-import { uniqueKey } from '../support/fixtures.ts';
-
-export async function newSession(t: TestApp, ws: TestWorkspace, caseTypeId: string, extra: Record<string, unknown> = {}) {
-  const res = await t.app.inject({
-    method: 'POST',
-    url: '/api/v1/sessions',
-    headers: { authorization: `Bearer ${ws.key}`, 'idempotency-key': uniqueKey() },
-    payload: { case_type_id: caseTypeId, ...extra },
-  });
-  if (res.statusCode !== 201) throw new Error(res.body);
-  return res.json() as { session_id: string; case_id: string };
-}
+export { newSession } from '../support/fixtures.ts';
 
 /** Stands in for document processing (issue 6): a processed document of a kind, and extracted facts. */
 export async function addProcessedDocument(t: TestApp, caseId: string, kind: string, facts: Record<string, string | null>) {

@@ -3,7 +3,7 @@ import { idempotencySweep } from '../../src/jobs/idempotency-sweep.ts';
 import { Worker, type JobTask } from '../../src/jobs/worker.ts';
 import { ManualClock } from '../../src/ports/clock.ts';
 import { createTestApp, describeEachBackend, until, type TestApp } from '../support/harness.ts';
-import { uniqueKey, withExampleCaseTypes } from '../support/fixtures.ts';
+import { newSession, withExampleCaseTypes } from '../support/fixtures.ts';
 
 describeEachBackend('worker', (backend) => {
   let t: TestApp;
@@ -50,13 +50,7 @@ describeEachBackend('worker', (backend) => {
   it('sweeps idempotency records after 24 hours', async () => {
     const ws = await t.workspace();
     await withExampleCaseTypes(t, ws.orgId);
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/api/v1/sessions',
-      headers: { authorization: `Bearer ${ws.key}`, 'idempotency-key': uniqueKey() },
-      payload: { case_type_id: 'income_verification' },
-    });
-    expect(res.statusCode).toBe(201);
+    await newSession(t, ws, 'income_verification');
     const count = async () => (await t.ctx.db.selectFrom('idempotency_records').select('org_id').where('org_id', '=', ws.orgId).execute()).length;
     expect(await count()).toBe(1);
     await idempotencySweep.run(t.ctx);

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { putCaseType } from '../../src/domain/case-types/case-types.ts';
-import type { TestApp } from './harness.ts';
+import type { TestApp, TestWorkspace } from './harness.ts';
 
 export const incomeVerification = JSON.parse(readFileSync(new URL('../../examples/case-types/income_verification.json', import.meta.url), 'utf8')) as Record<string, unknown>;
 export const addressProof = JSON.parse(readFileSync(new URL('../../examples/case-types/address_proof.json', import.meta.url), 'utf8')) as Record<string, unknown>;
@@ -19,4 +19,16 @@ let counter = 0;
 export function uniqueKey(prefix = 'idem'): string {
   counter += 1;
   return `${prefix}-${process.pid}-${Date.now()}-${counter}`;
+}
+
+/** Creates a session over the API, as a customer's backend would; throws unless it is created. */
+export async function newSession(t: TestApp, ws: TestWorkspace, caseTypeId: string, extra: Record<string, unknown> = {}) {
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/api/v1/sessions',
+    headers: { authorization: `Bearer ${ws.key}`, 'idempotency-key': uniqueKey() },
+    payload: { case_type_id: caseTypeId, ...extra },
+  });
+  if (res.statusCode !== 201) throw new Error(res.body);
+  return res.json() as { session_id: string; case_id: string };
 }

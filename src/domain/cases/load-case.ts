@@ -12,7 +12,8 @@ import type { CaseState, Evidence, GateRuleResult, Provenance } from './case-sta
 const pinnedDefinitions = new Map<string, CaseTypeDefinition>();
 const PINNED_CACHE_LIMIT = 2_000;
 
-async function pinnedDefinition(db: Executor, row: CaseRow): Promise<CaseTypeDefinition> {
+/** The workflow version a case is pinned to, from this process's cache when it has read it before. */
+export async function pinnedDefinition(db: Executor, row: CaseRow): Promise<CaseTypeDefinition> {
   const key = `${row.org_id}\u0000${row.environment}\u0000${row.case_type_id}\u0000${row.workflow_version}`;
   const hit = pinnedDefinitions.get(key);
   if (hit) return hit;

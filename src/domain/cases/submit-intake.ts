@@ -2,7 +2,7 @@ import type { Db } from '../../storage/schema.ts';
 import { toJsonb } from '../../storage/json.ts';
 import { inTransactionResult } from '../../storage/unit-of-work.ts';
 import type { FormNode, UploadNode } from '../case-types/definition.ts';
-import { loadPinnedDefinition } from '../case-types/case-types.ts';
+import { pinnedDefinition } from './load-case.ts';
 import { fail, ok, type Result } from '../errors.ts';
 import { recordCaseEvent, type Cause } from './case-events.ts';
 import { lockCaseRow, type WriterDeps } from './case-writer.ts';
@@ -32,7 +32,7 @@ export async function submitIntake(deps: WriterDeps & { db: Db }, input: { sessi
     if (row.runtime_status !== 'intake_in_progress' && row.runtime_status !== 'processing') {
       return fail('invalid_request', `The case cannot take a submission while ${row.runtime_status}.`);
     }
-    const definition = await loadPinnedDefinition(tx, row.org_id, row.environment, row.case_type_id, row.workflow_version);
+    const definition = await pinnedDefinition(tx, row);
     const answers = { ...row.prefill, ...row.structured_inputs };
     const documents = await tx.selectFrom('documents').select(['document_kind', 'status']).where('case_id', '=', row.case_id).execute();
 
@@ -87,7 +87,7 @@ export async function saveFormAnswers(
     if (session.status !== 'open' || session.expires_at <= deps.clock.now()) return fail('invalid_request', 'This session no longer takes answers.');
     const row = await lockCaseRow(tx, session.case_id);
     if (!row) return fail('not_found', 'No such case.');
-    const definition = await loadPinnedDefinition(tx, row.org_id, row.environment, row.case_type_id, row.workflow_version);
+    const definition = await pinnedDefinition(tx, row);
     const known = new Set(definition.workflow.nodes.flatMap((n) => (n.type === 'form' ? n.fields.map((f) => f.field_id) : [])));
     const unknown = Object.keys(input.answers).filter((k) => !known.has(k));
     if (unknown.length > 0) return fail('invalid_request', `Unknown form fields: ${unknown.join(', ')}.`);

@@ -7,7 +7,7 @@ import { findDocument, savePages, updateDocument } from '../../storage/documents
 import { toJsonb } from '../../storage/json.ts';
 import type { Db, Tx } from '../../storage/schema.ts';
 import { inTransaction } from '../../storage/unit-of-work.ts';
-import { loadPinnedDefinition } from '../case-types/case-types.ts';
+import { pinnedDefinition } from '../cases/load-case.ts';
 import { recordCaseEvent, type Cause } from '../cases/case-events.ts';
 import { lockCaseRow, transitionCase, type WriterDeps } from '../cases/case-writer.ts';
 import { scheduleGateEvaluation } from '../cases/evaluate-case.ts';
@@ -70,7 +70,7 @@ export async function processDocumentJob(deps: DocumentJobDeps, docId: string): 
     if (!row || current?.status !== 'processing') return;
     if (bytes.fetched) await blobs.put(tx, doc.doc_id, bytes.value);
     await savePages(tx, doc.doc_id, extracted.value.pages);
-    const definition = await loadPinnedDefinition(tx, row.org_id, row.environment, row.case_type_id, row.workflow_version);
+    const definition = await pinnedDefinition(tx, row);
     const wanted = doc.document_kind ? factsForDocumentKind(definition.facts, doc.document_kind) : definition.facts;
     const facts = extractFacts({ documentId: doc.doc_id, pages: extracted.value.pages, facts: wanted });
     const changed = await mergeExtractedFacts(tx, deps, row, facts);

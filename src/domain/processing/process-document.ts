@@ -1,21 +1,18 @@
 import type { AppContext } from '../../app-context.ts';
-import { CURRENT_LEGAL_TERMS_VERSION } from '../../config.ts';
 import { checkOutboundUrlResolved, systemLookup, type Lookup } from '../../net/address-policy.ts';
 import { enqueueCaseJob } from '../../storage/case-jobs.ts';
-import { findCaseType, findCaseTypeVersion } from '../../storage/case-types.ts';
-import { externalCaseIdTaken } from '../../storage/cases.ts';
 import { insertDocument } from '../../storage/documents.ts';
 import { toJsonb } from '../../storage/json.ts';
-import { findOrg } from '../../storage/orgs.ts';
 import type { Tx } from '../../storage/schema.ts';
-import { inTransactionResult, uniqueViolation } from '../../storage/unit-of-work.ts';
-import type { CaseTypeDefinition } from '../case-types/definition.ts';
 import { recordCaseEvent, type Cause } from '../cases/case-events.ts';
 import { lockCaseRow, transitionCase } from '../cases/case-writer.ts';
 import { openCase } from '../cases/open-case.ts';
 import { caseNotFound } from '../cases/read-case.ts';
 import { fail, ok, type Result } from '../errors.ts';
-import { replayRecorded, runIdempotent, type IdempotentResponse } from '../idempotency/idempotency.ts';
+import type { IdempotentResponse } from '../idempotency/idempotency.ts';
+import { runIdempotentOperation } from '../idempotency/idempotent-operation.ts';
+import { passLiveAccessGates } from '../sessions/account-gates.ts';
+import { currentCaseTypeVersion, externalCaseIdFree, externalCaseIdRace } from '../cases/case-target.ts';
 import type { AuthenticatedKey } from '../keys/authenticate.ts';
 
 export const DOCUMENT_PROCESSING_JOB = 'document_processing';
@@ -56,88 +53,65 @@ export async function processDocument(
   }
   const now = deps.clock.now();
   const idempotent = { orgId: key.orgId, environment: key.environment, operation: 'process.create', key: input.idempotencyKey, body: input.rawBody };
-  const recorded = await replayRecorded(deps.db, { secret: deps.secret, now }, idempotent);
-  if (recorded) return recorded;
-
   try {
-    return await inTransactionResult(deps.db, (tx) =>
-      runIdempotent(tx, { secret: deps.secret, now }, idempotent, async () => {
-        const gate = await liveAccessGate(tx, key);
-        if (!gate.ok) return gate;
-        const cause: Cause = { traceId: input.traceId, idempotencyKey: input.idempotencyKey };
-        const target = request.case_id !== undefined ? await existingCase(tx, deps, key, request, cause) : await newCase(tx, deps, key, request, cause);
-        if (!target.ok) return target;
-        const caseRow = target.value;
+    return await runIdempotentOperation({ ...deps, now }, idempotent, async (tx) => {
+      const access = await passLiveAccessGates(tx, { ...key, selfServeWebhooksBlocked: false });
+      if (!access.ok) return access;
+      const cause: Cause = { traceId: input.traceId, idempotencyKey: input.idempotencyKey };
+      const target = request.case_id !== undefined ? await existingCase(tx, deps, key, request, cause) : await newCase(tx, deps, key, request, cause);
+      if (!target.ok) return target;
+      const caseRow = target.value;
 
-        const docId = deps.ids.next('doc');
-        await insertDocument(tx, {
-          doc_id: docId,
-          case_id: caseRow.case_id,
-          org_id: caseRow.org_id,
-          environment: caseRow.environment,
-          document_kind: request.document_kind ?? null,
-          filename: request.filename ?? null,
-          source: 'url',
-          source_url: request.document_url,
-          status: 'uploaded',
-          failure_reason: null,
-          mime_type: null,
-          byte_size: null,
-          sha256: null,
-          page_count: null,
-          created_at: now,
-          updated_at: now,
-          erased_at: null,
-        });
-        await recordCaseEvent(tx, deps, caseRow, 'document.uploaded', { doc_id: docId, source: 'url', document_kind: request.document_kind ?? null }, cause);
-        await enqueueCaseJob(tx, {
-          jobId: deps.ids.next('job'),
-          caseId: caseRow.case_id,
-          orgId: caseRow.org_id,
-          environment: caseRow.environment,
-          kind: DOCUMENT_PROCESSING_JOB,
-          subjectId: docId,
-          runAfter: now,
-        });
-        return ok({ status: 202, body: { case_id: caseRow.case_id, document_id: docId, status: 'processing' } });
-      }),
-    );
+      const docId = deps.ids.next('doc');
+      await insertDocument(tx, {
+        doc_id: docId,
+        case_id: caseRow.case_id,
+        org_id: caseRow.org_id,
+        environment: caseRow.environment,
+        document_kind: request.document_kind ?? null,
+        filename: request.filename ?? null,
+        source: 'url',
+        source_url: request.document_url,
+        status: 'uploaded',
+        failure_reason: null,
+        mime_type: null,
+        byte_size: null,
+        sha256: null,
+        page_count: null,
+        created_at: now,
+        updated_at: now,
+        erased_at: null,
+      });
+      await recordCaseEvent(tx, deps, caseRow, 'document.uploaded', { doc_id: docId, source: 'url', document_kind: request.document_kind ?? null }, cause);
+      await enqueueCaseJob(tx, {
+        jobId: deps.ids.next('job'),
+        caseId: caseRow.case_id,
+        orgId: caseRow.org_id,
+        environment: caseRow.environment,
+        kind: DOCUMENT_PROCESSING_JOB,
+        subjectId: docId,
+        runAfter: now,
+      });
+      return ok({ status: 202, body: { case_id: caseRow.case_id, document_id: docId, status: 'processing' } });
+    });
   } catch (err) {
-    if (uniqueViolation(err) === 'cases_external_case_id' && request.external_case_id !== undefined) {
-      return fail('external_case_id_conflict', `A case with external_case_id "${request.external_case_id}" already exists in this workspace.`);
-    }
+    const race = externalCaseIdRace(err, request.external_case_id);
+    if (race) return race;
     throw err;
   }
-}
-
-/** Live keys need the current legal terms and active billing (contract §4); test keys need neither. */
-async function liveAccessGate(tx: Tx, key: AuthenticatedKey): Promise<Result<void>> {
-  if (key.environment !== 'live') return ok(undefined);
-  const org = await findOrg(tx, key.orgId);
-  if (!org) return fail('not_found', 'This workspace no longer exists.');
-  if (org.legal_terms_version !== CURRENT_LEGAL_TERMS_VERSION) {
-    return fail('legal_acceptance_required', `Live access requires accepting the current legal terms (${CURRENT_LEGAL_TERMS_VERSION}).`);
-  }
-  if (org.billing_status !== 'active') return fail('billing_required', 'Live access requires active billing for this workspace.');
-  return ok(undefined);
 }
 
 type Writer = Pick<AppContext, 'clock' | 'ids' | 'enqueueWebhook'>;
 
 async function newCase(tx: Tx, deps: Writer, key: AuthenticatedKey, request: ProcessRequest, cause: Cause) {
-  const caseType = await findCaseType(tx, key.orgId, key.environment, request.case_type_id!);
-  if (!caseType) return fail('not_found', `No case type "${request.case_type_id}" in this ${key.environment} workspace.`);
-  const version = await findCaseTypeVersion(tx, key.orgId, key.environment, caseType.case_type_id, caseType.workflow_version);
-  if (!version) throw new Error(`case type ${caseType.case_type_id} has no version ${caseType.workflow_version}`);
-  if (request.external_case_id !== undefined && (await externalCaseIdTaken(tx, key.orgId, key.environment, request.external_case_id))) {
-    return fail('external_case_id_conflict', `A case with external_case_id "${request.external_case_id}" already exists in this workspace.`);
-  }
+  const version = await currentCaseTypeVersion(tx, key, request.case_type_id!);
+  if (!version.ok) return version;
+  const free = await externalCaseIdFree(tx, key, request.external_case_id);
+  if (!free.ok) return free;
   const row = await openCase(tx, deps, {
     orgId: key.orgId,
     environment: key.environment,
-    caseTypeId: caseType.case_type_id,
-    workflowVersion: version.workflow_version,
-    definition: version.definition as CaseTypeDefinition,
+    ...version.value,
     origin: 'process',
     externalCaseId: request.external_case_id ?? null,
     externalApplicantId: null,

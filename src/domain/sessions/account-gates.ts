@@ -1,5 +1,6 @@
 import { CURRENT_LEGAL_TERMS_VERSION, type Environment } from '../../config.ts';
 import { findOrg } from '../../storage/orgs.ts';
+import type { OrgRow } from '../../storage/schema.ts';
 import type { Tx } from '../../storage/schema.ts';
 import { fail, ok, type Result } from '../errors.ts';
 import { consumeSessionAllowance, sessionsUsed } from '../usage/usage.ts';
@@ -14,13 +15,13 @@ export interface GateContext {
 }
 
 /**
- * Contract §4 order: 428 legal, 428 self-serve webhooks, 402 billing, 402 live cap, 429 test cap.
- * Billing and legal terms bind live keys only. The caps are read here so a capped workspace is
- * refused in the contract's order; the allowance itself is taken by `takeSessionAllowance` as the
- * last write of the session's transaction, so the counter row is locked only briefly and a
- * concurrent race past this read is still refused there.
+ * The account gates every live request passes, in contract §4 order: 428 legal terms, 428
+ * self-serve webhooks (sessions only), 402 billing. Test keys need neither terms nor billing.
  */
-export async function passAccountGates(tx: Tx, gate: GateContext): Promise<Result<{ liveCap: number | null }>> {
+export async function passLiveAccessGates(
+  tx: Tx,
+  gate: { orgId: string; environment: Environment; selfServeWebhooksBlocked: boolean },
+): Promise<Result<OrgRow>> {
   const org = await findOrg(tx, gate.orgId);
   if (!org) return fail('not_found', 'This workspace no longer exists.');
   const live = gate.environment === 'live';
@@ -39,15 +40,34 @@ export async function passAccountGates(tx: Tx, gate: GateContext): Promise<Resul
   if (live && org.billing_status !== 'active') {
     return fail('billing_required', 'Live access requires active billing for this workspace.');
   }
-  const cap = live ? org.live_usage_cap : gate.testSessionsPerMonth;
-  if (cap !== null && (await sessionsUsed(tx, gate)) >= cap) return capFailure(gate, cap);
-  return ok({ liveCap: org.live_usage_cap });
+  return ok(org);
+}
+
+export interface SessionAllowance {
+  cap: number | null;
+  /** Sessions counted this month when the gate read it. */
+  used: number;
+}
+
+/**
+ * The session gates: the live-access gates, then 402 live cap or 429 test cap. The caps are read
+ * here so a capped workspace is refused in the contract's order; the allowance itself is taken by
+ * `takeSessionAllowance` as the last write of the session's transaction, which refuses a
+ * concurrent race past this read.
+ */
+export async function passAccountGates(tx: Tx, gate: GateContext): Promise<Result<SessionAllowance>> {
+  const access = await passLiveAccessGates(tx, gate);
+  if (!access.ok) return access;
+  const cap = gate.environment === 'live' ? access.value.live_usage_cap : gate.testSessionsPerMonth;
+  const used = cap === null ? 0 : await sessionsUsed(tx, gate);
+  if (cap !== null && used >= cap) return capFailure(gate, cap);
+  return ok({ cap, used });
 }
 
 /** Counts the session against its month's cap; refused when a concurrent session took the last one. */
-export async function takeSessionAllowance(tx: Tx, gate: GateContext, liveCap: number | null): Promise<Result<void>> {
-  const cap = gate.environment === 'live' ? liveCap : gate.testSessionsPerMonth;
-  const { allowed } = await consumeSessionAllowance(tx, { orgId: gate.orgId, environment: gate.environment, now: gate.now, cap });
+export async function takeSessionAllowance(tx: Tx, gate: GateContext, allowance: SessionAllowance): Promise<Result<void>> {
+  const { cap, used } = allowance;
+  const { allowed } = await consumeSessionAllowance(tx, { orgId: gate.orgId, environment: gate.environment, now: gate.now, cap, usedSoFar: used });
   return allowed ? ok(undefined) : capFailure(gate, cap ?? 0);
 }
 

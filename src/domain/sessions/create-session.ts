@@ -1,13 +1,12 @@
 import type { AppContext } from '../../app-context.ts';
 import type { AuthenticatedKey } from '../keys/authenticate.ts';
-import { findCaseType, findCaseTypeVersion } from '../../storage/case-types.ts';
-import { externalCaseIdTaken, insertSession } from '../../storage/cases.ts';
-import { inTransactionResult, uniqueViolation, withRetries } from '../../storage/unit-of-work.ts';
-import type { CaseTypeDefinition } from '../case-types/definition.ts';
+import { insertSession } from '../../storage/cases.ts';
 import { recordCaseEvent, type WebhookEnqueuer } from '../cases/case-events.ts';
+import { currentCaseTypeVersion, externalCaseIdFree, externalCaseIdRace } from '../cases/case-target.ts';
 import { openCase } from '../cases/open-case.ts';
 import { fail, ok, type Result } from '../errors.ts';
-import { replayRecorded, runIdempotent, type IdempotentResponse } from '../idempotency/idempotency.ts';
+import type { IdempotentResponse } from '../idempotency/idempotency.ts';
+import { runIdempotentOperation } from '../idempotency/idempotent-operation.ts';
 import { passAccountGates, takeSessionAllowance } from './account-gates.ts';
 import { generateSessionToken, signedSessionUrl } from './session-token.ts';
 
@@ -55,107 +54,77 @@ export async function createSession(deps: SessionDeps, input: CreateSessionInput
   const selfServeWebhooksBlocked =
     !deps.config.selfServeWebhooks && (await deps.hasEnabledWebhookEndpoint?.(key.orgId, key.environment)) === true;
 
-  const idempotent = {
-    orgId: key.orgId,
-    environment: key.environment,
-    operation: 'sessions.create',
-    key: input.idempotencyKey,
-    body: input.rawBody,
-  };
-  // Most retries find their record committed: answer them with one read, no transaction.
-  const recorded = await replayRecorded(deps.db, { secret: deps.secret, now }, idempotent);
-  if (recorded) return recorded;
-
+  const idempotent = { orgId: key.orgId, environment: key.environment, operation: 'sessions.create', key: input.idempotencyKey, body: input.rawBody };
+  const gate = { orgId: key.orgId, environment: key.environment, now, testSessionsPerMonth: deps.config.testSessionsPerMonth, selfServeWebhooksBlocked };
   try {
-    return await withRetries(() => inTransactionResult(deps.db, (tx) =>
-      runIdempotent(tx, { secret: deps.secret, now }, idempotent, async () => {
-        const gate = {
-          orgId: key.orgId,
-          environment: key.environment,
-          now,
-          testSessionsPerMonth: deps.config.testSessionsPerMonth,
-          selfServeWebhooksBlocked,
-        };
-        const gates = await passAccountGates(tx, gate);
-        if (!gates.ok) return gates;
+    return await runIdempotentOperation({ ...deps, now }, idempotent, async (tx) => {
+      const allowance = await passAccountGates(tx, gate);
+      if (!allowance.ok) return allowance;
+      const version = await currentCaseTypeVersion(tx, key, request.case_type_id);
+      if (!version.ok) return version;
+      const free = await externalCaseIdFree(tx, key, request.external_case_id);
+      if (!free.ok) return free;
 
-        const caseType = await findCaseType(tx, key.orgId, key.environment, request.case_type_id);
-        if (!caseType) return fail('not_found', `No case type "${request.case_type_id}" in this ${key.environment} workspace.`);
-        const version = await findCaseTypeVersion(tx, key.orgId, key.environment, caseType.case_type_id, caseType.workflow_version);
-        if (!version) throw new Error(`case type ${caseType.case_type_id} has no version ${caseType.workflow_version}`);
-        if (request.external_case_id !== undefined && (await externalCaseIdTaken(tx, key.orgId, key.environment, request.external_case_id))) {
-          return externalCaseIdConflict(request.external_case_id);
-        }
-
-        const cause = { traceId: input.traceId, idempotencyKey: input.idempotencyKey };
-        const caseRow = await openCase(tx, deps, {
-          orgId: key.orgId,
-          environment: key.environment,
-          caseTypeId: caseType.case_type_id,
-          workflowVersion: version.workflow_version,
-          definition: version.definition as CaseTypeDefinition,
-          origin: 'session',
-          externalCaseId: request.external_case_id ?? null,
-          externalApplicantId: request.external_applicant_id ?? null,
-          externalCustomerId: request.external_customer_id ?? null,
-          metadata: request.metadata ?? {},
-          locale: request.locale ?? null,
-          prefill: request.prefill ?? {},
-          structuredInputs: {},
-          cause,
-        });
-        const token = generateSessionToken();
-        const expiresAt = new Date(now.getTime() + (request.expires_in_seconds ?? DEFAULT_SESSION_SECONDS) * 1000);
-        const session = await insertSession(tx, {
-          session_id: deps.ids.uuid(),
+      const cause = { traceId: input.traceId, idempotencyKey: input.idempotencyKey };
+      const caseRow = await openCase(tx, deps, {
+        orgId: key.orgId,
+        environment: key.environment,
+        ...version.value,
+        origin: 'session',
+        externalCaseId: request.external_case_id ?? null,
+        externalApplicantId: request.external_applicant_id ?? null,
+        externalCustomerId: request.external_customer_id ?? null,
+        metadata: request.metadata ?? {},
+        locale: request.locale ?? null,
+        prefill: request.prefill ?? {},
+        structuredInputs: {},
+        cause,
+      });
+      const token = generateSessionToken();
+      const expiresAt = new Date(now.getTime() + (request.expires_in_seconds ?? DEFAULT_SESSION_SECONDS) * 1000);
+      const session = await insertSession(tx, {
+        session_id: deps.ids.uuid(),
+        case_id: caseRow.case_id,
+        org_id: key.orgId,
+        environment: key.environment,
+        status: 'open',
+        token_hash: token.hash,
+        return_url: request.return_url ?? null,
+        locale: request.locale ?? null,
+        expires_at: expiresAt,
+        submitted_at: null,
+        created_at: now,
+      });
+      await recordCaseEvent(
+        tx,
+        deps,
+        caseRow,
+        'session.created',
+        { session_id: session.session_id, expires_at: expiresAt.toISOString() },
+        { ...cause, sessionId: session.session_id },
+      );
+      const taken = await takeSessionAllowance(tx, gate, allowance.value);
+      if (!taken.ok) return taken;
+      return ok({
+        status: 201,
+        body: {
+          session_id: session.session_id,
           case_id: caseRow.case_id,
-          org_id: key.orgId,
-          environment: key.environment,
-          status: 'open',
-          token_hash: token.hash,
-          return_url: request.return_url ?? null,
-          locale: request.locale ?? null,
-          expires_at: expiresAt,
-          submitted_at: null,
-          created_at: now,
-        });
-        await recordCaseEvent(
-          tx,
-          deps,
-          caseRow,
-          'session.created',
-          { session_id: session.session_id, expires_at: expiresAt.toISOString() },
-          { ...cause, sessionId: session.session_id },
-        );
-        const allowance = await takeSessionAllowance(tx, gate, gates.value.liveCap);
-        if (!allowance.ok) return allowance;
-        return ok({
-          status: 201,
-          body: {
-            session_id: session.session_id,
-            case_id: caseRow.case_id,
-            signed_url: signedSessionUrl(appUrl, session.session_id, token.token),
-            expires_at: expiresAt.toISOString(),
-            status: session.status,
-            case_type_id: caseRow.case_type_id,
-            workflow_version: caseRow.workflow_version,
-            external_case_id: caseRow.external_case_id,
-            external_applicant_id: caseRow.external_applicant_id,
-            external_customer_id: caseRow.external_customer_id,
-            created_at: now.toISOString(),
-          },
-        });
-      }),
-    ));
+          signed_url: signedSessionUrl(appUrl, session.session_id, token.token),
+          expires_at: expiresAt.toISOString(),
+          status: session.status,
+          case_type_id: caseRow.case_type_id,
+          workflow_version: caseRow.workflow_version,
+          external_case_id: caseRow.external_case_id,
+          external_applicant_id: caseRow.external_applicant_id,
+          external_customer_id: caseRow.external_customer_id,
+          created_at: now.toISOString(),
+        },
+      });
+    });
   } catch (err) {
-    // Two requests with different idempotency keys racing for one external_case_id: the index decides.
-    if (uniqueViolation(err) === 'cases_external_case_id' && request.external_case_id !== undefined) {
-      return externalCaseIdConflict(request.external_case_id);
-    }
+    const race = externalCaseIdRace(err, request.external_case_id);
+    if (race) return race;
     throw err;
   }
-}
-
-function externalCaseIdConflict(externalCaseId: string) {
-  return fail('external_case_id_conflict', `A case with external_case_id "${externalCaseId}" already exists in this workspace.`);
 }

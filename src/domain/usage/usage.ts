@@ -53,11 +53,16 @@ async function increment(tx: Tx, input: Counter, shard: number): Promise<void> {
  */
 export async function consumeSessionAllowance(
   tx: Tx,
-  input: Counter & { cap: number | null; nearCapMargin?: number },
+  input: Counter & {
+    cap: number | null;
+    nearCapMargin?: number;
+    /** A count this transaction already read (the gate's): spares reading it again. */
+    usedSoFar?: number;
+  },
 ): Promise<{ allowed: boolean }> {
   if (input.cap !== null && input.cap <= 0) return { allowed: false };
   const margin = input.nearCapMargin ?? NEAR_CAP_MARGIN;
-  const farFromCap = input.cap === null || (await sessionsUsed(tx, input)) + margin < input.cap;
+  const farFromCap = input.cap === null || (input.usedSoFar ?? (await sessionsUsed(tx, input))) + margin < input.cap;
   if (farFromCap) {
     await sql`select pg_advisory_xact_lock_shared(hashtext(${lockKey(input)}))`.execute(tx);
     // Re-read under the lock: exclusive holders may have brought the count near the cap meanwhile.

@@ -1,0 +1,22 @@
+import type { Db, Tx } from '../../storage/schema.ts';
+import { inTransactionResult, withRetries } from '../../storage/unit-of-work.ts';
+import type { Result } from '../errors.ts';
+import { replayRecorded, runIdempotent, type IdempotentRequest, type IdempotentResponse } from './idempotency.ts';
+
+/**
+ * An idempotent API operation (POST /sessions, POST /process) from start to end: a committed key
+ * is answered with one read and no transaction; otherwise `create` runs in one transaction with
+ * the key's claim, retried from the start when the transaction asks to be, and rolled back (so
+ * the key is released) when it returns a failure.
+ */
+export async function runIdempotentOperation(
+  deps: { db: Db; secret: string; now: Date },
+  request: IdempotentRequest,
+  create: (tx: Tx) => Promise<Result<{ status: number; body: Record<string, unknown> }>>,
+): Promise<Result<IdempotentResponse>> {
+  const recorded = await replayRecorded(deps.db, { secret: deps.secret, now: deps.now }, request);
+  if (recorded) return recorded;
+  return withRetries(() =>
+    inTransactionResult(deps.db, (tx) => runIdempotent(tx, { secret: deps.secret, now: deps.now }, request, () => create(tx))),
+  );
+}
