@@ -84,3 +84,8 @@ export async function findCaseSnapshot(db: Executor, caseId: string, scope?: { o
     : undefined;
   return { row: row as CaseRow, facts, documents, jobs, session };
 }
+
+/** The session row, locked for the rest of the transaction (applicant writes serialise on it). */
+export async function lockSession(tx: Tx, sessionId: string): Promise<SessionRow | undefined> {
+  return tx.selectFrom('sessions').selectAll().where('session_id', '=', sessionId).forUpdate().executeTakeFirst();
+}

@@ -2,6 +2,7 @@ import { saveFormAnswers, submitIntake } from '../../src/domain/cases/submit-int
 import { toJsonb } from '../../src/storage/json.ts';
 import { caseJobsTask, CASE_ENGINE_HANDLERS } from '../../src/jobs/case-jobs.ts';
 import type { TestApp, TestWorkspace } from '../support/harness.ts';
+import type { ApplicantSession } from '../support/fixtures.ts';
 export { newSession } from '../support/fixtures.ts';
 
 /** Stands in for document processing (issue 6): a processed document of a kind, and extracted facts. */
@@ -39,12 +40,13 @@ export async function addProcessedDocument(t: TestApp, caseId: string, kind: str
   return docId;
 }
 
-export async function answerAndSubmit(t: TestApp, sessionId: string, answers: Record<string, unknown>) {
+export async function answerAndSubmit(t: TestApp, session: ApplicantSession, answers: Record<string, unknown>) {
+  const proof = { sessionId: session.session_id, token: session.token };
   if (Object.keys(answers).length > 0) {
-    const saved = await saveFormAnswers(t.ctx, { sessionId, answers, traceId: 'test' });
+    const saved = await saveFormAnswers(t.ctx, { ...proof, answers, traceId: 'test' });
     if (!saved.ok) throw new Error(saved.message);
   }
-  return submitIntake(t.ctx, { sessionId, traceId: 'test' });
+  return submitIntake(t.ctx, { ...proof, traceId: 'test' });
 }
 
 /** Runs queued case jobs until none is left (the worker's loop, in the test's time). */

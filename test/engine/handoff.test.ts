@@ -30,7 +30,7 @@ describeEachBackend('handoff from the case engine to the customer', (backend) =>
     const today = t.clock.now().toISOString().slice(0, 10);
     const s = await newSession(t, ws, 'income_verification', { external_case_id: 'loan-77' });
     await addProcessedDocument(t, s.case_id, 'pay_stub', { employee_name: 'Jane Doe', pay_date: today, gross_pay: '2500.00' });
-    await answerAndSubmit(t, s.session_id, { full_name: 'Jane Doe', email: 'j@example.com', date_of_birth: '1990-01-01' });
+    await answerAndSubmit(t, s, { full_name: 'Jane Doe', email: 'j@example.com', date_of_birth: '1990-01-01' });
     await drainCaseJobs(t);
     const decided = await t.app.inject({ method: 'POST', url: `/api/v1/cases/${s.case_id}/decision`, headers: { authorization: `Bearer ${ws.key}` }, payload: { decision: 'approve' } });
     expect(decided.json().handoff).toMatchObject({ handoff_state: 'dispatching', delivery_id: expect.stringMatching(/^dlv_/) });

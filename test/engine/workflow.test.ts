@@ -28,7 +28,7 @@ describeEachBackend('case engine end to end', (backend) => {
     it('passes its gates, stops at the review node, and completes on an approval', async () => {
       const s = await newSession(t, ws, 'income_verification');
       await addProcessedDocument(t, s.case_id, 'pay_stub', { employee_name: 'Doe, Jane', employer_name: 'Acme', pay_date: '2026-06-01', gross_pay: '2500.00' });
-      const submitted = await answerAndSubmit(t, s.session_id, incomeAnswers);
+      const submitted = await answerAndSubmit(t, s, incomeAnswers);
       expect(submitted).toMatchObject({ ok: true, value: { runtime_status: 'gate_ready' } });
       expect((await readCase(t, ws, s.case_id)).queue_row).toMatchObject({ queue_category: 'processing', why_here_code: 'awaiting_gate_evaluation' });
 
@@ -59,7 +59,7 @@ describeEachBackend('case engine end to end', (backend) => {
     it('sends a name mismatch to operator review as an exception, with the comparison recorded', async () => {
       const s = await newSession(t, ws, 'income_verification');
       await addProcessedDocument(t, s.case_id, 'pay_stub', { employee_name: 'John Smith', pay_date: '2026-06-10', gross_pay: '1800' });
-      await answerAndSubmit(t, s.session_id, incomeAnswers);
+      await answerAndSubmit(t, s, incomeAnswers);
       await drainCaseJobs(t);
       const c = await readCase(t, ws, s.case_id);
       expect(c.runtime_status).toBe('ready_for_review');
@@ -74,7 +74,7 @@ describeEachBackend('case engine end to end', (backend) => {
     it('asks the applicant follow-up questions for missing facts, then moves on once answered', async () => {
       const s = await newSession(t, ws, 'income_verification');
       await addProcessedDocument(t, s.case_id, 'pay_stub', { employee_name: 'Jane Doe', pay_date: '2026-06-10', gross_pay: null });
-      await answerAndSubmit(t, s.session_id, incomeAnswers);
+      await answerAndSubmit(t, s, incomeAnswers);
       await drainCaseJobs(t);
       let c = await readCase(t, ws, s.case_id);
       expect(c.runtime_status).toBe('intake_in_progress');
@@ -85,9 +85,9 @@ describeEachBackend('case engine end to end', (backend) => {
       const questions = await t.ctx.db.selectFrom('follow_up_questions').selectAll().where('case_id', '=', s.case_id).execute();
       expect(questions).toEqual([expect.objectContaining({ fact_id: 'gross_pay', status: 'open' })]);
 
-      const wrong = await answerFollowUps(t.ctx, { sessionId: s.session_id, answers: { pay_date: '2026-06-01' }, traceId: 't' });
+      const wrong = await answerFollowUps(t.ctx, { sessionId: s.session_id, token: s.token, answers: { pay_date: '2026-06-01' }, traceId: 't' });
       expect(wrong).toMatchObject({ ok: false, code: 'invalid_request' });
-      const answered = await answerFollowUps(t.ctx, { sessionId: s.session_id, answers: { gross_pay: '2100.00' }, traceId: 't' });
+      const answered = await answerFollowUps(t.ctx, { sessionId: s.session_id, token: s.token, answers: { gross_pay: '2100.00' }, traceId: 't' });
       expect(answered).toMatchObject({ ok: true, value: { open_fact_ids: [], runtime_status: 'gate_ready' } });
       await drainCaseJobs(t);
       c = await readCase(t, ws, s.case_id);
@@ -97,7 +97,7 @@ describeEachBackend('case engine end to end', (backend) => {
 
     it('refuses an incomplete submission and says what is missing', async () => {
       const s = await newSession(t, ws, 'income_verification');
-      const result = await answerAndSubmit(t, s.session_id, { full_name: 'Jane Doe' });
+      const result = await answerAndSubmit(t, s, { full_name: 'Jane Doe' });
       expect(result).toMatchObject({ ok: false, code: 'invalid_request' });
       if (!result.ok) expect(result.message).toMatch(/email, date_of_birth, pay_stub are required/);
       expect((await readCase(t, ws, s.case_id)).runtime_status).toBe('intake_in_progress');
@@ -108,7 +108,7 @@ describeEachBackend('case engine end to end', (backend) => {
     it('completes as decision_ready when every gate passes', async () => {
       const s = await newSession(t, ws, 'address_proof');
       await addProcessedDocument(t, s.case_id, 'utility_bill', { holder_name: 'Jane Doe', service_address: '1 Main St, Springfield', statement_date: '2026-05-20' });
-      await answerAndSubmit(t, s.session_id, {});
+      await answerAndSubmit(t, s, {});
       await drainCaseJobs(t);
       const c = await readCase(t, ws, s.case_id);
       expect(c).toMatchObject({ runtime_status: 'complete', case_status: 'decision_ready', queue_row: { queue_category: 'done', queue_status: 'closed', why_here_code: 'completed_decision_ready' } });
@@ -118,7 +118,7 @@ describeEachBackend('case engine end to end', (backend) => {
     it('sends a failed gate to operator review, never to completion', async () => {
       const s = await newSession(t, ws, 'address_proof');
       await addProcessedDocument(t, s.case_id, 'utility_bill', { holder_name: 'Jane Doe', service_address: '1 Main St', statement_date: '2025-01-01' });
-      await answerAndSubmit(t, s.session_id, {});
+      await answerAndSubmit(t, s, {});
       await drainCaseJobs(t);
       const c = await readCase(t, ws, s.case_id);
       expect(c.runtime_status).toBe('ready_for_review');
@@ -169,7 +169,7 @@ describeEachBackend('case engine end to end', (backend) => {
       const s = await newSession(t, ws, 'income_verification', { expires_in_seconds: 1800 });
       const submittedCase = await newSession(t, ws, 'address_proof', { expires_in_seconds: 1800 });
       await addProcessedDocument(t, submittedCase.case_id, 'utility_bill', { holder_name: 'A B', service_address: 'x', statement_date: '2026-06-01' });
-      await answerAndSubmit(t, submittedCase.session_id, {});
+      await answerAndSubmit(t, submittedCase, {});
       expect(await expireSessions(t.ctx)).toBe(0);
       clock.advance(1800_000);
       expect(await expireSessions(t.ctx)).toBeGreaterThanOrEqual(1);
@@ -188,7 +188,7 @@ describeEachBackend('case engine end to end', (backend) => {
     it('withdraws the questions and sends the case to operator review', async () => {
       const s = await newSession(t, ws, 'income_verification', { expires_in_seconds: 1800 });
       await addProcessedDocument(t, s.case_id, 'pay_stub', { employee_name: 'Jane Doe', pay_date: '2026-06-10', gross_pay: null });
-      await answerAndSubmit(t, s.session_id, incomeAnswers);
+      await answerAndSubmit(t, s, incomeAnswers);
       await drainCaseJobs(t);
       expect((await readCase(t, ws, s.case_id)).queue_row.queue_category).toBe('follow_up');
       clock.advance(1800_000);

@@ -30,5 +30,12 @@ export async function newSession(t: TestApp, ws: TestWorkspace, caseTypeId: stri
     payload: { case_type_id: caseTypeId, ...extra },
   });
   if (res.statusCode !== 201) throw new Error(res.body);
-  return res.json() as { session_id: string; case_id: string };
+  const body = res.json() as { session_id: string; case_id: string; signed_url: string };
+  return { ...body, token: new URL(body.signed_url).searchParams.get('token')! };
+}
+
+/** What the applicant app presents for a session: its id and the signed link's token. */
+export interface ApplicantSession {
+  session_id: string;
+  token: string;
 }

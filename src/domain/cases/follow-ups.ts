@@ -4,6 +4,7 @@ import { fail, ok, type Result } from '../errors.ts';
 import { recordCaseEvent } from './case-events.ts';
 import { lockCaseRow, type WriterDeps } from './case-writer.ts';
 import { scheduleGateEvaluation } from './evaluate-case.ts';
+import { authorizeApplicant, type ApplicantProof } from '../sessions/applicant-access.ts';
 
 /**
  * The applicant answers follow-up questions (applicant app). Each answer resolves its fact with
@@ -11,12 +12,13 @@ import { scheduleGateEvaluation } from './evaluate-case.ts';
  */
 export async function answerFollowUps(
   deps: WriterDeps & { db: Db },
-  input: { sessionId: string; answers: Record<string, string>; traceId: string },
+  input: ApplicantProof & { answers: Record<string, string>; traceId: string },
 ): Promise<Result<{ case_id: string; open_fact_ids: string[]; runtime_status: string }>> {
   const now = deps.clock.now();
   return inTransactionResult(deps.db, async (tx) => {
-    const session = await tx.selectFrom('sessions').selectAll().where('session_id', '=', input.sessionId).executeTakeFirst();
-    if (!session) return fail('not_found', 'No such session.');
+    const authorized = await authorizeApplicant(tx, input);
+    if (!authorized.ok) return authorized;
+    const session = authorized.value;
     if (session.expires_at <= now) return fail('invalid_request', 'This session has expired.');
     const row = await lockCaseRow(tx, session.case_id);
     if (!row) return fail('not_found', 'No such case.');

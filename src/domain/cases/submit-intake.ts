@@ -7,6 +7,7 @@ import { fail, ok, type Result } from '../errors.ts';
 import { recordCaseEvent, type Cause } from './case-events.ts';
 import { lockCaseRow, type WriterDeps } from './case-writer.ts';
 import { scheduleGateEvaluation } from './evaluate-case.ts';
+import { authorizeApplicant, type ApplicantProof } from '../sessions/applicant-access.ts';
 
 export interface SubmitResult {
   case_id: string;
@@ -20,11 +21,12 @@ export interface SubmitResult {
  * session is `submitted`, `v1.intake.submitted` goes out, and — unless documents are still being
  * processed, in which case processing finishes the move — the gates are scheduled.
  */
-export async function submitIntake(deps: WriterDeps & { db: Db }, input: { sessionId: string; traceId: string }): Promise<Result<SubmitResult>> {
+export async function submitIntake(deps: WriterDeps & { db: Db }, input: ApplicantProof & { traceId: string }): Promise<Result<SubmitResult>> {
   const now = deps.clock.now();
   return inTransactionResult(deps.db, async (tx) => {
-    const session = await tx.selectFrom('sessions').selectAll().where('session_id', '=', input.sessionId).forUpdate().executeTakeFirst();
-    if (!session) return fail('not_found', 'No such session.');
+    const authorized = await authorizeApplicant(tx, input);
+    if (!authorized.ok) return authorized;
+    const session = authorized.value;
     if (session.status === 'submitted') return fail('invalid_request', 'This intake has already been submitted.');
     if (session.status === 'expired' || session.expires_at <= now) return fail('invalid_request', 'This session has expired.');
     const row = await lockCaseRow(tx, session.case_id);
@@ -79,11 +81,12 @@ export async function submitIntake(deps: WriterDeps & { db: Db }, input: { sessi
 /** Saves form answers for the applicant app: values are kept as given, keyed by field id. */
 export async function saveFormAnswers(
   deps: WriterDeps & { db: Db },
-  input: { sessionId: string; answers: Record<string, unknown>; traceId: string },
+  input: ApplicantProof & { answers: Record<string, unknown>; traceId: string },
 ): Promise<Result<{ case_id: string }>> {
   return inTransactionResult(deps.db, async (tx) => {
-    const session = await tx.selectFrom('sessions').selectAll().where('session_id', '=', input.sessionId).executeTakeFirst();
-    if (!session) return fail('not_found', 'No such session.');
+    const authorized = await authorizeApplicant(tx, input);
+    if (!authorized.ok) return authorized;
+    const session = authorized.value;
     if (session.status !== 'open' || session.expires_at <= deps.clock.now()) return fail('invalid_request', 'This session no longer takes answers.');
     const row = await lockCaseRow(tx, session.case_id);
     if (!row) return fail('not_found', 'No such case.');
