@@ -4,6 +4,7 @@ import type { WebhookEnqueuer } from './domain/cases/case-events.ts';
 import { cacheKeyLookup } from './domain/keys/verified-key-cache.ts';
 import type { StoredKey } from './domain/keys/authenticate.ts';
 import type { RateLimitStore } from './ports/rate-limit-store.ts';
+import type { Metrics } from './metrics/metrics.ts';
 import { createSafeHttpClient, type OutboundHttp } from './net/safe-fetch.ts';
 import { createTesseractOcr, type OcrEngine } from './domain/documents/index.ts';
 import { findApiKeyByHash } from './storage/api-keys.ts';
@@ -16,6 +17,8 @@ export interface AppContext extends Deps {
   /** Signs links and tokens: DOSSIER_SECRET, or the one generated into the database at first start. */
   secret: string;
   rateLimits: RateLimitStore;
+  /** This process's Prometheus series (served at /metrics when METRICS_TOKEN is set). */
+  metrics: Metrics;
   keys: { find(hash: string): Promise<StoredKey | undefined>; forget(keyId: string): void };
   /** Writes webhook outbox rows for a catalog case event, in the event's transaction. */
   enqueueWebhook: WebhookEnqueuer;
@@ -27,7 +30,7 @@ export interface AppContext extends Deps {
   hasEnabledWebhookEndpoint: (orgId: string, environment: Environment) => Promise<boolean>;
 }
 
-export function createAppContext(deps: Deps, secret: string, rateLimits: RateLimitStore): AppContext {
+export function createAppContext(deps: Deps, secret: string, rateLimits: RateLimitStore, metrics: Metrics): AppContext {
   const outbound = createSafeHttpClient({ policy: { allowPrivateNetwork: deps.config.allowPrivateNetwork }, timeoutMs: 30_000 });
   const keys = cacheKeyLookup(async (hash) => {
     const row = await findApiKeyByHash(deps.db, hash);
@@ -47,6 +50,7 @@ export function createAppContext(deps: Deps, secret: string, rateLimits: RateLim
     ...deps,
     secret,
     rateLimits,
+    metrics,
     keys,
     outbound,
     ocr: createTesseractOcr(),

@@ -44,6 +44,11 @@ const envSchema = z.object({
   DOSSIER_ALLOW_PRIVATE_NETWORK: booleanString.default(false),
   /** Check every response against its schema (tests turn this on; it costs throughput). */
   VALIDATE_RESPONSES: booleanString.default(false),
+  /** Unset: no /metrics endpoint. Set: /metrics answers only `Authorization: Bearer <METRICS_TOKEN>`. */
+  METRICS_TOKEN: z.string().min(16, 'METRICS_TOKEN must be at least 16 characters').optional(),
+  WEBHOOK_RETENTION_DAYS: positiveInt.default(30),
+  /** Unset: documents are kept until erased by hand (or by a case type's own retention). */
+  DOCUMENT_RETENTION_DAYS: positiveInt.optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -66,6 +71,9 @@ export interface Config {
   allowPrivateNetwork: boolean;
   logLevel: string;
   validateResponses: boolean;
+  metricsToken: string | undefined;
+  webhookRetentionDays: number;
+  documentRetentionDays: number | undefined;
 }
 
 export class ConfigError extends Error {
@@ -100,5 +108,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     allowPrivateNetwork: e.DOSSIER_ALLOW_PRIVATE_NETWORK,
     logLevel: e.LOG_LEVEL,
     validateResponses: e.VALIDATE_RESPONSES,
+    metricsToken: e.METRICS_TOKEN,
+    webhookRetentionDays: e.WEBHOOK_RETENTION_DAYS,
+    documentRetentionDays: e.DOCUMENT_RETENTION_DAYS,
   };
 }

@@ -9,6 +9,8 @@ import { openDatabase, type DatabaseHandle, type DatabaseTarget } from './storag
 import { migrate, type MigrationReport } from './storage/migrate.ts';
 import { createRateLimitStore } from './ports/rate-limit-store.ts';
 import { insertSettingOnce } from './storage/settings.ts';
+import { createMetrics } from './metrics/metrics.ts';
+import { registerCollectors } from './metrics/collectors.ts';
 
 export interface Runtime {
   ctx: AppContext;
@@ -39,10 +41,13 @@ export async function openRuntime(config: Config, options: RuntimeOptions): Prom
     const secret =
       config.secret ?? (await insertSettingOnce(database.db, 'dossier_secret', randomBytes(32).toString('base64url'), clock.now()));
     const rateLimits = options.rateLimits ?? (await createRateLimitStore(config.redisUrl, options.logger));
+    const metrics = createMetrics({ processMetrics: config.metricsToken !== undefined });
+    registerCollectors(metrics, { db: database.db, clock, pool: database.poolStats, rateLimits });
     const ctx = createAppContext(
       { db: database.db, clock, ids: options.ids ?? randomIds, logger: options.logger, config },
       secret,
       rateLimits,
+      metrics,
     );
     return {
       ctx,

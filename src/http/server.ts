@@ -9,6 +9,7 @@ import { BODY_LIMIT_BYTES, registerJsonBody } from './plugins/json-body.ts';
 import { apiRoutes } from './routes/index.ts';
 import { zodValidatorCompiler } from './validation.ts';
 import { webFaces } from '../web/index.ts';
+import { registerHttpMetrics } from '../metrics/http-metrics.ts';
 
 /** Builds the HTTP face of the service. Listening is the caller's business (tests use inject). */
 export async function buildServer(ctx: AppContext): Promise<FastifyInstance> {
@@ -47,6 +48,7 @@ export async function buildServer(ctx: AppContext): Promise<FastifyInstance> {
     );
   });
 
+  registerHttpMetrics(app, ctx.metrics);
   registerErrorEnvelope(app);
   registerJsonBody(app);
   await registerOpenApi(app, ctx.config);

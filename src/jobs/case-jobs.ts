@@ -33,12 +33,17 @@ export function caseJobsTask(handlers: Record<string, CaseJobHandler>, options: 
         limit: options.batch ?? 10,
       });
       for (const job of jobs) {
+        const started = performance.now();
+        const observe = (outcome: 'succeeded' | 'retried' | 'failed') =>
+          ctx.metrics.observeJobRun({ kind: job.kind, outcome, seconds: (performance.now() - started) / 1000 });
         try {
           await handlers[job.kind]!(ctx, job);
+          observe('succeeded');
           await finishCaseJob(ctx.db, { jobId: job.job_id, workerId, now: ctx.clock.now(), status: 'succeeded' });
         } catch (err) {
           ctx.logger.error({ err, job_id: job.job_id, kind: job.kind }, 'case job failed');
           const finalAttempt = job.attempts >= MAX_ATTEMPTS;
+          observe(finalAttempt ? 'failed' : 'retried');
           await finishCaseJob(ctx.db, {
             jobId: job.job_id,
             workerId,

@@ -271,6 +271,7 @@ export class WebhookDeliveryTask implements JobTask {
         body: delivery.payload,
       });
     }
+    ctx.metrics.countDeliveryAttempt(result.ok ? 'delivered' : result.reason);
     const decision = decideAfterAttempt({
       attemptCountBefore: delivery.attempt_count,
       succeeded: result.ok,

@@ -9,18 +9,21 @@ import { RateLimiterMemory, RateLimiterRedis, type RateLimiterAbstract } from 'r
 export interface RateLimitStore {
   /** Adds one hit to `bucket` and returns how many the bucket now holds. */
   hit(bucket: string, windowSeconds: number): Promise<number>;
+  /** True while a shared store is unreachable and hits are counted in this process only. */
+  degraded(): boolean;
   close(): Promise<void>;
 }
 
 /** Far above any limit: the library only counts; it never rejects on its own. */
 const UNBOUNDED = Number.MAX_SAFE_INTEGER;
 
-function storeOver(limiter: RateLimiterAbstract, close: () => Promise<void>): RateLimitStore {
+function storeOver(limiter: RateLimiterAbstract, close: () => Promise<void>, degraded: () => boolean = () => false): RateLimitStore {
   return {
     async hit(bucket) {
       const res = await limiter.consume(bucket, 1);
       return res.consumedPoints;
     },
+    degraded,
     close,
   };
 }
@@ -40,12 +43,17 @@ export function memoryRateLimitStore(windowSeconds = 60): RateLimitStore {
 export async function redisRateLimitStore(url: string, logger?: Logger, windowSeconds = 60): Promise<RateLimitStore> {
   const client = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: true });
   let lastError = '';
+  let everFailed = false;
   client.on('error', (err: Error) => {
     // ioredis reconnects on its own and the insurance limiter covers the gap; say so once per kind of failure.
     if (err.message !== lastError) logger?.warn({ err }, 'redis rate-limit store unavailable; counting in-process meanwhile');
     lastError = err.message;
+    everFailed = true;
   });
-  client.on('ready', () => (lastError = ''));
+  client.on('ready', () => {
+    if (everFailed) logger?.info('redis rate-limit store reachable again; counting in redis');
+    lastError = '';
+  });
   try {
     await client.connect();
   } catch {
@@ -59,9 +67,13 @@ export async function redisRateLimitStore(url: string, logger?: Logger, windowSe
     rejectIfRedisNotReady: true,
     insuranceLimiter: new RateLimiterMemory({ points: UNBOUNDED, duration: windowSeconds + 5, keyPrefix: 'rl' }),
   });
-  return storeOver(limiter, async () => {
-    client.disconnect();
-  });
+  return storeOver(
+    limiter,
+    async () => {
+      client.disconnect();
+    },
+    () => client.status !== 'ready',
+  );
 }
 
 /** Redis when REDIS_URL is set (shared by every process), otherwise in-process counters. */

@@ -19,7 +19,21 @@ export interface DatabaseHandle {
   readonly kind: 'postgres' | 'embedded';
   /** The embedded engine, when there is one (tests dump it as a template). */
   readonly pglite?: PGlite;
+  /** The connection pool right now (/metrics reads it). */
+  poolStats(): PoolStats;
   close(): Promise<void>;
+}
+
+export interface PoolStats {
+  max: number;
+  inUse: number;
+  idle: number;
+  /** Queries waiting for a connection: above zero for long, the pool is too small or queries too slow. */
+  waiting: number;
+}
+
+function statsOf(pool: pg.Pool, max: number): () => PoolStats {
+  return () => ({ max, inUse: pool.totalCount - pool.idleCount, idle: pool.idleCount, waiting: pool.waitingCount });
 }
 
 export class EmbeddedDatabaseBusyError extends Error {
@@ -58,7 +72,7 @@ function openPostgres(url: string, schema: string | undefined, poolSize = 10): D
   // An idle client losing its server connection must not crash the process; the pool replaces it.
   pool.on('error', () => {});
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  return { db, kind: 'postgres', close: () => db.destroy() };
+  return { db, kind: 'postgres', poolStats: statsOf(pool, poolSize), close: () => db.destroy() };
 }
 
 function wrapPglite(pglite: PGlite, releaseLock: EmbeddedLock['release']): DatabaseHandle {
@@ -69,6 +83,7 @@ function wrapPglite(pglite: PGlite, releaseLock: EmbeddedLock['release']): Datab
     db,
     kind: 'embedded',
     pglite,
+    poolStats: statsOf(pool, 1),
     async close() {
       await db.destroy();
       await pglite.close();

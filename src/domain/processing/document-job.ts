@@ -13,6 +13,7 @@ import { lockCaseRow, transitionCase, type WriterDeps } from '../cases/case-writ
 import { scheduleGateEvaluation } from '../cases/evaluate-case.ts';
 import { extractPages, MAX_DOCUMENT_BYTES, type OcrEngine } from '../documents/index.ts';
 import { extractFacts, factsForDocumentKind, type ExtractedFact } from '../extraction/index.ts';
+import { documentFormatOf, type Metrics } from '../../metrics/metrics.ts';
 
 export interface DocumentJobDeps extends WriterDeps {
   db: Db;
@@ -20,6 +21,8 @@ export interface DocumentJobDeps extends WriterDeps {
   ocr: () => OcrEngine;
   blobs?: BlobStore;
   logger: AppContext['logger'];
+  /** Times page extraction by format (/metrics); absent in tests that do not look. */
+  metrics?: Pick<Metrics, 'observeExtraction'>;
   /** Fetch deadline for a document (connect + headers + body). */
   fetchTimeoutMs?: number;
 }
@@ -61,7 +64,14 @@ export async function processDocumentJob(deps: DocumentJobDeps, docId: string): 
 
   const bytes = await obtainBytes(deps, blobs, doc);
   if (!bytes.ok) return finishFailed(deps, doc, bytes.reason, cause);
+  const started = performance.now();
   const extracted = await extractPages({ ocr: deps.ocr() }, { bytes: bytes.value });
+  deps.metrics?.observeExtraction({
+    // A refused document has no format the sniffer vouched for: it counts as `unknown`.
+    format: documentFormatOf(extracted.ok ? extracted.value.mime_type : null),
+    outcome: extracted.ok ? 'processed' : 'failed',
+    seconds: (performance.now() - started) / 1000,
+  });
   if (!extracted.ok) return finishFailed(deps, doc, extracted.reason_code, cause, bytes.fetched ? bytes.value : undefined);
 
   await inTransaction(deps.db, async (tx) => {

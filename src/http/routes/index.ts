@@ -19,6 +19,7 @@ import { getWebhookDeliveryRoute } from './webhook-delivery.get.ts';
 import { retryWebhookDeliveryRoute } from './webhook-delivery.retry.ts';
 import { ackWebhookDeliveryRoute } from './webhook-delivery.ack.ts';
 import { listNotificationsRoute } from './notifications.list.ts';
+import { metricsRoute } from './metrics.get.ts';
 
 /** Every route of the service, one file per operation. */
 export const apiRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
@@ -41,4 +42,5 @@ export const apiRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app,
   await app.register(retryWebhookDeliveryRoute, { ctx });
   await app.register(ackWebhookDeliveryRoute, { ctx });
   await app.register(listNotificationsRoute, { ctx });
+  await app.register(metricsRoute, { ctx });
 };

@@ -1,0 +1,80 @@
+import { sql } from 'kysely';
+import type { Executor } from './schema.ts';
+
+/**
+ * What a job queue holds right now, per kind: how many jobs are in each state, and since when the
+ * oldest runnable one has been waiting. Read at scrape time by /metrics.
+ *
+ * Only the states an operator acts on are counted: waiting, running and failed. Succeeded jobs and
+ * delivered deliveries are history that grows with traffic; counting them at every scrape would
+ * be a table scan (the run and attempt counters say how much work was done). Every count here is
+ * served by a partial index: case_jobs_due, case_jobs_failed, webhook_deliveries_due,
+ * webhook_deliveries_finished.
+ */
+export interface JobQueueSummary {
+  kind: string;
+  counts: Record<string, number>;
+  /** When the oldest job that a worker could claim now became claimable; null when none is waiting. */
+  oldestRunnableSince: Date | null;
+}
+
+interface SummaryRow {
+  kind: string;
+  state: string;
+  count: string | number;
+  oldest: Date | string | null;
+}
+
+function toSummaries(rows: readonly SummaryRow[], kinds: readonly string[], states: readonly string[]): JobQueueSummary[] {
+  const byKind = new Map<string, JobQueueSummary>(
+    kinds.map((kind) => [kind, { kind, counts: Object.fromEntries(states.map((s) => [s, 0])), oldestRunnableSince: null }]),
+  );
+  for (const row of rows) {
+    let summary = byKind.get(row.kind);
+    if (!summary) {
+      summary = { kind: row.kind, counts: Object.fromEntries(states.map((s) => [s, 0])), oldestRunnableSince: null };
+      byKind.set(row.kind, summary);
+    }
+    summary.counts[row.state] = Number(row.count);
+    if (row.oldest !== null) {
+      const oldest = new Date(row.oldest);
+      if (!summary.oldestRunnableSince || oldest < summary.oldestRunnableSince) summary.oldestRunnableSince = oldest;
+    }
+  }
+  return [...byKind.values()];
+}
+
+/**
+ * Case jobs (document processing, gate evaluation). Runnable: queued and due, or running under a
+ * lease that ran out (its worker died), which is claimable since the lease ended.
+ */
+export async function summarizeCaseJobs(db: Executor, input: { now: Date; kinds: readonly string[] }): Promise<JobQueueSummary[]> {
+  const result = await sql<SummaryRow>`
+    select kind, status as state, count(*) as count,
+      min(case
+        when status = 'queued' and run_after <= ${input.now} then run_after
+        when status = 'running' and locked_until < ${input.now} then locked_until
+      end) as oldest
+    from case_jobs where status in ('queued', 'running')
+    group by kind, status
+    union all
+    select kind, 'failed', count(*), null from case_jobs where status = 'failed' group by kind`.execute(db);
+  return toSummaries(result.rows, input.kinds, ['queued', 'running', 'failed']);
+}
+
+/**
+ * Webhook deliveries, as one kind. A delivery waiting for its attempt is `pending` or
+ * `retry_scheduled`; one whose attempt is under way (leased) is `running`.
+ */
+export async function summarizeWebhookDeliveries(db: Executor, input: { now: Date; kind: string }): Promise<JobQueueSummary[]> {
+  const result = await sql<SummaryRow>`
+    select ${input.kind} as kind,
+      case when locked_until > ${input.now} then 'running' else status end as state,
+      count(*) as count,
+      min(case when next_attempt_at <= ${input.now} and (locked_until is null or locked_until <= ${input.now}) then next_attempt_at end) as oldest
+    from webhook_deliveries where status in ('pending', 'retry_scheduled')
+    group by 2
+    union all
+    select ${input.kind}, 'failed', count(*), null from webhook_deliveries where status = 'failed'`.execute(db);
+  return toSummaries(result.rows, [input.kind], ['pending', 'retry_scheduled', 'running', 'failed']);
+}
