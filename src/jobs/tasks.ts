@@ -1,10 +1,11 @@
 import { caseJobsTask, CASE_ENGINE_HANDLERS } from './case-jobs.ts';
 import { idempotencySweep } from './idempotency-sweep.ts';
 import { sessionExpirySweep } from './session-expiry.ts';
+import { documentRetentionSweep, webhookRetentionSweep } from './retention-sweeps.ts';
 import { webhookDeliveryTask } from './webhook-delivery.ts';
 import type { JobTask } from './worker.ts';
 
 /** The background tasks every worker runs; later capabilities add theirs here. */
 export function jobTasks(): JobTask[] {
-  return [idempotencySweep, sessionExpirySweep, caseJobsTask(CASE_ENGINE_HANDLERS), webhookDeliveryTask()];
+  return [idempotencySweep, sessionExpirySweep, caseJobsTask(CASE_ENGINE_HANDLERS), webhookDeliveryTask(), webhookRetentionSweep(), documentRetentionSweep()];
 }

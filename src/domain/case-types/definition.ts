@@ -79,6 +79,8 @@ export const caseTypeDefinitionSchema = z
       workflow_id: identifier,
       nodes: z.array(workflowNode).min(1),
     }),
+    /** Documents are erased this many days after a case completes; null keeps them even when DOCUMENT_RETENTION_DAYS is set. */
+    retention: z.strictObject({ documents_days: z.number().int().positive().max(36_500).nullable() }).optional(),
   })
   .superRefine((def, ctx) => {
     const duplicates = (values: string[], path: (i: number) => PropertyKey[], what: string) => {

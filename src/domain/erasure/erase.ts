@@ -12,6 +12,9 @@ import { fail, ok, type Result } from '../errors.ts';
 
 type EraseDeps = WriterDeps & { db: Db; blobs?: BlobStore };
 
+/** Why documents were erased, recorded in the erasure events: a request (API, dashboard) or the retention sweep. */
+export type ErasureReason = 'request' | 'retention';
+
 /**
  * Erasure (contract §9): a document's bytes, its page text, and every value, quote and piece of
  * evidence derived from it are destroyed; its id, status (`erased`), timestamps and the audit
@@ -27,7 +30,7 @@ export async function eraseDocument(
     if (!row) return caseNotFound(input.caseId);
     const doc = await findDocument(tx, input.docId, { ...tenant, caseId: row.case_id });
     if (!doc) return fail('not_found', `Case ${row.case_id} has no document ${input.docId}.`);
-    const erasedAt = doc.erased_at ?? (await eraseDocuments(tx, deps, row, [doc.doc_id], input.cause));
+    const erasedAt = doc.erased_at ?? (await eraseDocuments(tx, deps, row, [doc.doc_id], input.cause, 'request'));
     return ok({ doc_id: doc.doc_id, case_id: row.case_id, status: 'erased' as const, erased_at: erasedAt.toISOString() });
   });
 }
@@ -36,21 +39,22 @@ export async function eraseDocument(
 export async function eraseCase(
   deps: EraseDeps,
   tenant: Tenant,
-  input: { caseId: string; cause: Cause },
+  input: { caseId: string; cause: Cause; reason?: ErasureReason },
 ): Promise<Result<{ case_id: string; erased_document_ids: string[]; erased_at: string }>> {
+  const reason = input.reason ?? 'request';
   return inTransactionResult(deps.db, async (tx) => {
     const row = await lockCaseRow(tx, input.caseId, tenant);
     if (!row) return caseNotFound(input.caseId);
     const docs = await tx.selectFrom('documents').select(['doc_id', 'erased_at']).where('case_id', '=', row.case_id).orderBy('doc_id').execute();
     const pending = docs.filter((d) => d.erased_at === null).map((d) => d.doc_id);
     const now = deps.clock.now();
-    if (pending.length > 0) await eraseDocuments(tx, deps, row, pending, input.cause);
-    await recordCaseEvent(tx, deps, row, 'case.erased', { doc_ids: docs.map((d) => d.doc_id), newly_erased: pending.length }, input.cause);
+    if (pending.length > 0) await eraseDocuments(tx, deps, row, pending, input.cause, reason);
+    await recordCaseEvent(tx, deps, row, 'case.erased', { doc_ids: docs.map((d) => d.doc_id), newly_erased: pending.length, reason }, input.cause);
     return ok({ case_id: row.case_id, erased_document_ids: docs.map((d) => d.doc_id), erased_at: now.toISOString() });
   });
 }
 
-async function eraseDocuments(tx: Tx, deps: EraseDeps, row: CaseRow, docIds: string[], cause: Cause): Promise<Date> {
+async function eraseDocuments(tx: Tx, deps: EraseDeps, row: CaseRow, docIds: string[], cause: Cause, reason: ErasureReason): Promise<Date> {
   const blobs = deps.blobs ?? databaseBlobStore;
   const now = deps.clock.now();
   const erased = new Set(docIds);
@@ -98,6 +102,6 @@ async function eraseDocuments(tx: Tx, deps: EraseDeps, row: CaseRow, docIds: str
   // Rule details quote values (dates, normalised names): keep the outcome, drop the detail.
   const scrubbed = (row.gate_results as GateRuleResult[]).map((r) => (r.fact_ids.some((id) => derivedIds.includes(id)) ? { ...r, detail: { erased: true } } : r));
   await tx.updateTable('cases').set({ gate_results: toJsonb(scrubbed), updated_at: now }).where('case_id', '=', row.case_id).execute();
-  for (const docId of docIds) await recordCaseEvent(tx, deps, row, 'document.erased', { doc_id: docId, fact_ids: derivedIds }, cause);
+  for (const docId of docIds) await recordCaseEvent(tx, deps, row, 'document.erased', { doc_id: docId, fact_ids: derivedIds, reason }, cause);
   return now;
 }
