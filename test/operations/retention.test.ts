@@ -137,7 +137,7 @@ describeEachBackend('document retention', (backend) => {
     docs = await startDocumentServer({ '/paystub.txt': { body: PAY_STUB, type: 'text/plain' } });
     t = await createTestApp(backend, { clock, env: { DOSSIER_ALLOW_PRIVATE_NETWORK: 'true', DOCUMENT_RETENTION_DAYS: '30' } });
     ws = await t.workspace();
-    const variants: Record<string, unknown> = {
+    const variants: Record<string, Record<string, unknown>> = {
       week_kept: { retention: { documents_days: 7 } },
       default_kept: {},
       forever_kept: { retention: { documents_days: null } },
