@@ -12,6 +12,7 @@ import { getCaseType, listCaseTypes, putCaseType } from '../domain/case-types/ca
 import { cliError, type CliError } from './output.ts';
 import { ENDPOINT_COMMANDS } from './commands/endpoint.ts';
 import { OPERATOR_COMMANDS } from './commands/operator.ts';
+import { BACKUP_COMMANDS } from './commands/backup.ts';
 
 /**
  * The commands that act on stored state. They run in-process against the database, or, when a
@@ -240,6 +241,7 @@ export const ADMIN_COMMANDS: readonly AdminCommand[] = [
   },
   ...ENDPOINT_COMMANDS,
   ...OPERATOR_COMMANDS,
+  ...BACKUP_COMMANDS,
 ];
 
 export function findAdminCommand(argv: readonly string[]): AdminCommand | undefined {

@@ -6,6 +6,7 @@ import { embeddedOwner } from '../storage/embedded-lock.ts';
 import { executeAdminCommand, findAdminCommand, parseAdminCommand, type CommandOutcome } from './admin-commands.ts';
 import { adminSocketPath, runThroughAdminSocket } from './admin-socket.ts';
 import { runWorker } from './commands/worker.ts';
+import { restoreBackup } from './commands/backup.ts';
 import { serve } from './commands/serve.ts';
 import { cliError, printResult } from './output.ts';
 import { existsSync } from 'node:fs';
@@ -29,7 +30,9 @@ const USAGE = `usage: dossier <command> [--json]
   endpoint rotate-secret ENDPOINT_ID   (the old secret keeps signing for 24 hours)
   notifications list --org ORG_ID --env test|live [--limit N]
   operator create --org ORG_ID --email E --password P [--role admin|reviewer]
-  demo                    the demo workspace and its test key (created once)`;
+  demo                    the demo workspace and its test key (created once)
+  backup --out FILE       a consistent copy of the embedded database (while a server runs, too)
+  restore --in FILE [--force]   a backup into DATA_DIR (empty, unless --force; no server running)`;
 
 async function main(argv: string[]): Promise<number> {
   const json = argv.includes('--json');
@@ -51,14 +54,20 @@ async function main(argv: string[]): Promise<number> {
     await runWorker({ json });
     return -1;
   }
+  if (command === 'restore') {
+    const outcome = await restoreBackup(words.slice(1));
+    return report(outcome.exitCode, outcome.result, json);
+  }
   if (!findAdminCommand(words)) return report(2, cliError('invalid_request', `unknown command "${words.join(' ')}"\n${USAGE}`), json);
   const parsed = parseAdminCommand(words);
   if (!('command' in parsed)) return report(parsed.exitCode, parsed.result, json);
 
   // A file named on the command line is read by whichever process runs the command (maybe the
   // server, through the admin socket), so it must not depend on this process's working directory.
-  const fileFlag = words.indexOf('--file');
-  if (fileFlag !== -1 && words[fileFlag + 1] !== undefined) words[fileFlag + 1] = resolve(words[fileFlag + 1]!);
+  for (const flag of ['--file', '--out']) {
+    const at = words.indexOf(flag);
+    if (at !== -1 && words[at + 1] !== undefined) words[at + 1] = resolve(words[at + 1]!);
+  }
   const outcome = await runAdminCommand(words);
   return report(outcome.exitCode, outcome.result, json);
 }

@@ -1,0 +1,163 @@
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { z } from 'zod';
+import type { AppContext } from '../../app-context.ts';
+import { loadConfig } from '../../config.ts';
+import type { Runtime } from '../../runtime.ts';
+import { dumpEmbeddedDatabase, loadEmbeddedDatabase } from '../../storage/embedded-backup.ts';
+import { embeddedOwner, lockFilePath, tryAcquireEmbeddedLock } from '../../storage/embedded-lock.ts';
+import { adminSocketPath } from '../admin-socket.ts';
+import { BackupFormatError, readBackup, readCarriedFiles, secretFingerprint, writeBackup } from '../backup-archive.ts';
+import { cliError, type CliError } from '../output.ts';
+import type { CommandOutcome } from '../admin-commands.ts';
+
+/** The shape ADMIN_COMMANDS takes (runs in-process, or inside the server through the admin socket). */
+interface BackupCommand {
+  path: readonly string[];
+  usage: string;
+  options: NonNullable<ParseArgsConfig['options']>;
+  run(ctx: AppContext, values: Record<string, unknown>, positionals: string[], runtime: Runtime): Promise<object>;
+}
+
+const backupFlags = z.object({ out: z.string({ error: '--out FILE is required' }).min(1, '--out FILE is required') });
+
+const POSTGRES_NOTE =
+  'dossier backup covers the embedded database. For PostgreSQL, back up with pg_dump and keep DOSSIER_SECRET with it: see docs/operations.md.';
+
+/**
+ * `dossier backup --out FILE`. While a server owns the embedded database this runs inside it
+ * (through the admin socket), so the copy is taken between two transactions of the live server;
+ * otherwise the CLI opens the database itself. The file holds the deployment secret when it was
+ * generated: it is written readable by its owner only, and must be kept like the secret.
+ */
+export const BACKUP_COMMANDS: readonly BackupCommand[] = [
+  {
+    path: ['backup'],
+    usage: 'dossier backup --out FILE',
+    options: { out: { type: 'string' } },
+    async run(ctx, values, _positionals, runtime) {
+      const { out } = backupFlags.parse(values);
+      if (runtime.database.kind !== 'embedded') return cliError('precondition_required', POSTGRES_NOTE);
+      const started = performance.now();
+      const { dump: database, pausedMs } = await dumpEmbeddedDatabase(runtime.database);
+      const written = writeBackup(resolve(out), {
+        createdAt: ctx.clock.now(),
+        migrations: [...runtime.migrations.already_applied, ...runtime.migrations.applied].sort(),
+        database,
+        files: readCarriedFiles(ctx.config.dataDir),
+        secretSource: ctx.config.secret ? 'DOSSIER_SECRET' : 'generated',
+        secret: ctx.secret,
+      });
+      return {
+        out: resolve(out),
+        bytes: written.bytes,
+        sha256: written.sha256,
+        created_at: written.manifest.created_at,
+        migrations: written.manifest.migrations.length,
+        files: written.manifest.files.map((f) => f.name),
+        secret: written.manifest.secret.source,
+        duration_ms: Math.round(performance.now() - started),
+        /** How long requests to a running server waited for the copy. */
+        paused_ms: pausedMs,
+        note:
+          written.manifest.secret.source === 'generated'
+            ? 'The file holds the deployment secret: keep it as safe as the secret itself.'
+            : 'DOSSIER_SECRET is not in the file: keep it with the backup, or sealed secrets cannot be opened after a restore.',
+      };
+    },
+  },
+];
+
+const RESTORE_USAGE = 'dossier restore --in FILE [--force]';
+
+/** What DATA_DIR holds that a restore would overwrite (the lock and a dead server's socket do not count). */
+function occupiedEntries(dataDir: string): string[] {
+  if (!existsSync(dataDir)) return [];
+  const ignorable = new Set([lockFilePath(dataDir), adminSocketPath(dataDir)].map((p) => p.slice(dataDir.length).replace(/^[\\/]+/, '')));
+  return readdirSync(dataDir).filter((name) => !ignorable.has(name));
+}
+
+/**
+ * `dossier restore --in FILE [--force]`: a fresh DATA_DIR from a backup. Never while a process owns
+ * the directory; never over existing data without --force (which replaces the database and the
+ * top-level files, and leaves other folders alone). The file is checked whole before anything is
+ * touched, and a DOSSIER_SECRET that differs from the backed-up deployment's is refused, because
+ * the restored deployment could not open its own sealed secrets.
+ */
+export async function restoreBackup(argv: readonly string[]): Promise<CommandOutcome> {
+  let values: { in?: string | undefined; force?: boolean | undefined };
+  try {
+    ({ values } = parseArgs({ args: [...argv], options: { in: { type: 'string' }, force: { type: 'boolean' } }, strict: true, allowPositionals: false }));
+  } catch (err) {
+    return { exitCode: 2, result: cliError('invalid_request', `${(err as Error).message}; usage: ${RESTORE_USAGE}`) };
+  }
+  if (!values.in) return { exitCode: 2, result: cliError('invalid_request', `--in FILE is required; usage: ${RESTORE_USAGE}`) };
+  const config = loadConfig();
+  if (config.databaseUrl) {
+    return { exitCode: 1, result: cliError('precondition_required', 'dossier restore is for the embedded database (DATABASE_URL is set): restore PostgreSQL with pg_restore or psql; see docs/operations.md.') };
+  }
+  const dataDir = resolve(config.dataDir);
+
+  let backup;
+  try {
+    backup = readBackup(resolve(values.in));
+  } catch (err) {
+    if (err instanceof BackupFormatError || (err as NodeJS.ErrnoException).code === 'ENOENT') return fail(1, 'invalid_request', (err as Error).message);
+    throw err;
+  }
+  const { manifest } = backup;
+  if (config.secret && secretFingerprint(config.secret) !== manifest.secret.fingerprint) {
+    return fail(
+      1,
+      'invalid_request',
+      manifest.secret.source === 'generated'
+        ? 'DOSSIER_SECRET is set, but the backed-up deployment used a generated secret (carried in the backup): unset DOSSIER_SECRET, or the restored deployment cannot open its sealed secrets.'
+        : 'DOSSIER_SECRET differs from the one the backed-up deployment used: set the same value, or the restored deployment cannot open its sealed secrets.',
+    );
+  }
+
+  const owner = embeddedOwner(dataDir);
+  if (owner !== undefined) return fail(1, 'precondition_required', `${dataDir} is in use by process ${owner}: stop it before restoring into it.`);
+  const occupied = occupiedEntries(dataDir);
+  if (occupied.length > 0 && !values.force) {
+    return fail(1, 'precondition_required', `${dataDir} is not empty (${occupied.slice(0, 5).join(', ')}): restore into an empty DATA_DIR, or pass --force to replace its database and files.`);
+  }
+
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  const attempt = tryAcquireEmbeddedLock(dataDir);
+  if (!attempt.ok) return fail(1, 'precondition_required', `${dataDir} is in use by process ${attempt.ownerPid}: stop it before restoring into it.`);
+  try {
+    const pgdata = join(dataDir, 'pgdata');
+    // --force: the database and the top-level files go; folders the deployment does not own stay.
+    for (const name of occupiedEntries(dataDir)) {
+      const path = join(dataDir, name);
+      if (path === pgdata) rmSync(path, { recursive: true, force: true });
+      else if (statSync(path).isFile() || statSync(path).isSocket()) rmSync(path, { force: true });
+    }
+    const migrations = await loadEmbeddedDatabase(pgdata, backup.database);
+    for (const file of backup.files) writeFileSync(join(dataDir, file.name), file.content, { mode: 0o600 });
+    return {
+      exitCode: 0,
+      result: {
+        restored: dataDir,
+        backup_created_at: manifest.created_at,
+        migrations: migrations.length,
+        files: backup.files.map((f) => f.name),
+        secret: manifest.secret.source,
+        note:
+          manifest.secret.source === 'generated'
+            ? 'The deployment secret came with the backup: start the service without DOSSIER_SECRET.'
+            : config.secret
+              ? 'DOSSIER_SECRET matches the backed-up deployment.'
+              : 'Set DOSSIER_SECRET to the value the backed-up deployment used before starting the service.',
+      },
+    };
+  } finally {
+    attempt.lock.release();
+  }
+}
+
+function fail(exitCode: number, code: string, message: string): { exitCode: number; result: CliError } {
+  return { exitCode, result: cliError(code, message) };
+}
