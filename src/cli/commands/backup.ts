@@ -98,6 +98,8 @@ export async function restoreBackup(argv: readonly string[]): Promise<CommandOut
     return { exitCode: 1, result: cliError('precondition_required', 'dossier restore is for the embedded database (DATABASE_URL is set): restore PostgreSQL with pg_restore or psql; see docs/operations.md.') };
   }
   const dataDir = resolve(config.dataDir);
+  const owner = embeddedOwner(dataDir);
+  if (owner !== undefined) return fail(1, 'precondition_required', `${dataDir} is in use by process ${owner}: stop it before restoring into it.`);
 
   let backup;
   try {
@@ -117,8 +119,6 @@ export async function restoreBackup(argv: readonly string[]): Promise<CommandOut
     );
   }
 
-  const owner = embeddedOwner(dataDir);
-  if (owner !== undefined) return fail(1, 'precondition_required', `${dataDir} is in use by process ${owner}: stop it before restoring into it.`);
   const occupied = occupiedEntries(dataDir);
   if (occupied.length > 0 && !values.force) {
     return fail(1, 'precondition_required', `${dataDir} is not empty (${occupied.slice(0, 5).join(', ')}): restore into an empty DATA_DIR, or pass --force to replace its database and files.`);
