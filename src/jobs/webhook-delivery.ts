@@ -271,13 +271,13 @@ export class WebhookDeliveryTask implements JobTask {
         body: delivery.payload,
       });
     }
-    ctx.metrics.countDeliveryAttempt(result.ok ? 'delivered' : result.reason);
     const decision = decideAfterAttempt({
       attemptCountBefore: delivery.attempt_count,
       succeeded: result.ok,
       now: ctx.clock.now(),
       retryDelaysSeconds: ctx.config.webhookRetryDelaysSeconds,
     });
+    ctx.metrics.countDeliveryAttempt(result.ok ? 'delivered' : result.reason, decision.status === 'failed');
     const record: RecordedAttempt = {
       delivery_id: delivery.delivery_id,
       attempt_number: delivery.total_attempts + 1,

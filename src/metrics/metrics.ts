@@ -12,7 +12,8 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 export interface Metrics {
   readonly registry: Registry;
   observeHttpRequest(input: { method: string; route: string; statusCode: number; seconds: number }): void;
-  countDeliveryAttempt(outcome: DeliveryAttemptOutcome): void;
+  /** `final`: the attempt was the delivery's last (it is now `failed`). */
+  countDeliveryAttempt(outcome: DeliveryAttemptOutcome, final?: boolean): void;
   observeExtraction(input: { format: DocumentFormat; outcome: 'processed' | 'failed'; seconds: number }): void;
   observeJobRun(input: { kind: string; outcome: 'succeeded' | 'retried' | 'failed'; seconds: number }): void;
   countRetentionDeletions(what: RetentionTarget, count: number): void;
@@ -53,6 +54,11 @@ export function createMetrics(options: MetricsOptions): Metrics {
     labelNames: ['outcome'] as const,
     registers: [registry],
   });
+  const givenUp = new Counter({
+    name: 'dossier_webhook_deliveries_failed_total',
+    help: 'Webhook deliveries whose last attempt failed in this process: they are now failed.',
+    registers: [registry],
+  });
   const extraction = new Histogram({
     name: 'dossier_extraction_duration_seconds',
     help: 'Page extraction (text layer, OCR, DOCX) duration per document, by sniffed format and outcome.',
@@ -82,8 +88,9 @@ export function createMetrics(options: MetricsOptions): Metrics {
         seconds,
       );
     },
-    countDeliveryAttempt(outcome) {
+    countDeliveryAttempt(outcome, final = false) {
       attempts.inc({ outcome });
+      if (final) givenUp.inc();
     },
     observeExtraction({ format, outcome, seconds }) {
       extraction.observe({ format, outcome }, seconds);

@@ -97,6 +97,7 @@ describeEachBackend('GET /metrics', (backend) => {
     expect(value(samples, 'dossier_http_request_duration_seconds_count', { method: 'GET', route: 'unmatched', status_class: '4xx' })).toBe(1);
     expect(value(samples, 'dossier_http_request_duration_seconds_bucket', { route: '/api/v1/process', status_class: '2xx', le: '+Inf' })).toBe(2);
     expect(value(samples, 'dossier_webhook_delivery_attempts_total', { outcome: 'delivered' })).toBe(1);
+    expect(value(samples, 'dossier_webhook_deliveries_failed_total')).toBe(0);
     expect(value(samples, 'dossier_extraction_duration_seconds_count', { format: 'text', outcome: 'processed' })).toBe(2);
     expect(value(samples, 'dossier_job_run_duration_seconds_count', { kind: 'document_processing', outcome: 'succeeded' })).toBe(2);
     expect(value(samples, 'dossier_job_run_duration_seconds_count', { kind: 'gate_evaluation', outcome: 'succeeded' })).toBeGreaterThanOrEqual(2);
