@@ -6,8 +6,8 @@ import { startDocumentServer } from '../documents/document-server.ts';
 import { until } from '../support/harness.ts';
 import { runCli, startProcess, type RunningServer } from '../support/processes.ts';
 import { startReceiver, verifySignatures, type Receiver } from '../webhooks/fixtures.ts';
+import { PAY_STUB } from './fixtures.ts';
 
-const PAY_STUB = ['Earnings Statement', 'Employee name: Jane Doe', 'Pay date: 06/05/2026', 'Gross pay: $2,450.00'].join('\n');
 
 describe('dossier backup and restore (embedded database)', () => {
   const root = mkdtempSync(join(tmpdir(), 'dossier-backup-'));

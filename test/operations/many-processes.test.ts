@@ -10,10 +10,10 @@ import { freshDatabase, silentLogger, until, type TestTarget } from '../support/
 import { postgresUrlForSchema, startProcess, type RunningServer } from '../support/processes.ts';
 import { parseExposition } from './exposition.ts';
 import { startGatedServer, type GatedServer } from './gated-server.ts';
+import { PAY_STUB } from './fixtures.ts';
 
 const SECRET = 'many-processes-secret-0123456789abcdef';
 const METRICS_TOKEN = 'many-processes-metrics-token';
-const PAY_STUB = ['Earnings Statement', 'Employee name: Jane Doe', 'Pay date: 06/05/2026', 'Gross pay: $2,450.00'].join('\n');
 /** More documents than one worker claims in a batch (10), so one worker can never hold them all. */
 const DOCUMENTS = 12;
 const SESSION_KEYS = 8;

@@ -6,9 +6,9 @@ import { drainCaseJobs } from '../engine/engine-fixtures.ts';
 import { startDocumentServer } from '../documents/document-server.ts';
 import { addEndpoint, startDeliveries, startReceiver, type Receiver } from '../webhooks/fixtures.ts';
 import { parseExposition, type Sample } from './exposition.ts';
+import { PAY_STUB } from './fixtures.ts';
 
 const TOKEN = 'metrics-token-0123456789abcdef';
-const PAY_STUB = ['Earnings Statement', 'Employee name: Jane Doe', 'Pay date: 06/05/2026', 'Gross pay: $2,450.00'].join('\n');
 
 function value(samples: Sample[], name: string, labels: Record<string, string> = {}): number | undefined {
   const found = samples.find((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v));

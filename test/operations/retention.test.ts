@@ -10,9 +10,9 @@ import { startDocumentServer } from '../documents/document-server.ts';
 import { incomeVerification, uniqueKey } from '../support/fixtures.ts';
 import { createTestApp, describeEachBackend, type TestApp, type TestWorkspace } from '../support/harness.ts';
 import { addEndpoint, insertCase } from '../webhooks/fixtures.ts';
+import { PAY_STUB } from './fixtures.ts';
 
 const DAY = 86_400_000;
-const PAY_STUB = ['Earnings Statement', 'Employee name: Jane Doe', 'Pay date: 06/05/2026', 'Gross pay: $2,450.00'].join('\n');
 
 describeEachBackend('webhook retention', (backend) => {
   let t: TestApp;
