@@ -77,7 +77,7 @@ export class Dossier {
    * Any operation by its operationId, typed from the OpenAPI document: for an operation newer
    * than the resource methods. POSTs are retried after an unknown outcome only with `idempotencyKey`.
    */
-  request<Id extends OperationId>(operationId: Id, input?: CallInput<Id>): Promise<WithResponse<ResponseBody<Id>>> {
+  request<Id extends OperationId>(operationId: Id, input: CallInput<Id>): Promise<WithResponse<ResponseBody<Id>>> {
     return this.#ops.call(operationId, input);
   }
 }

@@ -23,14 +23,21 @@ export type ResponseBody<Id extends OperationId> = {
   [S in keyof operations[Id]['responses']]: S extends 200 | 201 | 202 ? JsonContent<operations[Id]['responses'][S]> : never;
 }[keyof operations[Id]['responses']];
 
-export interface CallInput<Id extends OperationId> {
-  path?: PathParams<Id>;
-  query?: QueryParams<Id>;
-  body?: RequestBody<Id>;
-  /** Sent as `Idempotency-Key`; makes a POST safe to retry after a failure whose effect is unknown. */
-  idempotencyKey?: string;
-  options?: RequestOptions;
-}
+type PathInput<Id extends OperationId> = [PathParams<Id>] extends [never] ? { path?: never } : { path: PathParams<Id> };
+type BodyInput<Id extends OperationId> = [RequestBody<Id>] extends [never]
+  ? { body?: never }
+  : undefined extends operations[Id]['requestBody']
+    ? { body?: RequestBody<Id> }
+    : { body: RequestBody<Id> };
+
+/** What a call of one operation takes: its path parameters and body when it has them. */
+export type CallInput<Id extends OperationId> = PathInput<Id> &
+  BodyInput<Id> & {
+    query?: QueryParams<Id>;
+    /** Sent as `Idempotency-Key`; makes a POST safe to retry after a failure whose effect is unknown. */
+    idempotencyKey?: string;
+    options?: RequestOptions;
+  };
 
 /**
  * Operations the service documents as repeatable without a key, retried after network failures
@@ -48,7 +55,7 @@ export class Operations {
     this.#transport = transport;
   }
 
-  call<Id extends OperationId>(operationId: Id, input: CallInput<Id> = {}): Promise<WithResponse<ResponseBody<Id>>> {
+  call<Id extends OperationId>(operationId: Id, input: CallInput<Id>): Promise<WithResponse<ResponseBody<Id>>> {
     const { method, path } = OPERATIONS[operationId];
     const request: HttpRequest = {
       method,
