@@ -11,6 +11,7 @@ import { ENVIRONMENTS, type Environment } from '../config.ts';
 import { getCaseType, listCaseTypes, putCaseType } from '../domain/case-types/case-types.ts';
 import { cliError, type CliError } from './output.ts';
 import { ENDPOINT_COMMANDS } from './commands/endpoint.ts';
+import { OPERATOR_COMMANDS } from './commands/operator.ts';
 
 /**
  * The commands that act on stored state. They run in-process against the database, or, when a
@@ -76,7 +77,12 @@ function demoCurl(baseUrl: string, key: string): string {
 
 export async function describeDemo(ctx: AppContext) {
   const demo = await ensureDemoWorkspace(ctx);
-  return { ...demo, base_url: ctx.config.baseUrl, curl: demo.key ? demoCurl(ctx.config.baseUrl, demo.key) : null };
+  return {
+    ...demo,
+    base_url: ctx.config.baseUrl,
+    curl: demo.key ? demoCurl(ctx.config.baseUrl, demo.key) : null,
+    dashboard: { url: `${ctx.config.baseUrl}/dashboard/login`, email: demo.operator.email, password: demo.operator.password },
+  };
 }
 
 function parseEnvironment(value: unknown, flag = '--env'): Environment {
@@ -233,6 +239,7 @@ export const ADMIN_COMMANDS: readonly AdminCommand[] = [
     run: (ctx) => describeDemo(ctx),
   },
   ...ENDPOINT_COMMANDS,
+  ...OPERATOR_COMMANDS,
 ];
 
 export function findAdminCommand(argv: readonly string[]): AdminCommand | undefined {

@@ -28,6 +28,7 @@ const USAGE = `usage: dossier <command> [--json]
   endpoint disable ENDPOINT_ID
   endpoint rotate-secret ENDPOINT_ID   (the old secret keeps signing for 24 hours)
   notifications list --org ORG_ID --env test|live [--limit N]
+  operator create --org ORG_ID --email E --password P [--role admin|reviewer]
   demo                    the demo workspace and its test key (created once)`;
 
 async function main(argv: string[]): Promise<number> {

@@ -8,6 +8,7 @@ import { registerErrorEnvelope } from './plugins/error-envelope.ts';
 import { BODY_LIMIT_BYTES, registerJsonBody } from './plugins/json-body.ts';
 import { apiRoutes } from './routes/index.ts';
 import { zodValidatorCompiler } from './validation.ts';
+import { webFaces } from '../web/index.ts';
 
 /** Builds the HTTP face of the service. Listening is the caller's business (tests use inject). */
 export async function buildServer(ctx: AppContext): Promise<FastifyInstance> {
@@ -51,5 +52,6 @@ export async function buildServer(ctx: AppContext): Promise<FastifyInstance> {
   await registerOpenApi(app, ctx.config);
   registerAuthentication(app, ctx);
   await app.register(apiRoutes, { ctx });
+  await app.register(webFaces, { ctx });
   return app;
 }

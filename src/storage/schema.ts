@@ -2,12 +2,13 @@ import type { Insertable, Kysely, Selectable, Transaction, Updateable } from 'ky
 import type { ApiKeysTable, FoundationTables, OrgsTable } from './tables/foundation.ts';
 import type { CaseTables } from './tables/cases.ts';
 import type { WebhookTables } from './tables/webhooks.ts';
+import type { OperatorTables } from './tables/operators.ts';
 
 export type { BillingStatus } from './tables/foundation.ts';
 export type { Timestamp, Json } from './tables/types.ts';
 
 /** Every table, by capability; each capability's file declares its own. */
-export interface Database extends FoundationTables, CaseTables, WebhookTables {}
+export interface Database extends FoundationTables, CaseTables, WebhookTables, OperatorTables {}
 
 export type Db = Kysely<Database>;
 export type Tx = Transaction<Database>;

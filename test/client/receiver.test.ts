@@ -151,7 +151,7 @@ describeEachBackend('the reference receiver (examples/receiver) against the serv
     const body = JSON.stringify({ event_id: 'evt_forged', delivery_id: 'dlv_forged', event_type: 'v1.case.completed', case_id: 'case_x', data: { case_status: 'approved' } });
     const t0 = Math.floor(Date.now() / 1000);
     const forged = `t=${t0},v1=${createHmac('sha256', 'whsec_not_the_secret').update(`${t0}.${body}`).digest('hex')}`;
-    for (const headers of [{ 'x-service-signature': forged }, {}]) {
+    for (const headers of [{ 'x-service-signature': forged }, {}] as Record<string, string>[]) {
       const res = await fetch(receiver.url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
       expect(res.status).toBe(401);
     }

@@ -28,7 +28,7 @@ export function injectFetch(app: FastifyInstance): FetchLike {
       for (const v of Array.isArray(value) ? value : [value]) responseHeaders.append(name, String(v));
     }
     const empty = res.statusCode === 204 || res.statusCode === 304;
-    return new Response(empty ? null : res.rawPayload, { status: res.statusCode, headers: responseHeaders });
+    return new Response(empty ? null : new Uint8Array(res.rawPayload), { status: res.statusCode, headers: responseHeaders });
   };
 }
 

@@ -45,7 +45,7 @@ export async function serve(args: { json: boolean; worker: boolean }): Promise<v
     worker: args.worker,
     pid: process.pid,
     demo: demo.created
-      ? { org_id: demo.org_id, key: demo.key, curl: demo.curl }
+      ? { org_id: demo.org_id, key: demo.key, curl: demo.curl, dashboard: demo.dashboard }
       : { org_id: demo.org_id, note: 'the demo workspace exists: `npm run dossier -- demo` prints its key again' },
   };
   if (args.json) printResult(banner, true);
@@ -71,6 +71,10 @@ function printBanner(banner: { url: string; database: string; demo: Record<strin
       'Try it:',
       `  ${String(banner.demo.curl)}`,
     );
+    const dashboard = banner.demo.dashboard as { url: string; email: string; password: string | null } | undefined;
+    if (dashboard?.password) {
+      lines.push('', 'Sign in to the dashboard:', `  ${dashboard.url}`, `  email ${dashboard.email}   password ${dashboard.password}`);
+    }
   } else {
     lines.push(`Demo workspace ${String(banner.demo.org_id)}: \`npm run dossier -- demo\` prints its key and a curl line.`);
   }

@@ -7,6 +7,9 @@ import { open, seal } from '../crypto/secret-box.ts';
 import { createApiKey } from '../keys/keys.ts';
 import { createOrg } from '../orgs/orgs.ts';
 import { putCaseType } from '../case-types/case-types.ts';
+import { createOperator } from '../operators/operators.ts';
+import { findOperatorByEmail } from '../../storage/operators.ts';
+import { randomBase62 } from '../../ports/ids.ts';
 import addressProof from '../../../examples/case-types/address_proof.json' with { type: 'json' };
 import incomeVerification from '../../../examples/case-types/income_verification.json' with { type: 'json' };
 
@@ -25,13 +28,19 @@ export interface DemoWorkspace {
   key: string | null;
   environment: 'test';
   case_type_ids: string[];
+  /** The demo operator (an admin), so the dashboard can be tried at once. */
+  operator: { email: string; password: string | null };
 }
 
 interface StoredDemo {
   org_id: string;
   key_id: string;
   sealed_key: string;
+  /** Sealed like the key, so `dossier demo` can print the sign-in again. */
+  sealed_operator_password?: string;
 }
+
+export const DEMO_OPERATOR_EMAIL = 'demo@example.com';
 
 /**
  * The demo workspace: created once per deployment, then found again. A revoked demo key is
@@ -51,6 +60,7 @@ export async function ensureDemoWorkspace(ctx: AppContext): Promise<DemoWorkspac
       if (!put.ok) throw new Error(`demo case type is invalid: ${JSON.stringify(put.problems)}`);
     }
     const caseTypeIds = DEMO_CASE_TYPES.map((d) => (d as { case_type_id: string }).case_type_id);
+    const operator = await ensureDemoOperator(deps, orgId, stored, ctx.secret);
     const existingKey = stored ? await findApiKey(trx, stored.key_id) : undefined;
     const keyUsable = existingKey && existingKey.revoked_at === null && (existingKey.expires_at ?? new Date(8.64e15)) > now;
     if (stored && keyUsable) {
@@ -61,12 +71,47 @@ export async function ensureDemoWorkspace(ctx: AppContext): Promise<DemoWorkspac
         key: open(ctx.secret, 'demo-key', stored.sealed_key) ?? null,
         environment: 'test',
         case_type_ids: caseTypeIds,
+        operator: { email: DEMO_OPERATOR_EMAIL, password: operator.password },
       };
     }
     const key = await createApiKey(deps, { orgId, environment: 'test', scopes: ['*'], name: 'Demo key' });
     if (!key.ok) throw new Error(`demo key: ${key.message}`);
-    const next: StoredDemo = { org_id: orgId, key_id: key.value.key_id, sealed_key: seal(ctx.secret, 'demo-key', key.value.key) };
+    const next: StoredDemo = {
+      org_id: orgId,
+      key_id: key.value.key_id,
+      sealed_key: seal(ctx.secret, 'demo-key', key.value.key),
+      ...(operator.sealed ? { sealed_operator_password: operator.sealed } : {}),
+    };
     await writeSetting(trx, DEMO_SETTING, JSON.stringify(next), now);
-    return { created: !stored, org_id: orgId, key_id: key.value.key_id, key: key.value.key, environment: 'test', case_type_ids: caseTypeIds };
+    return {
+      created: !stored,
+      org_id: orgId,
+      key_id: key.value.key_id,
+      key: key.value.key,
+      environment: 'test',
+      case_type_ids: caseTypeIds,
+      operator: { email: DEMO_OPERATOR_EMAIL, password: operator.password },
+    };
   });
+}
+
+/**
+ * The demo operator, an admin of the demo workspace with a generated password. Created once; a
+ * deployment whose demo predates operators gets one on the next `dossier demo`.
+ */
+async function ensureDemoOperator(
+  deps: Parameters<typeof createOperator>[0],
+  orgId: string,
+  stored: StoredDemo | undefined,
+  secret: string,
+): Promise<{ password: string | null; sealed: string | undefined }> {
+  if (stored?.sealed_operator_password && (await findOperatorByEmail(deps.db, DEMO_OPERATOR_EMAIL))) {
+    return { password: open(secret, 'demo-operator', stored.sealed_operator_password) ?? null, sealed: stored.sealed_operator_password };
+  }
+  const password = randomBase62(20);
+  const created = await createOperator(deps, { orgId, email: DEMO_OPERATOR_EMAIL, password, role: 'admin' });
+  if (!created.ok) return { password: null, sealed: undefined };
+  const sealed = seal(secret, 'demo-operator', password);
+  if (stored) await writeSetting(deps.db, DEMO_SETTING, JSON.stringify({ ...stored, sealed_operator_password: sealed }), deps.clock.now());
+  return { password, sealed };
 }

@@ -8,8 +8,13 @@ import { touchApiKeyLastUsed } from '../../storage/api-keys.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** The scope a route needs; a route without one is public. */
+    /** The API scope a route needs (API-key routes). */
     scope?: Scope;
+    /**
+     * Who may reach a route that takes no API key: anyone (`public`), the applicant holding the
+     * session's link (`applicant`), a signed-in operator (`operator`), or an admin operator (`admin`).
+     */
+    auth?: 'public' | 'applicant' | 'operator' | 'admin';
   }
   interface FastifyRequest {
     apiKey?: AuthenticatedKey;

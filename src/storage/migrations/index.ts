@@ -5,6 +5,7 @@ import { webhooks } from './0003_webhooks.ts';
 import { caseEngine } from './0004_case_engine.ts';
 import { documents } from './0005_documents.ts';
 import { usageShards } from './0006_usage_shards.ts';
+import { operators } from './0007_operators.ts';
 
 /** A forward-only schema step. Applied once, in order, inside one transaction. */
 export interface Migration {
@@ -13,4 +14,4 @@ export interface Migration {
   up(trx: Tx): Promise<void>;
 }
 
-export const MIGRATIONS: readonly Migration[] = [foundation, cases, webhooks, caseEngine, documents, usageShards];
+export const MIGRATIONS: readonly Migration[] = [foundation, cases, webhooks, caseEngine, documents, usageShards, operators];

@@ -1,0 +1,4 @@
+// The applicant app's enhancements. Page modules add theirs by looking for their own markup.
+import { enhanceCommon } from './common.js';
+
+enhanceCommon();

@@ -1,0 +1,71 @@
+import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
+import type { AppContext } from '../../app-context.ts';
+import type { Environment } from '../../config.ts';
+import { resolveOperatorSession } from '../../domain/operators/operator-sessions.ts';
+import type { AssetRegistry } from '../assets.ts';
+import { CSRF_FIELD, csrfMatches } from '../csrf.ts';
+import { cookieBase, formField } from '../face.ts';
+import { registerSignIn } from './auth/sign-in.ts';
+import { registerSessionActions } from './auth/session-actions.ts';
+import { CSRF_PURPOSE, DASHBOARD_COOKIE, DASHBOARD_PREFIX } from './context.ts';
+import { dashboardErrorHandler, sendDashboardError } from './errors.ts';
+import { registerOverview } from './overview.ts';
+import { registerDevelopersIndex } from './developers/index.ts';
+
+/** What every dashboard page module receives. */
+export interface DashboardRouteDeps {
+  ctx: AppContext;
+  assets: AssetRegistry;
+  secret: string;
+  acceptedEnvironments: readonly Environment[];
+}
+
+/**
+ * The workspace dashboard at /dashboard. Access is decided before any handler runs:
+ * - every route must declare `auth` (`public`, `operator` or `admin`), or start-up fails;
+ * - a non-public route needs a live operator session (else: to the sign-in page);
+ * - an `admin` route refuses reviewers with 403, whatever the navigation shows;
+ * - every POST carries the session's CSRF token (the sign-in form has its own double-submit nonce).
+ */
+export const dashboardFace: FastifyPluginAsync<{ ctx: AppContext; assets: AssetRegistry }> = async (scope, { ctx, assets }) => {
+  const deps: DashboardRouteDeps = { ctx, assets, secret: ctx.secret, acceptedEnvironments: ctx.config.acceptedKeyEnvironments };
+  scope.addHook('onRoute', (route) => {
+    const auth = route.config?.auth;
+    if (auth !== 'public' && auth !== 'operator' && auth !== 'admin') {
+      throw new Error(`dashboard route ${String(route.method)} ${route.url} must declare config.auth: 'public', 'operator' or 'admin'`);
+    }
+  });
+
+  scope.addHook('onRequest', async (request, reply) => {
+    const auth = request.routeOptions.config.auth;
+    if (auth === 'public' || auth === undefined) return;
+    const resolved = await resolveOperatorSession(ctx, { token: request.cookies[DASHBOARD_COOKIE] });
+    if (resolved.kind !== 'active') {
+      if (resolved.kind === 'expired') reply.clearCookie(DASHBOARD_COOKIE, { ...cookieBase(ctx.config.baseUrl), sameSite: 'strict', path: DASHBOARD_PREFIX });
+      const next = request.method === 'GET' ? `&next=${encodeURIComponent(request.url)}` : '';
+      return reply.redirect(`${DASHBOARD_PREFIX}/login?reason=${resolved.kind === 'expired' ? 'expired' : 'none'}${next}`, 303);
+    }
+    request.operatorSession = resolved.value;
+    if (auth === 'admin' && resolved.value.operator.role !== 'admin') {
+      return sendDashboardError(request, reply, deps, 403, 'Developer settings are for workspace admins. Ask an admin if you need access.');
+    }
+  });
+
+  scope.addHook('preHandler', async (request, reply) => {
+    if (request.method !== 'POST' || !request.operatorSession) return;
+    if (!csrfMatches(ctx.secret, CSRF_PURPOSE, request.operatorSession.session.session_id, formField(request.body, CSRF_FIELD))) {
+      return sendDashboardError(request, reply, deps, 403, 'This form had expired or did not come from this page. Go back, reload the page and try again.');
+    }
+  });
+
+  scope.setErrorHandler(dashboardErrorHandler(deps));
+  scope.setNotFoundHandler({}, (request, reply) => sendDashboardError(request, reply, deps, 404));
+
+  assets.register(scope);
+  registerSignIn(scope, ctx, assets);
+  registerSessionActions(scope, ctx);
+  registerOverview(scope, deps);
+  registerDevelopersIndex(scope, deps);
+};
+
+export type DashboardScope = FastifyInstance;

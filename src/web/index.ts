@@ -1,0 +1,22 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { AppContext } from '../app-context.ts';
+import { AssetRegistry } from './assets.ts';
+import { dashboardFace } from './dashboard/index.ts';
+import { registerFaceBasics } from './face.ts';
+import { DASHBOARD_PREFIX } from './dashboard/context.ts';
+
+/**
+ * The two faces for people: the applicant app under {app_url}'s path and the dashboard under
+ * /dashboard, in one encapsulated scope, so cookies, form parsing, compression and the page
+ * security headers never reach the API's routes.
+ */
+export const webFaces: FastifyPluginAsync<{ ctx: AppContext }> = async (web, { ctx }) => {
+  const assets = new AssetRegistry();
+  await registerFaceBasics(web);
+  await web.register(dashboardFace, { ctx, assets, prefix: DASHBOARD_PREFIX });
+};
+
+/** The path the applicant app is mounted on: APP_URL's path (`/app` by default), '' for a host of its own. */
+export function applicantAppPrefix(appUrl: string): string {
+  return new URL(appUrl).pathname.replace(/\/+$/, '');
+}
