@@ -1,4 +1,4 @@
-import { Dossier, type DossierOptions, type FetchLike } from '@dossier/client';
+import { Dossier, DossierError, type DossierOptions, type FetchLike } from '@dossier/client';
 import type { FastifyInstance } from 'fastify';
 import type { TestApp, TestWorkspace } from './harness.ts';
 
@@ -44,4 +44,26 @@ export function dossierFor(t: TestApp, ws: Pick<TestWorkspace, 'key'> | string, 
     maxRetries: 0,
     ...options,
   });
+}
+
+/** The DossierError a call fails with; fails the test when the call succeeds or fails otherwise. */
+export async function dossierError(call: Promise<unknown>): Promise<DossierError> {
+  const outcome = await call.then(
+    (value) => ({ value }),
+    (error: unknown) => ({ error }),
+  );
+  if ('value' in outcome) throw new Error(`expected a DossierError, but the call succeeded: ${JSON.stringify(outcome.value)}`);
+  if (!(outcome.error instanceof DossierError)) throw outcome.error;
+  return outcome.error;
+}
+
+/** The HTTP status a call ended with: its answer's, or its DossierError's. */
+export function statusOf(call: Promise<{ lastResponse: { status: number } }>): Promise<number> {
+  return call.then(
+    (result) => result.lastResponse.status,
+    (error: unknown) => {
+      if (error instanceof DossierError) return error.status;
+      throw error;
+    },
+  );
 }
