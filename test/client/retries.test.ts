@@ -251,4 +251,10 @@ describe('responses', () => {
     for await (const _ of client().cases.events('a/b', { afterCursor: 7, limit: 50 })) throw new Error('no events expected');
     expect(server.requests[0]!.url).toBe('/api/v1/cases/a%2Fb/events?after_cursor=7&limit=50');
   });
+
+  it('keeps a path prefix of the base address', async () => {
+    server.script({ status: 200, body: CASE_RECORD });
+    await client({ baseUrl: `${server.url}/dossier/` }).cases.retrieve('case_1');
+    expect(server.requests[0]!.url).toBe('/dossier/api/v1/cases/case_1');
+  });
 });

@@ -152,7 +152,8 @@ export class Transport {
   }
 
   #url(request: HttpRequest): string {
-    const url = new URL(request.path, `${this.#settings.baseUrl.replace(/\/+$/, '')}/`);
+    // Appended, not resolved: a base address behind a path prefix (https://example.com/dossier) keeps it.
+    const url = new URL(`${this.#settings.baseUrl.replace(/\/+$/, '')}${request.path}`);
     for (const [name, value] of Object.entries(request.query ?? {})) {
       if (value !== undefined && value !== null) url.searchParams.set(name, String(value));
     }
