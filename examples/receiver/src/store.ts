@@ -1,5 +1,5 @@
 import { DatabaseSync } from 'node:sqlite';
-import type { Acknowledgement, CasePackage, CaseRecord, WebhookEvent } from '@dossier/client';
+import type { WebhookAcknowledgement, CasePackage, CaseRecord, WebhookEvent } from '@dossier/client';
 
 /**
  * What the receiver saw, in SQLite (node:sqlite, built into Node 22.13+ and 24), so a restart
@@ -104,7 +104,7 @@ export class ReceiverStore {
   }
 
   /** The handoff and its delivery's completion, in one transaction. */
-  saveHandoff(input: { deliveryId: string; caseRecord: CaseRecord; pkg: CasePackage; acknowledgement: Acknowledgement; now: Date }): void {
+  saveHandoff(input: { deliveryId: string; caseRecord: CaseRecord; pkg: CasePackage; acknowledgement: WebhookAcknowledgement; now: Date }): void {
     const { deliveryId, caseRecord, pkg, acknowledgement, now } = input;
     this.#db.exec('begin');
     try {

@@ -5,7 +5,7 @@ import { listPages } from './list.ts';
 
 export type NotificationListParams = QueryParams<'listNotifications'>;
 export type NotificationPage = ResponseBody<'listNotifications'>;
-export type Notification = NotificationPage['notifications'][number];
+export type IntegrationNotification = NotificationPage['notifications'][number];
 
 /** `/api/v1/notifications`: integration notifications (failed deliveries, missing endpoints). */
 export class Notifications {
@@ -16,7 +16,7 @@ export class Notifications {
   }
 
   /** GET /api/v1/notifications: newest first, as an async iterable over pages. */
-  list(params: NotificationListParams = {}, options?: RequestOptions): PageList<NotificationPage, string, Notification> {
+  list(params: NotificationListParams = {}, options?: RequestOptions): PageList<NotificationPage, string, IntegrationNotification> {
     return listPages(this.#ops, 'listNotifications', params, options, (page) => page.notifications);
   }
 }

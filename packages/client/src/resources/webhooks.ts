@@ -6,12 +6,12 @@ import type { WithResponse } from '../response.ts';
 
 export type WebhookTestParams = RequestBody<'sendTestWebhook'>;
 export type WebhookTestResult = ResponseBody<'sendTestWebhook'>;
-export type DeliveryListParams = QueryParams<'listWebhookDeliveries'>;
-export type DeliveryPage = ResponseBody<'listWebhookDeliveries'>;
-export type DeliverySummary = DeliveryPage['deliveries'][number];
-export type Delivery = ResponseBody<'getWebhookDelivery'>;
-export type AcknowledgementParams = RequestBody<'acknowledgeWebhookDelivery'>;
-export type Acknowledgement = ResponseBody<'acknowledgeWebhookDelivery'>;
+export type WebhookDeliveryListParams = QueryParams<'listWebhookDeliveries'>;
+export type WebhookDeliveryPage = ResponseBody<'listWebhookDeliveries'>;
+export type WebhookDeliverySummary = WebhookDeliveryPage['deliveries'][number];
+export type WebhookDelivery = ResponseBody<'getWebhookDelivery'>;
+export type WebhookAcknowledgementParams = RequestBody<'acknowledgeWebhookDelivery'>;
+export type WebhookAcknowledgement = ResponseBody<'acknowledgeWebhookDelivery'>;
 
 /** `/api/v1/webhooks/deliveries`: the delivery log, manual retries and handoff acknowledgements. */
 export class WebhookDeliveries {
@@ -22,17 +22,17 @@ export class WebhookDeliveries {
   }
 
   /** GET /api/v1/webhooks/deliveries: newest first, as an async iterable over pages. */
-  list(params: DeliveryListParams = {}, options?: RequestOptions): PageList<DeliveryPage, string, DeliverySummary> {
+  list(params: WebhookDeliveryListParams = {}, options?: RequestOptions): PageList<WebhookDeliveryPage, string, WebhookDeliverySummary> {
     return listPages(this.#ops, 'listWebhookDeliveries', params, options, (page) => page.deliveries);
   }
 
   /** GET /api/v1/webhooks/deliveries/{delivery_id}: one delivery with its attempts and envelope. */
-  retrieve(deliveryId: string, options?: RequestOptions): Promise<WithResponse<Delivery>> {
+  retrieve(deliveryId: string, options?: RequestOptions): Promise<WithResponse<WebhookDelivery>> {
     return this.#ops.call('getWebhookDelivery', { path: { delivery_id: deliveryId }, ...(options ? { options } : {}) });
   }
 
   /** POST /api/v1/webhooks/deliveries/{delivery_id}/retry: sends a failed delivery again. */
-  retry(deliveryId: string, options?: RequestOptions): Promise<WithResponse<Delivery>> {
+  retry(deliveryId: string, options?: RequestOptions): Promise<WithResponse<WebhookDelivery>> {
     return this.#ops.call('retryWebhookDelivery', { path: { delivery_id: deliveryId }, ...(options ? { options } : {}) });
   }
 
@@ -41,7 +41,7 @@ export class WebhookDeliveries {
    * decision-ready handoff. Give `acknowledgement_id` (your own id for the receipt) to make a
    * repeat replay the first answer.
    */
-  ack(deliveryId: string, body: AcknowledgementParams = {}, options?: RequestOptions): Promise<WithResponse<Acknowledgement>> {
+  ack(deliveryId: string, body: WebhookAcknowledgementParams = {}, options?: RequestOptions): Promise<WithResponse<WebhookAcknowledgement>> {
     return this.#ops.call('acknowledgeWebhookDelivery', { path: { delivery_id: deliveryId }, body, ...(options ? { options } : {}) });
   }
 }
