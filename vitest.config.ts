@@ -1,6 +1,9 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
+  // The workspace's @dossier/client is tested from its source (its `dossier-source` export), not a build.
+  resolve: { alias: [{ find: /^@dossier\/client$/, replacement: fileURLToPath(new URL('packages/client/src/index.ts', import.meta.url)) }] },
   test: {
     include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
     globalSetup: ['test/support/global-setup.ts'],

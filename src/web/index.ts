@@ -12,6 +12,10 @@ import { DASHBOARD_PREFIX } from './dashboard/context.ts';
  */
 export const webFaces: FastifyPluginAsync<{ ctx: AppContext }> = async (web, { ctx }) => {
   const assets = new AssetRegistry();
+  // Pages are not API operations: keep them out of the OpenAPI document the client is generated from.
+  web.addHook('onRoute', (route) => {
+    route.schema = { ...route.schema, hide: true };
+  });
   await registerFaceBasics(web);
   await web.register(dashboardFace, { ctx, assets, prefix: DASHBOARD_PREFIX });
 };

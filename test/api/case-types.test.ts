@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getCaseType, putCaseType } from '../../src/domain/case-types/case-types.ts';
 import { parseCaseTypeDefinition } from '../../src/domain/case-types/definition.ts';
 import { createTestApp, describeEachBackend, type TestApp, type TestWorkspace } from '../support/harness.ts';
-import { addressProof, incomeVerification, uniqueKey } from '../support/fixtures.ts';
+import { dossierFor } from '../support/dossier-client.ts';
+import { addressProof, incomeVerification } from '../support/fixtures.ts';
 
 const clone = <T>(v: T): T => structuredClone(v);
 
@@ -68,13 +69,8 @@ describeEachBackend('case type versions', (backend) => {
     const same = await putCaseType(t.ctx, { orgId: ws.orgId, environment: 'test', definition: { ...incomeVerification, name: 'Renamed' } });
     expect(same).toMatchObject({ ok: true, value: { workflow_version: 'v1', version_created: false } });
 
-    const session = await t.app.inject({
-      method: 'POST',
-      url: '/api/v1/sessions',
-      headers: { authorization: `Bearer ${ws.key}`, 'idempotency-key': uniqueKey() },
-      payload: { case_type_id: 'income_verification' },
-    });
-    const caseId = session.json().case_id;
+    const dossier = dossierFor(t, ws);
+    const { case_id: caseId } = await dossier.sessions.create({ case_type_id: 'income_verification' });
 
     const changed = clone(incomeVerification) as any;
     changed.workflow.nodes = changed.workflow.nodes.filter((n: { type: string }) => n.type !== 'review');
@@ -83,8 +79,7 @@ describeEachBackend('case type versions', (backend) => {
     const current = await getCaseType(t.ctx, ws.orgId, 'test', 'income_verification');
     expect(current).toMatchObject({ ok: true, value: { workflow_version: 'v2', name: 'Income verification' } });
 
-    const read = await t.app.inject({ method: 'GET', url: `/api/v1/cases/${caseId}`, headers: { authorization: `Bearer ${ws.key}` } });
-    expect(read.json().workflow_version).toBe('v1');
+    expect((await dossier.cases.retrieve(caseId)).workflow_version).toBe('v1');
 
     const live = await getCaseType(t.ctx, ws.orgId, 'live', 'income_verification');
     expect(live.ok).toBe(false);

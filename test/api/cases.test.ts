@@ -1,32 +1,41 @@
+import { PreconditionError, type Dossier } from '@dossier/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordCaseEvent } from '../../src/domain/cases/case-events.ts';
 import { findCase } from '../../src/storage/cases.ts';
 import { inTransaction } from '../../src/storage/unit-of-work.ts';
 import { ManualClock } from '../../src/ports/clock.ts';
 import { createTestApp, describeEachBackend, type TestApp, type TestWorkspace } from '../support/harness.ts';
+import { dossierError, dossierFor } from '../support/dossier-client.ts';
 import { newSession, uniqueKey, withExampleCaseTypes } from '../support/fixtures.ts';
+
+/** One page of a case's event log, as one request. */
+function firstPage(dossier: Dossier, caseId: string, afterCursor = 0, limit?: number) {
+  return dossier.request('listCaseEvents', { path: { case_id: caseId }, query: { after_cursor: afterCursor, ...(limit !== undefined ? { limit } : {}) } });
+}
 
 describeEachBackend('case reads', (backend) => {
   let t: TestApp;
   let ws: TestWorkspace;
+  let dossier: Dossier;
   let caseId: string;
   const clock = new ManualClock('2026-06-15T12:00:00.000Z');
 
   beforeAll(async () => {
     t = await createTestApp(backend, { clock });
     ws = await t.workspace();
+    dossier = dossierFor(t, ws);
     await withExampleCaseTypes(t, ws.orgId);
     caseId = (await newSession(t, ws, 'income_verification', { external_case_id: 'ext-7' })).case_id;
   });
   afterAll(() => t.close());
 
+  /** Raw HTTP for the query strings the typed client never sends. */
   const get = (url: string, key = ws.key) => t.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${key}` } });
 
   describe('GET /api/v1/cases/{case_id}', () => {
     it('returns every field of the record, with empty arrays and nulls where nothing exists yet', async () => {
-      const res = await get(`/api/v1/cases/${caseId}`);
-      expect(res.statusCode).toBe(200);
-      const c = res.json();
+      const c = await dossier.cases.retrieve(caseId);
+      expect(c.lastResponse.status).toBe(200);
       expect(c).toMatchObject({
         case_id: caseId,
         case_type_id: 'income_verification',
@@ -50,7 +59,7 @@ describeEachBackend('case reads', (backend) => {
         structured_inputs: {},
         summary: { resolved_count: 0, needs_input_count: 0, failed_count: 0, document_count: 0 },
       });
-      expect(c.workspace.facts.map((f: { fact_id: string }) => f.fact_id)).toEqual(['employee_name', 'employer_name', 'pay_date', 'gross_pay']);
+      expect(c.workspace.facts.map((f) => f.fact_id)).toEqual(['employee_name', 'employer_name', 'pay_date', 'gross_pay']);
       for (const f of c.workspace.facts) {
         expect(f).toMatchObject({ status: 'pending', value: null, reason_codes: [], provenance: [], evidence: [], verification_metadata: [] });
       }
@@ -81,42 +90,47 @@ describeEachBackend('case reads', (backend) => {
 
     it('is not_found for another workspace and for the other environment', async () => {
       const other = await t.workspace();
-      expect((await get(`/api/v1/cases/${caseId}`, other.key)).json().error.code).toBe('not_found');
+      expect((await dossierError(dossierFor(t, other).cases.retrieve(caseId))).code).toBe('not_found');
       const live = await t.createKey(ws.orgId, { environment: 'live' });
-      const res = await get(`/api/v1/cases/${caseId}`, live.key);
-      expect(res.statusCode).toBe(404);
-      expect(res.json().error.code).toBe('not_found');
-      expect((await get('/api/v1/cases/case_doesnotexist')).statusCode).toBe(404);
+      const error = await dossierError(dossierFor(t, live.key).cases.retrieve(caseId));
+      expect(error.status).toBe(404);
+      expect(error.code).toBe('not_found');
+      expect((await dossierError(dossier.cases.retrieve('case_doesnotexist'))).status).toBe(404);
     });
 
     it('answers missing_case_id for an empty segment', async () => {
-      for (const url of ['/api/v1/cases/', '/api/v1/cases//events', '/api/v1/cases//package']) {
-        const res = await get(url);
-        expect(res.statusCode, url).toBe(400);
-        expect(res.json().error.code).toBe('missing_case_id');
+      for (const [what, call] of [
+        ['case', () => dossier.cases.retrieve('')],
+        ['events', () => firstPage(dossier, '')],
+        ['package', () => dossier.cases.package('')],
+      ] as const) {
+        const error = await dossierError(call());
+        expect(error.status, what).toBe(400);
+        expect(error.code).toBe('missing_case_id');
       }
     });
 
     it('needs cases:read', async () => {
-      const writer = await t.createKey(ws.orgId, { scopes: ['sessions:write'] });
-      for (const url of [`/api/v1/cases/${caseId}`, `/api/v1/cases/${caseId}/events`, `/api/v1/cases/${caseId}/package`]) {
-        expect((await get(url, writer.key)).statusCode).toBe(403);
+      const writer = dossierFor(t, (await t.createKey(ws.orgId, { scopes: ['sessions:write'] })).key);
+      for (const call of [() => writer.cases.retrieve(caseId), () => firstPage(writer, caseId), () => writer.cases.package(caseId)]) {
+        expect((await dossierError(call())).status).toBe(403);
       }
     });
   });
 
   describe('GET /api/v1/cases/{case_id}/events', () => {
     it('pages by cursor with next_cursor and has_more', async () => {
-      let res = await get(`/api/v1/cases/${caseId}/events?limit=1`);
-      expect(res.json()).toMatchObject({ case_id: caseId, next_cursor: 1, has_more: true });
-      expect(res.json().events).toEqual([expect.objectContaining({ event_type: 'case.created', cursor: 1, event_id: expect.stringMatching(/^evt_/) })]);
-      res = await get(`/api/v1/cases/${caseId}/events?after_cursor=1&limit=1`);
-      expect(res.json()).toMatchObject({ next_cursor: 2, has_more: false });
-      expect(res.json().events[0].event_type).toBe('session.created');
-      res = await get(`/api/v1/cases/${caseId}/events?after_cursor=2`);
-      expect(res.json()).toEqual({ case_id: caseId, events: [], next_cursor: 2, has_more: false });
-      res = await get(`/api/v1/cases/${caseId}/events`);
-      expect(res.json().events.map((e: { cursor: number }) => e.cursor)).toEqual([1, 2]);
+      const pages = [];
+      for await (const page of dossier.cases.events(caseId, { limit: 1 }).pages()) pages.push(page);
+      expect(pages).toHaveLength(2);
+      expect(pages[0]).toMatchObject({ case_id: caseId, next_cursor: 1, has_more: true });
+      expect(pages[0]!.events).toEqual([expect.objectContaining({ event_type: 'case.created', cursor: 1, event_id: expect.stringMatching(/^evt_/) })]);
+      expect(pages[1]).toMatchObject({ next_cursor: 2, has_more: false });
+      expect(pages[1]!.events[0]!.event_type).toBe('session.created');
+      expect(await firstPage(dossier, caseId, 2)).toEqual({ case_id: caseId, events: [], next_cursor: 2, has_more: false });
+      const cursors = [];
+      for await (const event of dossier.cases.events(caseId)) cursors.push(event.cursor);
+      expect(cursors).toEqual([1, 2]);
     });
 
     it('answers invalid_after_cursor and invalid_limit', async () => {
@@ -136,14 +150,14 @@ describeEachBackend('case reads', (backend) => {
 
     it('is not_found for another workspace', async () => {
       const other = await t.workspace();
-      expect((await get(`/api/v1/cases/${caseId}/events`, other.key)).statusCode).toBe(404);
+      expect((await dossierError(firstPage(dossierFor(t, other), caseId))).status).toBe(404);
     });
 
     it('a poller running against concurrent writers never misses or repeats an event', async () => {
       const writers = 4;
       const perWriter = 25;
       const row = (await findCase(t.ctx.db, ws.orgId, 'test', caseId))!;
-      const before = (await get(`/api/v1/cases/${caseId}/events?limit=500`)).json().next_cursor as number;
+      const before = (await firstPage(dossier, caseId, 0, 500)).next_cursor;
       let writing = true;
       const write = async (w: number) => {
         for (let i = 0; i < perWriter; i++) {
@@ -158,7 +172,7 @@ describeEachBackend('case reads', (backend) => {
       const poll = async () => {
         let cursor = before;
         for (;;) {
-          const page = (await get(`/api/v1/cases/${caseId}/events?after_cursor=${cursor}&limit=7`)).json();
+          const page = await firstPage(dossier, caseId, cursor, 7);
           for (const e of page.events) seen.push(e.cursor);
           cursor = page.next_cursor;
           if (!writing && !page.has_more && page.events.length === 0) return;
@@ -175,14 +189,13 @@ describeEachBackend('case reads', (backend) => {
 
   describe('GET /api/v1/cases/{case_id}/package and the case file', () => {
     it('returns the package with a signed case file link that serves a PDF', async () => {
-      const res = await get(`/api/v1/cases/${caseId}/package`);
-      expect(res.statusCode).toBe(200);
-      const pkg = res.json();
+      const pkg = await dossier.cases.package(caseId);
+      expect(pkg.lastResponse.status).toBe(200);
       expect(pkg.case_id).toBe(caseId);
       expect(Object.keys(pkg.facts)).toEqual(['employee_name', 'employer_name', 'pay_date', 'gross_pay']);
       expect(pkg.documents).toEqual([]);
       expect(pkg.contents_sha256).toMatch(/^[0-9a-f]{64}$/);
-      const link = new URL(pkg.case_file_url);
+      const link = new URL(pkg.case_file_url!);
       expect(link.pathname).toBe(`/app/case-files/${caseId}`);
       expect(link.searchParams.get('token')).toBeTruthy();
       const pdf = await t.app.inject({ method: 'GET', url: `${link.pathname}${link.search}` });
@@ -192,7 +205,7 @@ describeEachBackend('case reads', (backend) => {
     });
 
     it('refuses forged, foreign and expired case file tokens', async () => {
-      const link = new URL((await get(`/api/v1/cases/${caseId}/package`)).json().case_file_url);
+      const link = new URL((await dossier.cases.package(caseId)).case_file_url!);
       const token = link.searchParams.get('token')!;
       const forged = token.slice(0, -2) + (token.endsWith('AA') ? 'BB' : 'AA');
       for (const url of [
@@ -223,15 +236,12 @@ describeEachBackend('package without an applicant app (APP_URL=none)', (backend)
 
   it('has case_file_url null, and sessions say why they cannot be created', async () => {
     const ws = await t.workspace();
+    const dossier = dossierFor(t, ws);
     await withExampleCaseTypes(t, ws.orgId);
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/api/v1/sessions',
-      headers: { authorization: `Bearer ${ws.key}`, 'idempotency-key': uniqueKey() },
-      payload: { case_type_id: 'income_verification' },
-    });
-    expect(res.statusCode).toBe(428);
-    expect(res.json().error.code).toBe('precondition_required');
+    const error = await dossierError(dossier.sessions.create({ case_type_id: 'income_verification' }, { idempotencyKey: uniqueKey() }));
+    expect(error.status).toBe(428);
+    expect(error).toBeInstanceOf(PreconditionError);
+    expect(error.code).toBe('precondition_required');
     // A case without a session (as /process creates) still has a package.
     const { openCase } = await import('../../src/domain/cases/open-case.ts');
     const { loadPinnedDefinition } = await import('../../src/domain/case-types/case-types.ts');
@@ -243,8 +253,8 @@ describeEachBackend('package without an applicant app (APP_URL=none)', (backend)
         cause: { traceId: 't', idempotencyKey: null },
       }),
     );
-    const pkg = await t.app.inject({ method: 'GET', url: `/api/v1/cases/${row.case_id}/package`, headers: { authorization: `Bearer ${ws.key}` } });
-    expect(pkg.statusCode).toBe(200);
-    expect(pkg.json().case_file_url).toBeNull();
+    const pkg = await dossier.cases.package(row.case_id);
+    expect(pkg.lastResponse.status).toBe(200);
+    expect(pkg.case_file_url).toBeNull();
   });
 });

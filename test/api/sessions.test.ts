@@ -1,22 +1,30 @@
+import { AuthorizationError, BillingError, type DossierError, NotFoundError, PreconditionError, RateLimitError, ValidationError, type Dossier, type SessionCreateParams } from '@dossier/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { updateOrg } from '../../src/domain/orgs/orgs.ts';
 import { ManualClock } from '../../src/ports/clock.ts';
 import { hashSessionToken } from '../../src/domain/sessions/session-token.ts';
 import { createTestApp, describeEachBackend, type TestApp, type TestWorkspace } from '../support/harness.ts';
 import { uniqueKey, withExampleCaseTypes } from '../support/fixtures.ts';
+import { dossierError, dossierFor, statusOf } from '../support/dossier-client.ts';
 
 describeEachBackend('POST /api/v1/sessions', (backend) => {
   let t: TestApp;
   let ws: TestWorkspace;
+  let dossier: Dossier;
   const clock = new ManualClock('2026-06-15T12:00:00.000Z');
 
   beforeAll(async () => {
     t = await createTestApp(backend, { clock, env: { TEST_SESSIONS_PER_MONTH: '1000' } });
     ws = await t.workspace();
+    dossier = dossierFor(t, ws);
     await withExampleCaseTypes(t, ws.orgId);
   });
   afterAll(() => t.close());
 
+  /** Creates with the client under a fresh key unless one is given. */
+  const create = (body: SessionCreateParams, idempotencyKey = uniqueKey(), client = dossier) => client.sessions.create(body, { idempotencyKey });
+
+  /** Raw HTTP for what the typed client never sends: malformed bodies, a missing or blank key, a header unlike the body's key. */
   const post = (payload: unknown, headers: Record<string, string> = {}, key = ws.key) =>
     t.app.inject({
       method: 'POST',
@@ -32,16 +40,23 @@ describeEachBackend('POST /api/v1/sessions', (backend) => {
     expect(res.json().error.request_id).toBe(res.headers['x-request-id']);
   }
 
+  function expectClientError(error: DossierError, status: number, code: string, type?: string) {
+    expect(error.status, error.message).toBe(status);
+    expect(error.code).toBe(code);
+    if (type) expect(error.type).toBe(type);
+    expect(error.requestId).toBe(error.headers.get('x-request-id'));
+  }
+
   describe('creation', () => {
     it('creates a session and its case: 201 with a signed link under APP_URL', async () => {
-      const res = await post({ case_type_id: 'income_verification', external_case_id: 'loan-1', metadata: { branch: 'north' } }, { 'idempotency-key': uniqueKey() });
-      expect(res.statusCode).toBe(201);
-      const body = res.json();
+      const body = await create({ case_type_id: 'income_verification', external_case_id: 'loan-1', metadata: { branch: 'north' } });
+      expect(body.lastResponse.status).toBe(201);
       expect(body.session_id).toMatch(/^[0-9a-f-]{36}$/);
       expect(body.case_id).toMatch(/^case_/);
       expect(body.status).toBe('open');
       expect(body.idempotent_replay).toBeUndefined();
-      expect(res.headers['idempotent-replayed']).toBeUndefined();
+      expect(body.lastResponse.headers.get('idempotent-replayed')).toBeNull();
+      expect(body.lastResponse.idempotentReplay).toBe(false);
       expect(body.expires_at).toBe('2026-06-16T12:00:00.000Z');
       const url = new URL(body.signed_url);
       expect(`${url.origin}${url.pathname}`).toBe(`http://localhost:3000/app/s/${body.session_id}`);
@@ -67,14 +82,15 @@ describeEachBackend('POST /api/v1/sessions', (backend) => {
   describe('idempotency', () => {
     it('replays the original with 200, idempotent_replay and Idempotent-Replayed', async () => {
       const key = uniqueKey();
-      const first = await post({ case_type_id: 'income_verification', prefill: { full_name: 'Ann' } }, { 'idempotency-key': key });
+      const first = await create({ case_type_id: 'income_verification', prefill: { full_name: 'Ann' } }, key);
       clock.advance(60_000);
-      const again = await post({ prefill: { full_name: 'Ann' }, case_type_id: 'income_verification' }, { 'idempotency-key': key });
+      const again = await create({ prefill: { full_name: 'Ann' }, case_type_id: 'income_verification' }, key);
       clock.advance(-60_000);
-      expect(again.statusCode).toBe(200);
-      expect(again.headers['idempotent-replayed']).toBe('true');
-      expect(again.json()).toEqual({ ...first.json(), idempotent_replay: true });
-      const cases = await t.ctx.db.selectFrom('cases').select('case_id').where('org_id', '=', ws.orgId).where('case_id', '=', first.json().case_id).execute();
+      expect(again.lastResponse.status).toBe(200);
+      expect(again.lastResponse.headers.get('idempotent-replayed')).toBe('true');
+      expect(again.lastResponse.idempotentReplay).toBe(true);
+      expect(again).toEqual({ ...first, idempotent_replay: true });
+      const cases = await t.ctx.db.selectFrom('cases').select('case_id').where('org_id', '=', ws.orgId).where('case_id', '=', first.case_id).execute();
       expect(cases).toHaveLength(1);
     });
 
@@ -88,10 +104,11 @@ describeEachBackend('POST /api/v1/sessions', (backend) => {
 
     it('refuses a reused key with other parameters: idempotency_key_conflict', async () => {
       const key = uniqueKey();
-      expect((await post({ case_type_id: 'income_verification' }, { 'idempotency-key': key })).statusCode).toBe(201);
-      const res = await post({ case_type_id: 'address_proof' }, { 'idempotency-key': key });
-      expectError(res, 400, 'idempotency_key_conflict', 'validation_error');
-      expect(res.json().error.message).toMatch(/different parameters/);
+      expect((await create({ case_type_id: 'income_verification' }, key)).lastResponse.status).toBe(201);
+      const error = await dossierError(create({ case_type_id: 'address_proof' }, key));
+      expectClientError(error, 400, 'idempotency_key_conflict', 'validation_error');
+      expect(error).toBeInstanceOf(ValidationError);
+      expect(error.message).toMatch(/different parameters/);
     });
 
     it('requires a key: missing_idempotency_key', async () => {
@@ -103,21 +120,22 @@ describeEachBackend('POST /api/v1/sessions', (backend) => {
 
     it('starts afresh after the 24-hour retention', async () => {
       const key = uniqueKey();
-      const first = await post({ case_type_id: 'income_verification' }, { 'idempotency-key': key });
+      const first = await create({ case_type_id: 'income_verification' }, key);
       clock.advance(24 * 3600 * 1000 + 1000);
-      const later = await post({ case_type_id: 'income_verification' }, { 'idempotency-key': key });
+      const later = await create({ case_type_id: 'income_verification' }, key);
       clock.set('2026-06-15T12:00:00.000Z');
-      expect(later.statusCode).toBe(201);
-      expect(later.json().session_id).not.toBe(first.json().session_id);
+      expect(later.lastResponse.status).toBe(201);
+      expect(later.session_id).not.toBe(first.session_id);
     });
 
     it('stores nothing for a refused request, so the key can be retried', async () => {
       const key = uniqueKey();
-      expectError(await post({ case_type_id: 'no_such_type' }, { 'idempotency-key': key }), 404, 'not_found');
-      const retry = await post({ case_type_id: 'no_such_type_either' }, { 'idempotency-key': key });
-      expectError(retry, 404, 'not_found');
-      const ok = await post({ case_type_id: 'income_verification' }, { 'idempotency-key': key });
-      expect(ok.statusCode).toBe(201);
+      expectClientError(await dossierError(create({ case_type_id: 'no_such_type' }, key)), 404, 'not_found');
+      const retry = await dossierError(create({ case_type_id: 'no_such_type_either' }, key));
+      expectClientError(retry, 404, 'not_found');
+      expect(retry).toBeInstanceOf(NotFoundError);
+      const ok = await create({ case_type_id: 'income_verification' }, key);
+      expect(ok.lastResponse.status).toBe(201);
     });
   });
 
@@ -131,7 +149,7 @@ describeEachBackend('POST /api/v1/sessions', (backend) => {
     });
 
     it('unknown case type: 404 not_found', async () => {
-      expectError(await post({ case_type_id: 'nope' }, key()), 404, 'not_found');
+      expectClientError(await dossierError(create({ case_type_id: 'nope' })), 404, 'not_found');
     });
 
     it('invalid_integration_identity for each identity field', async () => {
@@ -144,8 +162,8 @@ describeEachBackend('POST /api/v1/sessions', (backend) => {
 
     it('per_request_webhook_url_not_supported for webhook_url, callback_url, notification_url', async () => {
       for (const field of ['webhook_url', 'callback_url', 'notification_url']) {
-        const res = await post({ case_type_id: 'income_verification', [field]: 'https://example.com/hook' }, key());
-        expectError(res, 400, 'per_request_webhook_url_not_supported');
+        const error = await dossierError(create({ case_type_id: 'income_verification', [field]: 'https://example.com/hook' }));
+        expectClientError(error, 400, 'per_request_webhook_url_not_supported');
       }
     });
 
@@ -166,17 +184,19 @@ describeEachBackend('POST /api/v1/sessions', (backend) => {
     });
 
     it('external_case_id_conflict within a workspace and environment, not across them', async () => {
-      const first = await post({ case_type_id: 'income_verification', external_case_id: 'dup-1' }, key());
-      expect(first.statusCode).toBe(201);
-      expectError(await post({ case_type_id: 'income_verification', external_case_id: 'dup-1' }, key()), 400, 'external_case_id_conflict');
+      const first = await create({ case_type_id: 'income_verification', external_case_id: 'dup-1' });
+      expect(first.lastResponse.status).toBe(201);
+      expectClientError(await dossierError(create({ case_type_id: 'income_verification', external_case_id: 'dup-1' })), 400, 'external_case_id_conflict');
       const other = await t.workspace();
       await withExampleCaseTypes(t, other.orgId);
-      expect((await post({ case_type_id: 'income_verification', external_case_id: 'dup-1' }, key(), other.key)).statusCode).toBe(201);
+      expect((await create({ case_type_id: 'income_verification', external_case_id: 'dup-1' }, uniqueKey(), dossierFor(t, other))).lastResponse.status).toBe(201);
     });
 
     it('needs the sessions:write scope', async () => {
       const reader = await t.createKey(ws.orgId, { scopes: ['cases:read'] });
-      expectError(await post({ case_type_id: 'income_verification' }, key(), reader.key), 403, 'forbidden');
+      const error = await dossierError(create({ case_type_id: 'income_verification' }, uniqueKey(), dossierFor(t, reader.key)));
+      expectClientError(error, 403, 'forbidden');
+      expect(error).toBeInstanceOf(AuthorizationError);
     });
   });
 });
@@ -189,71 +209,66 @@ describeEachBackend('session account gates', (backend) => {
   });
   afterAll(() => t.close());
 
-  const post = (key: string, payload: unknown, idem = uniqueKey()) =>
-    t.app.inject({
-      method: 'POST',
-      url: '/api/v1/sessions',
-      headers: { authorization: `Bearer ${key}`, 'idempotency-key': idem },
-      payload: payload as Record<string, unknown>,
-    });
+  const create = (key: string, body: SessionCreateParams, idem = uniqueKey()) => dossierFor(t, key).sessions.create(body, { idempotencyKey: idem });
 
   it('live keys need legal acceptance (428), then billing (402), then room under the live cap (402)', async () => {
     const org = await t.workspace({ acceptLegal: false, billing: 'inactive' });
     await withExampleCaseTypes(t, org.orgId);
     const live = await t.createKey(org.orgId, { environment: 'live' });
-    let res = await post(live.key, { case_type_id: 'income_verification' });
-    expect(res.statusCode).toBe(428);
-    expect(res.json().error).toMatchObject({ code: 'legal_acceptance_required', type: 'precondition_error' });
+    let error = await dossierError(create(live.key, { case_type_id: 'income_verification' }));
+    expect(error.status).toBe(428);
+    expect(error).toBeInstanceOf(PreconditionError);
+    expect(error).toMatchObject({ code: 'legal_acceptance_required', type: 'precondition_error' });
 
     await updateOrg(t.ctx, { orgId: org.orgId, acceptLegal: true });
-    res = await post(live.key, { case_type_id: 'income_verification' });
-    expect(res.statusCode).toBe(402);
-    expect(res.json().error).toMatchObject({ code: 'billing_required', type: 'billing_error' });
+    error = await dossierError(create(live.key, { case_type_id: 'income_verification' }));
+    expect(error.status).toBe(402);
+    expect(error).toBeInstanceOf(BillingError);
+    expect(error).toMatchObject({ code: 'billing_required', type: 'billing_error' });
 
     await updateOrg(t.ctx, { orgId: org.orgId, billing: 'active', liveUsageCap: 1 });
     const idem = uniqueKey();
-    res = await post(live.key, { case_type_id: 'income_verification' }, idem);
-    expect(res.statusCode).toBe(201);
-    res = await post(live.key, { case_type_id: 'income_verification' });
-    expect(res.statusCode).toBe(402);
-    expect(res.json().error).toMatchObject({ code: 'live_usage_cap_exceeded', type: 'billing_error' });
+    expect(await statusOf(create(live.key, { case_type_id: 'income_verification' }, idem))).toBe(201);
+    error = await dossierError(create(live.key, { case_type_id: 'income_verification' }));
+    expect(error.status).toBe(402);
+    expect(error).toMatchObject({ code: 'live_usage_cap_exceeded', type: 'billing_error' });
 
     // A replay is answered even though a new request would now be refused.
     await updateOrg(t.ctx, { orgId: org.orgId, billing: 'inactive' });
-    const replay = await post(live.key, { case_type_id: 'income_verification' }, idem);
-    expect(replay.statusCode).toBe(200);
-    expect(replay.json().idempotent_replay).toBe(true);
+    const replay = await create(live.key, { case_type_id: 'income_verification' }, idem);
+    expect(replay.lastResponse.status).toBe(200);
+    expect(replay.idempotent_replay).toBe(true);
   });
 
   it('test keys need neither billing nor legal acceptance', async () => {
     const org = await t.workspace({ acceptLegal: false, billing: 'inactive' });
     await withExampleCaseTypes(t, org.orgId);
-    expect((await post(org.key, { case_type_id: 'income_verification' })).statusCode).toBe(201);
+    expect(await statusOf(create(org.key, { case_type_id: 'income_verification' }))).toBe(201);
   });
 
   it('caps test sessions per UTC month; replays are free and answered at the cap; the cap resets next month', async () => {
     const org = await t.workspace();
     await withExampleCaseTypes(t, org.orgId);
     const idem = uniqueKey();
-    expect((await post(org.key, { case_type_id: 'income_verification' }, idem)).statusCode).toBe(201);
-    expect((await post(org.key, { case_type_id: 'income_verification' }, idem)).statusCode).toBe(200);
-    expect((await post(org.key, { case_type_id: 'income_verification' })).statusCode).toBe(201);
-    expect((await post(org.key, { case_type_id: 'income_verification' })).statusCode).toBe(201);
-    const capped = await post(org.key, { case_type_id: 'income_verification' });
-    expect(capped.statusCode).toBe(429);
-    expect(capped.json().error).toMatchObject({ code: 'test_usage_cap_exceeded', type: 'rate_limit_error' });
-    expect((await post(org.key, { case_type_id: 'income_verification' }, idem)).statusCode).toBe(200);
+    expect(await statusOf(create(org.key, { case_type_id: 'income_verification' }, idem))).toBe(201);
+    expect(await statusOf(create(org.key, { case_type_id: 'income_verification' }, idem))).toBe(200);
+    expect(await statusOf(create(org.key, { case_type_id: 'income_verification' }))).toBe(201);
+    expect(await statusOf(create(org.key, { case_type_id: 'income_verification' }))).toBe(201);
+    const capped = await dossierError(create(org.key, { case_type_id: 'income_verification' }));
+    expect(capped.status).toBe(429);
+    expect(capped).toBeInstanceOf(RateLimitError);
+    expect(capped).toMatchObject({ code: 'test_usage_cap_exceeded', type: 'rate_limit_error' });
+    expect(await statusOf(create(org.key, { case_type_id: 'income_verification' }, idem))).toBe(200);
 
     clock.set('2026-07-01T00:00:00.000Z');
-    expect((await post(org.key, { case_type_id: 'income_verification' })).statusCode).toBe(201);
+    expect(await statusOf(create(org.key, { case_type_id: 'income_verification' }))).toBe(201);
     clock.set('2026-06-30T23:59:00.000Z');
   });
 
   it('counts the cap exactly under concurrency', async () => {
     const org = await t.workspace();
     await withExampleCaseTypes(t, org.orgId);
-    const results = await Promise.all(Array.from({ length: 12 }, () => post(org.key, { case_type_id: 'address_proof' })));
-    const statuses = results.map((r) => r.statusCode).sort();
+    const statuses = (await Promise.all(Array.from({ length: 12 }, () => statusOf(create(org.key, { case_type_id: 'address_proof' }))))).sort();
     expect(statuses.filter((s) => s === 201)).toHaveLength(3);
     expect(statuses.filter((s) => s === 429)).toHaveLength(9);
     const sessions = await t.ctx.db.selectFrom('sessions').select('session_id').where('org_id', '=', org.orgId).execute();
@@ -264,12 +279,12 @@ describeEachBackend('session account gates', (backend) => {
     const org = await t.workspace();
     await withExampleCaseTypes(t, org.orgId);
     const idem = uniqueKey();
-    const results = await Promise.all(Array.from({ length: 8 }, () => post(org.key, { case_type_id: 'income_verification' }, idem)));
-    const created = results.filter((r) => r.statusCode === 201);
-    const replays = results.filter((r) => r.statusCode === 200);
+    const results = await Promise.all(Array.from({ length: 8 }, () => create(org.key, { case_type_id: 'income_verification' }, idem)));
+    const created = results.filter((r) => r.lastResponse.status === 201);
+    const replays = results.filter((r) => r.lastResponse.status === 200);
     expect(created).toHaveLength(1);
     expect(replays).toHaveLength(7);
-    for (const r of replays) expect(r.json().session_id).toBe(created[0]!.json().session_id);
+    for (const r of replays) expect(r.session_id).toBe(created[0]!.session_id);
     const sessions = await t.ctx.db.selectFrom('sessions').select('session_id').where('org_id', '=', org.orgId).execute();
     expect(sessions).toHaveLength(1);
   });

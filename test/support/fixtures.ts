@@ -1,5 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { putCaseType } from '../../src/domain/case-types/case-types.ts';
+import type { SessionCreateParams } from '@dossier/client';
+import { dossierFor } from './dossier-client.ts';
 import type { TestApp, TestWorkspace } from './harness.ts';
 
 export const incomeVerification = JSON.parse(readFileSync(new URL('../../examples/case-types/income_verification.json', import.meta.url), 'utf8')) as Record<string, unknown>;
@@ -21,17 +23,11 @@ export function uniqueKey(prefix = 'idem'): string {
   return `${prefix}-${process.pid}-${Date.now()}-${counter}`;
 }
 
-/** Creates a session over the API, as a customer's backend would; throws unless it is created. */
-export async function newSession(t: TestApp, ws: TestWorkspace, caseTypeId: string, extra: Record<string, unknown> = {}) {
-  const res = await t.app.inject({
-    method: 'POST',
-    url: '/api/v1/sessions',
-    headers: { authorization: `Bearer ${ws.key}`, 'idempotency-key': uniqueKey() },
-    payload: { case_type_id: caseTypeId, ...extra },
-  });
-  if (res.statusCode !== 201) throw new Error(res.body);
-  const body = res.json() as { session_id: string; case_id: string; signed_url: string };
-  return { ...body, token: new URL(body.signed_url).searchParams.get('token')! };
+/** Creates a session with the client, as a customer's backend would; throws unless it is created. */
+export async function newSession(t: TestApp, ws: TestWorkspace, caseTypeId: string, extra: Omit<SessionCreateParams, 'case_type_id'> = {}) {
+  const session = await dossierFor(t, ws).sessions.create({ ...extra, case_type_id: caseTypeId });
+  if (session.lastResponse.status !== 201) throw new Error(`expected 201, got ${session.lastResponse.status}`);
+  return { ...session, token: new URL(session.signed_url).searchParams.get('token')! };
 }
 
 /** What the applicant app presents for a session: its id and the signed link's token. */

@@ -1,0 +1,71 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Dossier, type OperationId } from '@dossier/client';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { API_PREFIX, GENERATED_FILES, renderClientSources } from '../../packages/client-codegen/render.ts';
+import { createTestApp, type TestApp } from '../support/harness.ts';
+
+const ROOT = join(import.meta.dirname, '../..');
+
+let t: TestApp;
+let doc: { paths: Record<string, Record<string, { operationId: string }>> };
+beforeAll(async () => {
+  t = await createTestApp('embedded');
+  doc = t.app.swagger() as unknown as typeof doc;
+});
+afterAll(() => t.close());
+
+it('the generated client sources match the OpenAPI document and catalogs (npm run client:generate)', async () => {
+  const sources = await renderClientSources(t.app.swagger() as Parameters<typeof renderClientSources>[0]);
+  for (const [name, file] of Object.entries(GENERATED_FILES) as [keyof typeof GENERATED_FILES, string][]) {
+    expect(readFileSync(join(ROOT, file), 'utf8'), `${file} is stale: run npm run client:generate`).toBe(sources[name]);
+  }
+});
+
+/**
+ * One client call per public operation. `satisfies Record<OperationId, …>` makes a new operation
+ * in the generated types a compile error here until the client covers it.
+ */
+const CALLS = {
+  createSession: (d) => d.sessions.create({ case_type_id: 'income_verification' }),
+  getCase: (d) => d.cases.retrieve('case_1'),
+  listCases: (d) => d.cases.list({ queue_category: 'review' }).first(),
+  decideCase: (d) => d.cases.decide('case_1', { decision: 'approve' }),
+  correctFact: (d) => d.cases.facts.update('case_1', 'pay_date', { value: '2026-06-05' }),
+  listCaseEvents: (d) => d.cases.events('case_1').pages()[Symbol.asyncIterator]().next(),
+  getCasePackage: (d) => d.cases.package('case_1'),
+  processDocument: (d) => d.process.create({ document_url: 'https://files.example/a.pdf', case_type_id: 'address_proof' }),
+  eraseCase: (d) => d.cases.erase('case_1'),
+  eraseDocument: (d) => d.cases.documents.erase('case_1', 'doc_1'),
+  sendTestWebhook: (d) => d.webhooks.test({ endpoint_url: 'https://hooks.example/x', signing_secret: 'whsec_x' }),
+  listWebhookDeliveries: (d) => d.webhooks.deliveries.list({ status: 'failed' }).first(),
+  getWebhookDelivery: (d) => d.webhooks.deliveries.retrieve('dlv_1'),
+  retryWebhookDelivery: (d) => d.webhooks.deliveries.retry('dlv_1'),
+  acknowledgeWebhookDelivery: (d) => d.webhooks.deliveries.ack('dlv_1', { acknowledgement_id: 'crm-1' }),
+  listNotifications: (d) => d.notifications.list().first(),
+} satisfies Record<OperationId, (dossier: Dossier) => Promise<unknown>>;
+
+const SAMPLE_PARAMS: Record<string, string> = { case_id: 'case_1', fact_id: 'pay_date', doc_id: 'doc_1', delivery_id: 'dlv_1' };
+
+it('covers every public operation of the document with the method and path it documents', async () => {
+  const documented = Object.entries(doc.paths).filter(([path]) => path.startsWith(API_PREFIX)).flatMap(([path, item]) =>
+    Object.entries(item).map(([method, operation]) => ({
+      operationId: operation.operationId,
+      request: `${method.toUpperCase()} ${path.replace(/\{(\w+)\}/g, (_, name: string) => SAMPLE_PARAMS[name] ?? `<${name}>`)}`,
+    })),
+  );
+  expect(Object.keys(CALLS).sort()).toEqual(documented.map((d) => d.operationId).sort());
+  for (const { operationId, request } of documented) {
+    const seen: string[] = [];
+    const dossier = new Dossier({
+      apiKey: 'sk_test_coverage',
+      baseUrl: 'https://dossier.invalid',
+      fetch: async (url, init) => {
+        seen.push(`${init.method} ${new URL(url).pathname}`);
+        return new Response(JSON.stringify({ data: [], events: [], deliveries: [], notifications: [], has_more: false, next_cursor: null }), { status: 200 });
+      },
+    });
+    await CALLS[operationId as OperationId](dossier);
+    expect(seen, operationId).toEqual([request]);
+  }
+});
