@@ -1,7 +1,7 @@
 import type { Clock } from '../ports/clock.ts';
 import type { RateLimitStore } from '../ports/rate-limit-store.ts';
 import type { PoolStats } from '../storage/database.ts';
-import { summarizeCaseJobs, summarizeWebhookDeliveries, type JobQueueSummary } from '../storage/job-summaries.ts';
+import { summarizeAttemptQueue, summarizeCaseJobs, type JobQueueSummary } from '../storage/job-summaries.ts';
 import type { Db } from '../storage/schema.ts';
 import { scrapeGauge, type Metrics } from './metrics.ts';
 
@@ -18,7 +18,7 @@ const CASE_JOB_KINDS = ['document_processing', 'gate_evaluation'] as const;
 
 export const JOB_SOURCES: readonly JobSource[] = [
   { summarize: (db, now) => summarizeCaseJobs(db, { now, kinds: CASE_JOB_KINDS }) },
-  { summarize: (db, now) => summarizeWebhookDeliveries(db, { now, kind: 'webhook_delivery' }) },
+  { summarize: (db, now) => summarizeAttemptQueue(db, { table: 'webhook_deliveries', kind: 'webhook_delivery', now }) },
 ];
 
 /** Several scrapers (two Prometheus replicas, a person with curl) share one reading of the queues. */

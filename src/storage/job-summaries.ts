@@ -63,18 +63,26 @@ export async function summarizeCaseJobs(db: Executor, input: { now: Date; kinds:
 }
 
 /**
- * Webhook deliveries, as one kind. A delivery waiting for its attempt is `pending` or
+ * Tables of leased attempts with the delivery shape: `status` pending | retry_scheduled | … | failed,
+ * `next_attempt_at`, `locked_until`. Webhook deliveries are one; connector calls have the same shape
+ * and join this list when they land.
+ */
+export type AttemptQueueTable = 'webhook_deliveries';
+
+/**
+ * A queue of attempts, as one kind. An item waiting for its attempt is `pending` or
  * `retry_scheduled`; one whose attempt is under way (leased) is `running`.
  */
-export async function summarizeWebhookDeliveries(db: Executor, input: { now: Date; kind: string }): Promise<JobQueueSummary[]> {
+export async function summarizeAttemptQueue(db: Executor, input: { table: AttemptQueueTable; kind: string; now: Date }): Promise<JobQueueSummary[]> {
+  const table = sql.table(input.table);
   const result = await sql<SummaryRow>`
-    select ${input.kind} as kind,
+    select ${input.kind}::text as kind,
       case when locked_until > ${input.now} then 'running' else status end as state,
       count(*) as count,
       min(case when next_attempt_at <= ${input.now} and (locked_until is null or locked_until <= ${input.now}) then next_attempt_at end) as oldest
-    from webhook_deliveries where status in ('pending', 'retry_scheduled')
+    from ${table} where status in ('pending', 'retry_scheduled')
     group by 2
     union all
-    select ${input.kind}, 'failed', count(*), null from webhook_deliveries where status = 'failed'`.execute(db);
+    select ${input.kind}::text, 'failed', count(*), null from ${table} where status = 'failed'`.execute(db);
   return toSummaries(result.rows, [input.kind], ['pending', 'retry_scheduled', 'running', 'failed']);
 }
