@@ -4,7 +4,6 @@ import { basename, join } from 'node:path';
 import { z } from 'zod';
 import { deriveKey } from '../domain/crypto/secret-box.ts';
 import { lockFilePath } from '../storage/embedded-lock.ts';
-import { adminSocketPath } from './admin-socket.ts';
 
 /**
  * The backup file of an embedded deployment: everything a fresh DATA_DIR needs.
@@ -53,9 +52,9 @@ export function secretFingerprint(secret: string): string {
   return deriveKey(secret, 'backup-secret-fingerprint').toString('hex').slice(0, 16);
 }
 
-/** The regular files at the top of DATA_DIR worth carrying: not the lock, not the socket, nothing large. */
+/** The regular files at the top of DATA_DIR worth carrying: not the lock, nothing large (the admin socket is no regular file). */
 export function readCarriedFiles(dataDir: string): { name: string; content: Uint8Array }[] {
-  const skip = new Set([basename(lockFilePath(dataDir)), basename(adminSocketPath(dataDir))]);
+  const skip = new Set([basename(lockFilePath(dataDir))]);
   const files: { name: string; content: Uint8Array }[] = [];
   for (const name of readdirSync(dataDir).sort()) {
     if (skip.has(name) || name.endsWith('.partial')) continue;

@@ -2,6 +2,8 @@ import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { restoreBackup } from '../../src/cli/commands/backup.ts';
+import { loadConfig } from '../../src/config.ts';
 import { startDocumentServer } from '../documents/document-server.ts';
 import { until } from '../support/harness.ts';
 import { runCli, startProcess, type RunningServer } from '../support/processes.ts';
@@ -31,6 +33,9 @@ describe('dossier backup and restore (embedded database)', () => {
 
   // No DOSSIER_SECRET: the deployment generates its own, which the backup must carry.
   const env = (dataDir: string, extra: Record<string, string> = {}) => ({ DATA_DIR: dataDir, DOSSIER_ALLOW_PRIVATE_NETWORK: 'true', ...extra });
+  /** The restore command in this process (the first restore below runs as its own process, like a person's). */
+  const restore = (args: string[], dataDir: string, extra: Record<string, string> = {}) => restoreBackup(args, loadConfig(env(dataDir, extra)));
+  const errorOf = (outcome: { result: object }) => (outcome.result as { error: { code: string; message: string } }).error;
 
   it('backs up a running server, restores into a fresh DATA_DIR, and the restored deployment reads and signs with the restored secret', async () => {
     const a = await startProcess(['serve'], env(dirA));
@@ -58,7 +63,7 @@ describe('dossier backup and restore (embedded database)', () => {
     // Never into the directory a running server owns, even with --force.
     const [backup, busy, ...sessions] = await Promise.all([
       runCli(['backup', '--out', file, '--json'], env(dirA)),
-      runCli(['restore', '--in', join(root, 'missing.backup'), '--force', '--json'], env(dirA)),
+      restore(['--in', join(root, 'missing.backup'), '--force'], dirA),
       ...Array.from({ length: 6 }, () => api(a, 'POST', '/api/v1/sessions', { case_type_id: 'income_verification' })),
     ]);
     expect(backup.code, backup.stderr + backup.stdout).toBe(0);
@@ -66,24 +71,22 @@ describe('dossier backup and restore (embedded database)', () => {
     expect(statSync(file).mode & 0o777).toBe(0o600);
     const created = await Promise.all(sessions.map(async (s) => (s.status === 201 ? ((await s.json()) as { case_id: string }).case_id : undefined)));
     expect(created.every(Boolean)).toBe(true);
-    expect(busy.code).toBe(1);
-    expect(busy.json().error).toMatchObject({ code: 'precondition_required' });
+    expect(busy.exitCode).toBe(1);
+    expect(errorOf(busy)).toMatchObject({ code: 'precondition_required' });
 
     expect(await a.stop()).toBe(0);
 
     const restored = await runCli(['restore', '--in', file, '--json'], env(dirB));
     expect(restored.code, restored.stderr + restored.stdout).toBe(0);
     expect(restored.json()).toMatchObject({ restored: dirB, secret: 'generated' });
-    const [refused, wrongSecret] = await Promise.all([
-      runCli(['restore', '--in', file, '--json'], env(dirB)),
-      runCli(['restore', '--in', file, '--force', '--json'], env(dirB, { DOSSIER_SECRET: 'another-secret-another-secret-another' })),
-    ]);
-    expect(refused.code).toBe(1);
-    expect(String((refused.json().error as { message: string }).message)).toContain('--force');
-    expect(wrongSecret.code).toBe(1);
-    expect(String((wrongSecret.json().error as { message: string }).message)).toContain('DOSSIER_SECRET');
-    const forced = await runCli(['restore', '--in', file, '--force', '--json'], env(dirB));
-    expect(forced.code, forced.stderr + forced.stdout).toBe(0);
+    const refused = await restore(['--in', file], dirB);
+    expect(refused.exitCode).toBe(1);
+    expect(errorOf(refused).message).toContain('--force');
+    const wrongSecret = await restore(['--in', file, '--force'], dirB, { DOSSIER_SECRET: 'another-secret-another-secret-another' });
+    expect(wrongSecret.exitCode).toBe(1);
+    expect(errorOf(wrongSecret).message).toContain('DOSSIER_SECRET');
+    const forced = await restore(['--in', file, '--force'], dirB);
+    expect(forced.exitCode, JSON.stringify(forced.result)).toBe(0);
     expect(readdirSync(dirB).sort()).toEqual(['pgdata']);
 
     const b = await startProcess(['serve'], env(dirB));
@@ -113,15 +116,17 @@ describe('dossier backup and restore (embedded database)', () => {
 
   it('refuses a file that is not a backup, or a damaged one, before touching DATA_DIR', async () => {
     const target = join(root, 'untouched');
-    const notBackup = await runCli(['restore', '--in', join(root, 'missing.backup'), '--json'], env(target));
-    expect(notBackup.code).toBe(1);
+    const missing = await restore(['--in', join(root, 'missing.backup')], target);
+    expect(missing.exitCode).toBe(1);
     const junk = join(root, 'junk.backup');
     writeFileSync(junk, 'DOSSIER-BACKUP/1\n{"format":1}\n');
-    const damaged = await runCli(['restore', '--in', junk, '--json'], env(target));
-    expect(damaged.code).toBe(1);
-    expect(String((damaged.json().error as { message: string }).message)).toContain('manifest');
+    const damaged = await restore(['--in', junk], target);
+    expect(damaged.exitCode).toBe(1);
+    expect(errorOf(damaged).message).toContain('manifest');
+    writeFileSync(junk, 'not a backup at all');
+    expect(errorOf(await restore(['--in', junk], target)).message).toContain('not a Dossier backup');
     expect(() => readdirSync(target)).toThrow();
-    const usage = await runCli(['restore', '--json'], env(target));
-    expect(usage.code).toBe(2);
+    expect((await restore([], target)).exitCode).toBe(2);
+    expect((await restore(['--in', junk], target, { DATABASE_URL: 'postgres://127.0.0.1/none' })).exitCode).toBe(1);
   });
 });

@@ -1,13 +1,12 @@
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { z } from 'zod';
 import type { AppContext } from '../../app-context.ts';
-import { loadConfig } from '../../config.ts';
+import { loadConfig, type Config } from '../../config.ts';
 import type { Runtime } from '../../runtime.ts';
 import { dumpEmbeddedDatabase, loadEmbeddedDatabase } from '../../storage/embedded-backup.ts';
 import { embeddedOwner, lockFilePath, tryAcquireEmbeddedLock } from '../../storage/embedded-lock.ts';
-import { adminSocketPath } from '../admin-socket.ts';
 import { BackupFormatError, readBackup, readCarriedFiles, secretFingerprint, writeBackup } from '../backup-archive.ts';
 import { cliError, type CliError } from '../output.ts';
 import type { CommandOutcome } from '../admin-commands.ts';
@@ -71,11 +70,11 @@ export const BACKUP_COMMANDS: readonly BackupCommand[] = [
 
 const RESTORE_USAGE = 'dossier restore --in FILE [--force]';
 
-/** What DATA_DIR holds that a restore would overwrite (the lock and a dead server's socket do not count). */
+/** What DATA_DIR holds that a restore would overwrite (the lock and a dead server's admin socket do not count). */
 function occupiedEntries(dataDir: string): string[] {
   if (!existsSync(dataDir)) return [];
-  const ignorable = new Set([lockFilePath(dataDir), adminSocketPath(dataDir)].map((p) => p.slice(dataDir.length).replace(/^[\\/]+/, '')));
-  return readdirSync(dataDir).filter((name) => !ignorable.has(name));
+  const lock = basename(lockFilePath(dataDir));
+  return readdirSync(dataDir).filter((name) => name !== lock && !statSync(join(dataDir, name)).isSocket());
 }
 
 /**
@@ -85,7 +84,7 @@ function occupiedEntries(dataDir: string): string[] {
  * touched, and a DOSSIER_SECRET that differs from the backed-up deployment's is refused, because
  * the restored deployment could not open its own sealed secrets.
  */
-export async function restoreBackup(argv: readonly string[]): Promise<CommandOutcome> {
+export async function restoreBackup(argv: readonly string[], config: Config = loadConfig()): Promise<CommandOutcome> {
   let values: { in?: string | undefined; force?: boolean | undefined };
   try {
     ({ values } = parseArgs({ args: [...argv], options: { in: { type: 'string' }, force: { type: 'boolean' } }, strict: true, allowPositionals: false }));
@@ -93,7 +92,6 @@ export async function restoreBackup(argv: readonly string[]): Promise<CommandOut
     return { exitCode: 2, result: cliError('invalid_request', `${(err as Error).message}; usage: ${RESTORE_USAGE}`) };
   }
   if (!values.in) return { exitCode: 2, result: cliError('invalid_request', `--in FILE is required; usage: ${RESTORE_USAGE}`) };
-  const config = loadConfig();
   if (config.databaseUrl) {
     return { exitCode: 1, result: cliError('precondition_required', 'dossier restore is for the embedded database (DATABASE_URL is set): restore PostgreSQL with pg_restore or psql; see docs/operations.md.') };
   }
@@ -133,7 +131,7 @@ export async function restoreBackup(argv: readonly string[]): Promise<CommandOut
     for (const name of occupiedEntries(dataDir)) {
       const path = join(dataDir, name);
       if (path === pgdata) rmSync(path, { recursive: true, force: true });
-      else if (statSync(path).isFile() || statSync(path).isSocket()) rmSync(path, { force: true });
+      else if (statSync(path).isFile()) rmSync(path, { force: true });
     }
     const migrations = await loadEmbeddedDatabase(pgdata, backup.database);
     for (const file of backup.files) writeFileSync(join(dataDir, file.name), file.content, { mode: 0o600 });
