@@ -1,6 +1,6 @@
 import type { RuntimeStatus } from '../../storage/tables/cases.ts';
 import { countQueueCategories, listQueueRows } from '../../storage/queue.ts';
-import { listCaseTypes } from '../../storage/case-types.ts';
+import { selectCaseTypes } from '../../storage/case-types.ts';
 import type { Executor } from '../../storage/schema.ts';
 import { fail, ok, type Result } from '../errors.ts';
 import { decodeQueueCursor, encodeQueueCursor } from '../cases/list-queue.ts';
@@ -60,7 +60,7 @@ export async function readConsoleQueue(db: Executor, tenant: Tenant, query: Cons
       limit: query.limit,
     }),
     countQueueCategories(db, tenant.orgId, tenant.environment),
-    listCaseTypes(db, tenant.orgId, tenant.environment),
+    selectCaseTypes(db, tenant.orgId, tenant.environment),
   ]);
   const counts = Object.fromEntries(QUEUE_CATEGORIES.map((c) => [c, counted[c] ?? 0])) as Record<QueueCategory, number>;
   const last = listed.rows.at(-1);
