@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, RouteOptions } from 'fastify';
 import pg from 'pg';
 import { pino, type Logger } from 'pino';
 import { describe, inject, it } from 'vitest';
@@ -93,6 +93,8 @@ export interface TestAppOptions {
   /** Extra routes for tests of cross-cutting behaviour (auth, envelopes) that no real route isolates. */
   routes?: (app: FastifyInstance) => void;
   logger?: Logger;
+  /** Sees every route as the server adds it. */
+  onRoute?: (route: RouteOptions) => void;
 }
 
 /** A whole service on a fresh database, talked to through Fastify's inject. */
@@ -106,7 +108,7 @@ export async function createTestApp(backend: BackendKind, options: TestAppOption
     target: db.target,
     ...(options.rateLimits ? { rateLimits: options.rateLimits } : {}),
   });
-  const app = await buildServer(runtime.ctx);
+  const app = await buildServer(runtime.ctx, options.onRoute ? { onRoute: options.onRoute } : {});
   options.routes?.(app);
   await app.ready();
   const ctx = runtime.ctx;
