@@ -12,7 +12,7 @@ export const getDocumentRoute: FastifyPluginAsyncZod<{ ctx: AppContext }> = asyn
   app.get(
     '/api/v1/cases/:case_id/documents/:doc_id',
     {
-      config: { scope: 'cases:read' },
+      config: { auth: 'cases:read' },
       schema: {
         operationId: 'getDocument',
         summary: 'Read a document and its page text',
