@@ -3,7 +3,7 @@ import { findDocument, listPages } from '../../storage/documents.ts';
 import type { Executor } from '../../storage/schema.ts';
 import type { PageTextMethod } from '../documents/types.ts';
 import { fail, ok, type Result } from '../errors.ts';
-import { renderDocument } from './case-record.ts';
+import { renderCaseDocument } from './case-record.ts';
 import { documentStateOf } from './load-case.ts';
 import { caseNotFound, type Tenant } from './read-case.ts';
 
@@ -17,7 +17,7 @@ export interface DocumentPage {
   unit: 'pt' | 'px' | null;
 }
 
-export type DocumentDetail = ReturnType<typeof renderDocument> & { case_id: string; pages: DocumentPage[] };
+export type DocumentDetail = ReturnType<typeof renderCaseDocument> & { case_id: string; pages: DocumentPage[] };
 
 /**
  * GET /api/v1/cases/{case_id}/documents/{doc_id} (contract §9): the document and its pages, so a
@@ -36,7 +36,7 @@ export async function readDocument(
   // Erasure deletes the page rows; the status check also covers a page left by a crash mid-way.
   const pages = doc.status === 'erased' ? [] : await listPages(deps.db, doc.doc_id);
   return ok({
-    ...renderDocument(documentStateOf(doc)),
+    ...renderCaseDocument(documentStateOf(doc)),
     case_id: caseId,
     pages: pages.map((p) => ({ page_index: p.page_index, method: p.method as PageTextMethod, text: p.text, width: p.width, height: p.height, unit: p.unit })),
   });
