@@ -11,7 +11,10 @@ export function linkPath(signedUrl: string): string {
 /** An applicant's browser in inject terms: the cookie jar of one session, and a GET/POST that keep it. */
 export class ApplicantAgent {
   cookies: Record<string, string> = {};
-  constructor(private readonly t: TestApp) {}
+  readonly t: TestApp;
+  constructor(t: TestApp) {
+    this.t = t;
+  }
 
   async get(url: string, headers: Record<string, string> = {}): Promise<LightMyRequestResponse> {
     const res = await this.t.app.inject({ method: 'GET', url, headers: { ...headers, cookie: cookieHeader(this.cookies) } });
