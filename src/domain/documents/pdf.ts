@@ -219,3 +219,23 @@ export async function renderPdfPages(
     await task.destroy().catch(() => {});
   }
 }
+
+/**
+ * Whether a PDF needs a password to open, so the applicant app can refuse it at upload instead of
+ * failing later in the worker. Only PDFs that carry an `/Encrypt` dictionary are opened with pdfjs
+ * (opening reads the trailer, not the pages); PDFs encrypted with an empty user password open and
+ * pass.
+ */
+export async function pdfNeedsPassword(bytes: Uint8Array): Promise<boolean> {
+  if (Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).indexOf('/Encrypt') < 0) return false;
+  const { pdfjs, assets } = await loadPdfjs();
+  const task = pdfjs.getDocument({ data: new Uint8Array(bytes), ...assets, disableFontFace: true, useSystemFonts: false, enableXfa: false, verbosity: 0 });
+  try {
+    await task.promise;
+    return false;
+  } catch (error) {
+    return error instanceof Error && error.name === 'PasswordException';
+  } finally {
+    await task.destroy();
+  }
+}
