@@ -394,6 +394,20 @@ export interface components {
              */
             idempotent_replay?: true;
         };
+        EvidenceSourceInput: {
+            /** @constant */
+            kind: "text";
+            char_start: number;
+            char_end: number;
+        } | {
+            /** @constant */
+            kind: "box";
+            page_index: number;
+            x: number;
+            y: number;
+            width: number;
+            height: number;
+        };
         /**
          * @example {
          *       "fact_id": "gross_pay",
@@ -424,7 +438,15 @@ export interface components {
          *             "char_end": 121
          *           },
          *           "doc_id": "doc_1Ab2Cd3Ef4Gh5Ij6Kl7Mn8Op",
-         *           "page_index": 0
+         *           "page_index": 0,
+         *           "source": {
+         *             "kind": "box",
+         *             "page_index": 0,
+         *             "x": 105.62,
+         *             "y": 131.3,
+         *             "width": 53.4,
+         *             "height": 12.85
+         *           }
          *         }
          *       ],
          *       "updated_at": "2026-11-22T10:00:00.000Z"
@@ -453,12 +475,15 @@ export interface components {
             evidence: {
                 evidence_id: string;
                 quote: string;
+                /** @description Offsets into the canonical page text (the document’s `pages[].text`). */
                 location: {
                     char_start: number;
                     char_end: number;
                 };
                 doc_id: string;
                 page_index: number;
+                /** @description The same span in the document as uploaded. Absent only on evidence extracted before sources were recorded. */
+                source?: components["schemas"]["EvidenceSourceInput"];
             }[];
             /** @description ISO 8601 UTC with milliseconds. */
             updated_at: string;
@@ -713,7 +738,15 @@ export interface components {
          *                   "char_end": 121
          *                 },
          *                 "doc_id": "doc_1Ab2Cd3Ef4Gh5Ij6Kl7Mn8Op",
-         *                 "page_index": 0
+         *                 "page_index": 0,
+         *                 "source": {
+         *                   "kind": "box",
+         *                   "page_index": 0,
+         *                   "x": 105.62,
+         *                   "y": 131.3,
+         *                   "width": 53.4,
+         *                   "height": 12.85
+         *                 }
          *               }
          *             ],
          *             "updated_at": "2026-11-22T10:00:00.000Z"
@@ -976,7 +1009,15 @@ export interface components {
          *                 "char_end": 121
          *               },
          *               "doc_id": "doc_1Ab2Cd3Ef4Gh5Ij6Kl7Mn8Op",
-         *               "page_index": 0
+         *               "page_index": 0,
+         *               "source": {
+         *                 "kind": "box",
+         *                 "page_index": 0,
+         *                 "x": 105.62,
+         *                 "y": 131.3,
+         *                 "width": 53.4,
+         *                 "height": 12.85
+         *               }
          *             }
          *           ],
          *           "provenance": [
@@ -1036,12 +1077,15 @@ export interface components {
                     evidence: {
                         evidence_id: string;
                         quote: string;
+                        /** @description Offsets into the canonical page text (the document’s `pages[].text`). */
                         location: {
                             char_start: number;
                             char_end: number;
                         };
                         doc_id: string;
                         page_index: number;
+                        /** @description The same span in the document as uploaded. Absent only on evidence extracted before sources were recorded. */
+                        source?: components["schemas"]["EvidenceSourceInput"];
                     }[];
                     provenance: {
                         kind: string;
@@ -1494,6 +1538,20 @@ export interface components {
              */
             idempotent_replay?: true;
         };
+        EvidenceSource: {
+            /** @constant */
+            kind: "text";
+            char_start: number;
+            char_end: number;
+        } | {
+            /** @constant */
+            kind: "box";
+            page_index: number;
+            x: number;
+            y: number;
+            width: number;
+            height: number;
+        };
         /**
          * @example {
          *       "fact_id": "gross_pay",
@@ -1524,7 +1582,15 @@ export interface components {
          *             "char_end": 121
          *           },
          *           "doc_id": "doc_1Ab2Cd3Ef4Gh5Ij6Kl7Mn8Op",
-         *           "page_index": 0
+         *           "page_index": 0,
+         *           "source": {
+         *             "kind": "box",
+         *             "page_index": 0,
+         *             "x": 105.62,
+         *             "y": 131.3,
+         *             "width": 53.4,
+         *             "height": 12.85
+         *           }
          *         }
          *       ],
          *       "updated_at": "2026-11-22T10:00:00.000Z"
@@ -1553,12 +1619,15 @@ export interface components {
             evidence: {
                 evidence_id: string;
                 quote: string;
+                /** @description Offsets into the canonical page text (the document’s `pages[].text`). */
                 location: {
                     char_start: number;
                     char_end: number;
                 };
                 doc_id: string;
                 page_index: number;
+                /** @description The same span in the document as uploaded. Absent only on evidence extracted before sources were recorded. */
+                source?: components["schemas"]["EvidenceSource"];
             }[];
             /** @description ISO 8601 UTC with milliseconds. */
             updated_at: string;
@@ -1813,7 +1882,15 @@ export interface components {
          *                   "char_end": 121
          *                 },
          *                 "doc_id": "doc_1Ab2Cd3Ef4Gh5Ij6Kl7Mn8Op",
-         *                 "page_index": 0
+         *                 "page_index": 0,
+         *                 "source": {
+         *                   "kind": "box",
+         *                   "page_index": 0,
+         *                   "x": 105.62,
+         *                   "y": 131.3,
+         *                   "width": 53.4,
+         *                   "height": 12.85
+         *                 }
          *               }
          *             ],
          *             "updated_at": "2026-11-22T10:00:00.000Z"
@@ -2076,7 +2153,15 @@ export interface components {
          *                 "char_end": 121
          *               },
          *               "doc_id": "doc_1Ab2Cd3Ef4Gh5Ij6Kl7Mn8Op",
-         *               "page_index": 0
+         *               "page_index": 0,
+         *               "source": {
+         *                 "kind": "box",
+         *                 "page_index": 0,
+         *                 "x": 105.62,
+         *                 "y": 131.3,
+         *                 "width": 53.4,
+         *                 "height": 12.85
+         *               }
          *             }
          *           ],
          *           "provenance": [
@@ -2136,12 +2221,15 @@ export interface components {
                     evidence: {
                         evidence_id: string;
                         quote: string;
+                        /** @description Offsets into the canonical page text (the document’s `pages[].text`). */
                         location: {
                             char_start: number;
                             char_end: number;
                         };
                         doc_id: string;
                         page_index: number;
+                        /** @description The same span in the document as uploaded. Absent only on evidence extracted before sources were recorded. */
+                        source?: components["schemas"]["EvidenceSource"];
                     }[];
                     provenance: {
                         kind: string;
