@@ -20,6 +20,8 @@ export interface PdfExtractionOptions {
   readonly maxRenderPixels: number;
   /** Scale of the OCR rendering: 2 ≈ 144 dpi, enough for 9 pt text and ~4× faster than 300 dpi. */
   readonly renderScale: number;
+  /** Images above this many pixels are left out before pdfjs decodes them (see ExtractionLimits). */
+  readonly maxImagePixels: number;
   readonly signal: AbortSignal;
   /** OCR for a page without a usable text layer; given a PNG, returns that page's text. */
   readonly ocrPage: (png: Uint8Array, pageIndex: number) => Promise<DocumentResult<PageText>>;
@@ -70,6 +72,10 @@ export async function extractPdfPages(bytes: Uint8Array, options: PdfExtractionO
     useSystemFonts: false,
     enableXfa: false,
     stopAtErrors: false,
+    // pdfjs compares an image's declared Width × Height with this before it inflates or decodes
+    // anything, and leaves the image out (the page then OCRs as blank): a 40,000 × 40,000 image is
+    // 6.4 GB of RGBA, and a few kilobytes of flate stream can declare it.
+    maxImageSize: options.maxImagePixels,
     verbosity: 0,
   });
   const abort = () => void task.destroy();
@@ -190,7 +196,7 @@ export async function renderPdfPages(
     const never = new AbortController().signal;
     for (let index = 0; index < doc.numPages; index++) {
       const page = await doc.getPage(index + 1);
-      const png = await renderPage(page, { maxPages: Infinity, maxRenderPixels: 64e6, renderScale: options.scale, signal: never, ocrPage: async () => { throw new Error('unused'); } });
+      const png = await renderPage(page, { maxPages: Infinity, maxRenderPixels: 64e6, renderScale: options.scale, maxImagePixels: -1, signal: never, ocrPage: async () => { throw new Error('unused'); } });
       if (!png.ok) throw new Error(png.message);
       if (options.format === 'png') {
         images.push(png.value);
@@ -204,5 +210,25 @@ export async function renderPdfPages(
     return images;
   } finally {
     await task.destroy().catch(() => {});
+  }
+}
+
+/**
+ * Whether a PDF needs a password to open, so the applicant app can refuse it at upload instead of
+ * failing later in the worker. Only PDFs that carry an `/Encrypt` dictionary are opened with pdfjs
+ * (opening reads the trailer, not the pages); PDFs encrypted with an empty user password open and
+ * pass.
+ */
+export async function pdfNeedsPassword(bytes: Uint8Array): Promise<boolean> {
+  if (Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).indexOf('/Encrypt') < 0) return false;
+  const { pdfjs, assets } = await loadPdfjs();
+  const task = pdfjs.getDocument({ data: new Uint8Array(bytes), ...assets, disableFontFace: true, useSystemFonts: false, enableXfa: false, verbosity: 0 });
+  try {
+    await task.promise;
+    return false;
+  } catch (error) {
+    return error instanceof Error && error.name === 'PasswordException';
+  } finally {
+    await task.destroy();
   }
 }

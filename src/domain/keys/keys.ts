@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ENVIRONMENTS } from '../../config.ts';
 import type { Deps } from '../../deps.ts';
-import { findApiKey, insertApiKey, revokeApiKey as revokeApiKeyRow } from '../../storage/api-keys.ts';
+import { findApiKey, insertApiKey, markApiKeyRevoked } from '../../storage/api-keys.ts';
 import { findOrg } from '../../storage/orgs.ts';
 import type { ApiKeyRow } from '../../storage/schema.ts';
 import { fail, ok, type Result } from '../errors.ts';
@@ -81,6 +81,6 @@ export async function createApiKey(
 
 export async function revokeApiKey(deps: Pick<Deps, 'db' | 'clock'>, keyId: string): Promise<Result<ApiKeyView>> {
   if (!(await findApiKey(deps.db, keyId))) return fail('not_found', `No API key ${keyId}.`);
-  const row = await revokeApiKeyRow(deps.db, keyId, deps.clock.now());
+  const row = await markApiKeyRevoked(deps.db, keyId, deps.clock.now());
   return row ? ok(toApiKeyView(row)) : fail('not_found', `No API key ${keyId}.`);
 }

@@ -11,7 +11,7 @@ export const getCaseRoute: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (a
   app.get(
     '/api/v1/cases/:case_id',
     {
-      config: { scope: 'cases:read' },
+      config: { auth: 'cases:read' },
       schema: {
         operationId: 'getCase',
         summary: 'Read a case',

@@ -8,6 +8,7 @@ import { usageShards } from './0006_usage_shards.ts';
 import { operators } from './0007_operators.ts';
 import { connectors } from './0009_connectors.ts';
 import { operations } from './0011_operations.ts';
+import { console_ } from './0012_console.ts';
 
 /** A forward-only schema step. Applied once, in order, inside one transaction. */
 export interface Migration {
@@ -16,4 +17,4 @@ export interface Migration {
   up(trx: Tx): Promise<void>;
 }
 
-export const MIGRATIONS: readonly Migration[] = [foundation, cases, webhooks, caseEngine, documents, usageShards, operators, connectors, operations];
+export const MIGRATIONS: readonly Migration[] = [foundation, cases, webhooks, caseEngine, documents, usageShards, operators, connectors, operations, console_];
