@@ -9,7 +9,7 @@ export const missingConnectorKeyRoutes: FastifyPluginAsyncZod = async (app) => {
   const missing = async () => {
     throw new AppError('missing_connector_key', 'The connector key path segment is empty: use /api/v1/connectors/{connector_key}.');
   };
-  app.get('/api/v1/connectors/', { config: { scope: 'connectors:read' }, schema: { hide: true } }, missing);
-  app.put('/api/v1/connectors/', { config: { scope: 'connectors:write' }, schema: { hide: true } }, missing);
-  app.delete('/api/v1/connectors/', { config: { scope: 'connectors:write' }, schema: { hide: true } }, missing);
+  app.get('/api/v1/connectors/', { config: { auth: 'connectors:read' }, schema: { hide: true } }, missing);
+  app.put('/api/v1/connectors/', { config: { auth: 'connectors:write' }, schema: { hide: true } }, missing);
+  app.delete('/api/v1/connectors/', { config: { auth: 'connectors:write' }, schema: { hide: true } }, missing);
 };

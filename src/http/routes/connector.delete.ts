@@ -14,7 +14,7 @@ export const deleteConnectorRoute: FastifyPluginAsyncZod<{ ctx: AppContext }> = 
   app.delete(
     '/api/v1/connectors/:connector_key',
     {
-      config: { scope: 'connectors:write' },
+      config: { auth: 'connectors:write' },
       schema: {
         operationId: 'deleteConnector',
         summary: 'Delete a connector',

@@ -11,7 +11,7 @@ export const getConnectorRoute: FastifyPluginAsyncZod<{ ctx: AppContext }> = asy
   app.get(
     '/api/v1/connectors/:connector_key',
     {
-      config: { scope: 'connectors:read' },
+      config: { auth: 'connectors:read' },
       schema: {
         operationId: 'getConnector',
         summary: 'Read a connector',

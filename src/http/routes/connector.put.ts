@@ -12,7 +12,7 @@ export const putConnectorRoute: FastifyPluginAsyncZod<{ ctx: AppContext }> = asy
   app.put(
     '/api/v1/connectors/:connector_key',
     {
-      config: { scope: 'connectors:write' },
+      config: { auth: 'connectors:write' },
       attachValidation: true,
       schema: {
         operationId: 'putConnector',

@@ -16,7 +16,7 @@ export const createConnectorRoute: FastifyPluginAsyncZod<{ ctx: AppContext }> = 
   app.post(
     '/api/v1/connectors',
     {
-      config: { scope: 'connectors:write' },
+      config: { auth: 'connectors:write' },
       attachValidation: true,
       schema: {
         operationId: 'createConnector',

@@ -13,7 +13,7 @@ export const listConnectorsRoute: FastifyPluginAsyncZod<{ ctx: AppContext }> = a
   app.get(
     '/api/v1/connectors',
     {
-      config: { scope: 'connectors:read' },
+      config: { auth: 'connectors:read' },
       schema: {
         operationId: 'listConnectors',
         summary: 'List connectors',
