@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import pg from 'pg';
 import { pino, type Logger } from 'pino';
-import { describe, inject } from 'vitest';
+import { describe, inject, it } from 'vitest';
 import type { AppContext } from '../../src/app-context.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createApiKey, type CreateApiKeyInput } from '../../src/domain/keys/keys.ts';
@@ -24,6 +24,16 @@ export function backends(): BackendKind[] {
 /** `describe` once per backend, with the backend in the title. */
 export function describeEachBackend(title: string, body: (backend: BackendKind) => void): void {
   for (const backend of backends()) describe(`${title} [${backend}]`, () => body(backend));
+}
+
+/**
+ * A concurrency test: registered for the PostgreSQL backend only. PGlite has one connection, so
+ * its transactions run one after another and a PGlite pass would prove nothing about races.
+ * PostgreSQL is required under CI=true (global setup fails the run without it), so these always
+ * run in CI.
+ */
+export function itOnPostgres(backend: BackendKind, title: string, body: () => Promise<void>, timeoutMs?: number): void {
+  if (backend === 'postgres') it(`${title} (PostgreSQL: PGlite cannot race)`, body, timeoutMs);
 }
 
 export interface TestTarget {
