@@ -102,7 +102,7 @@ describe('generated malformed requests', () => {
       fc.asyncProperty(request, async (r) => {
         let i = 0;
         const url = r.route.url.replace(/:[a-z_]+/g, () => r.params[i++] ?? 'x').replace('*', r.params[3] ?? '') + (r.query ? `?${r.query}` : '');
-        const method = (r.method ?? (Array.isArray(r.route.method) ? r.route.method[0] : r.route.method)) as 'GET';
+        const method = String(r.method ?? (Array.isArray(r.route.method) ? r.route.method[0] : r.route.method)) as 'GET' | 'HEAD' | 'POST';
         const headers: Record<string, string> = {};
         if (r.authorization !== undefined) headers.authorization = r.authorization;
         if (r.idempotencyKey !== undefined) headers['idempotency-key'] = r.idempotencyKey;
