@@ -206,3 +206,36 @@ export async function renderPdfPages(
     await task.destroy().catch(() => {});
   }
 }
+
+/** One PDF page as a PNG for people to look at, with the page's own size in points (evidence boxes are in points). */
+export interface RenderedPdfPage {
+  png: Uint8Array;
+  widthPx: number;
+  heightPx: number;
+  pageWidth: number;
+  pageHeight: number;
+}
+
+/**
+ * Renders one page (0-based) of a PDF for the operator console. Returns undefined when the page
+ * does not exist or the PDF cannot be read (the console then shows the page text alone).
+ */
+export async function renderPdfPage(bytes: Uint8Array, pageIndex: number, options: { scale: number; maxRenderPixels: number }): Promise<RenderedPdfPage | undefined> {
+  const { pdfjs, assets } = await loadPdfjs();
+  const task = pdfjs.getDocument({ data: new Uint8Array(bytes), ...assets, cMapPacked: true, disableFontFace: true, useSystemFonts: false, enableXfa: false, verbosity: 0 });
+  try {
+    const doc = await task.promise;
+    if (!Number.isInteger(pageIndex) || pageIndex < 0 || pageIndex >= doc.numPages) return undefined;
+    const page = await doc.getPage(pageIndex + 1);
+    const unit = page.getViewport({ scale: 1 });
+    const never = new AbortController().signal;
+    const png = await renderPage(page, { maxPages: Infinity, maxRenderPixels: options.maxRenderPixels, renderScale: options.scale, signal: never, ocrPage: async () => { throw new Error('unused'); } });
+    if (!png.ok) return undefined;
+    const scale = Math.min(options.scale, Math.sqrt(options.maxRenderPixels / Math.max(1, unit.width * unit.height)));
+    return { png: png.value, widthPx: Math.ceil(unit.width * scale), heightPx: Math.ceil(unit.height * scale), pageWidth: unit.width, pageHeight: unit.height };
+  } catch {
+    return undefined;
+  } finally {
+    await task.destroy().catch(() => {});
+  }
+}
