@@ -7,6 +7,7 @@ import { documents } from './0005_documents.ts';
 import { usageShards } from './0006_usage_shards.ts';
 import { operators } from './0007_operators.ts';
 import { operations } from './0011_operations.ts';
+import { developerSettings } from './0013_developer_settings.ts';
 
 /** A forward-only schema step. Applied once, in order, inside one transaction. */
 export interface Migration {
@@ -15,4 +16,4 @@ export interface Migration {
   up(trx: Tx): Promise<void>;
 }
 
-export const MIGRATIONS: readonly Migration[] = [foundation, cases, webhooks, caseEngine, documents, usageShards, operators, operations];
+export const MIGRATIONS: readonly Migration[] = [foundation, cases, webhooks, caseEngine, documents, usageShards, operators, operations, developerSettings];
