@@ -1,9 +1,10 @@
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type RouteOptions } from 'fastify';
 import { serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppContext } from '../app-context.ts';
 import { serializeRequest } from '../logging.ts';
 import { registerOpenApi } from './openapi.ts';
 import { registerAuthentication } from './plugins/authenticate.ts';
+import { registerRouteAuthDeclarations } from './plugins/route-auth.ts';
 import { registerErrorEnvelope } from './plugins/error-envelope.ts';
 import { BODY_LIMIT_BYTES, registerJsonBody } from './plugins/json-body.ts';
 import { apiRoutes } from './routes/index.ts';
@@ -11,8 +12,13 @@ import { zodValidatorCompiler } from './validation.ts';
 import { webFaces } from '../web/index.ts';
 import { registerHttpMetrics } from '../metrics/http-metrics.ts';
 
+export interface BuildServerOptions {
+  /** Sees every route as it is added (the route-auth test lists them with it). */
+  onRoute?: (route: RouteOptions) => void;
+}
+
 /** Builds the HTTP face of the service. Listening is the caller's business (tests use inject). */
-export async function buildServer(ctx: AppContext): Promise<FastifyInstance> {
+export async function buildServer(ctx: AppContext, options: BuildServerOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: ctx.logger as FastifyBaseLogger,
     genReqId: () => ctx.ids.next('req'),
@@ -48,6 +54,8 @@ export async function buildServer(ctx: AppContext): Promise<FastifyInstance> {
     );
   });
 
+  if (options.onRoute) app.addHook('onRoute', options.onRoute);
+  registerRouteAuthDeclarations(app);
   registerHttpMetrics(app, ctx.metrics);
   registerErrorEnvelope(app);
   registerJsonBody(app);

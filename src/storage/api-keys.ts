@@ -14,7 +14,7 @@ export async function findApiKey(db: Executor, keyId: string): Promise<ApiKeyRow
 }
 
 /** Revokes once: a second revocation keeps the original time. */
-export async function revokeApiKey(db: Executor, keyId: string, at: Date): Promise<ApiKeyRow | undefined> {
+export async function markApiKeyRevoked(db: Executor, keyId: string, at: Date): Promise<ApiKeyRow | undefined> {
   await db.updateTable('api_keys').set({ revoked_at: at }).where('key_id', '=', keyId).where('revoked_at', 'is', null).execute();
   return findApiKey(db, keyId);
 }

@@ -17,7 +17,7 @@ export async function findCaseType(db: Executor, orgId: string, environment: Env
     .executeTakeFirst();
 }
 
-export async function listCaseTypes(db: Executor, orgId: string, environment: Environment): Promise<CaseTypeRow[]> {
+export async function selectCaseTypes(db: Executor, orgId: string, environment: Environment): Promise<CaseTypeRow[]> {
   return db.selectFrom('case_types').selectAll().where('org_id', '=', orgId).where('environment', '=', environment).orderBy('case_type_id').execute();
 }
 

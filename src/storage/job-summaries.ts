@@ -18,14 +18,14 @@ export interface JobQueueSummary {
   oldestRunnableSince: Date | null;
 }
 
-interface SummaryRow {
+interface JobSummaryRow {
   kind: string;
   state: string;
   count: string | number;
   oldest: Date | string | null;
 }
 
-function toSummaries(rows: readonly SummaryRow[], kinds: readonly string[], states: readonly string[]): JobQueueSummary[] {
+function toSummaries(rows: readonly JobSummaryRow[], kinds: readonly string[], states: readonly string[]): JobQueueSummary[] {
   const byKind = new Map<string, JobQueueSummary>(
     kinds.map((kind) => [kind, { kind, counts: Object.fromEntries(states.map((s) => [s, 0])), oldestRunnableSince: null }]),
   );
@@ -49,7 +49,7 @@ function toSummaries(rows: readonly SummaryRow[], kinds: readonly string[], stat
  * lease that ran out (its worker died), which is claimable since the lease ended.
  */
 export async function summarizeCaseJobs(db: Executor, input: { now: Date; kinds: readonly string[] }): Promise<JobQueueSummary[]> {
-  const result = await sql<SummaryRow>`
+  const result = await sql<JobSummaryRow>`
     select kind, status as state, count(*) as count,
       min(case
         when status = 'queued' and run_after <= ${input.now} then run_after
@@ -75,7 +75,7 @@ export type AttemptQueueTable = 'webhook_deliveries';
  */
 export async function summarizeAttemptQueue(db: Executor, input: { table: AttemptQueueTable; kind: string; now: Date }): Promise<JobQueueSummary[]> {
   const table = sql.table(input.table);
-  const result = await sql<SummaryRow>`
+  const result = await sql<JobSummaryRow>`
     select ${input.kind}::text as kind,
       case when locked_until > ${input.now} then 'running' else status end as state,
       count(*) as count,

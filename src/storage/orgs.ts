@@ -8,6 +8,6 @@ export async function findOrg(db: Executor, orgId: string): Promise<OrgRow | und
   return db.selectFrom('orgs').selectAll().where('org_id', '=', orgId).executeTakeFirst();
 }
 
-export async function updateOrg(db: Executor, orgId: string, changes: OrgUpdate): Promise<OrgRow | undefined> {
+export async function updateOrgRow(db: Executor, orgId: string, changes: OrgUpdate): Promise<OrgRow | undefined> {
   return db.updateTable('orgs').set(changes).where('org_id', '=', orgId).returningAll().executeTakeFirst();
 }

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Environment } from '../config.ts';
 import type { Executor } from './schema.ts';
 
@@ -7,6 +8,8 @@ export interface QueueFilter {
   queueCategory?: string;
   runtimeStatus?: string;
   caseTypeId?: string;
+  /** One of the case's ids exactly: case_id, external_case_id, external_applicant_id or external_customer_id. */
+  search?: string;
   after?: { sortTimestamp: Date; caseId: string };
   limit: number;
 }
@@ -15,16 +18,33 @@ export interface QueueFilter {
 export async function listQueueRows(db: Executor, f: QueueFilter) {
   let q = db
     .selectFrom('cases')
-    .select(['case_id', 'queue_row', 'status_changed_at', 'updated_at'])
+    .select(['case_id', 'queue_row', 'status_changed_at', 'updated_at', 'case_type_id', 'external_case_id', 'external_applicant_id', 'external_customer_id', 'created_at'])
     .where('org_id', '=', f.orgId)
     .where('environment', '=', f.environment);
   if (f.queueCategory) q = q.where('queue_category', '=', f.queueCategory);
   if (f.runtimeStatus) q = q.where('runtime_status', '=', f.runtimeStatus as never);
   if (f.caseTypeId) q = q.where('case_type_id', '=', f.caseTypeId);
+  if (f.search !== undefined) {
+    const term = f.search;
+    // Exact matches only: each arm is served by its own index (ids are never searched by prefix).
+    q = q.where((eb) => eb.or([eb('case_id', '=', term), eb('external_case_id', '=', term), eb('external_applicant_id', '=', term), eb('external_customer_id', '=', term)]));
+  }
   if (f.after) {
     const { sortTimestamp, caseId } = f.after;
     q = q.where((eb) => eb.or([eb('status_changed_at', '>', sortTimestamp), eb.and([eb('status_changed_at', '=', sortTimestamp), eb('case_id', '>', caseId)])]));
   }
   const rows = await q.orderBy('status_changed_at').orderBy('case_id').limit(f.limit + 1).execute();
   return { rows: rows.slice(0, f.limit), hasMore: rows.length > f.limit };
+}
+
+/** How many cases sit in each queue category (an index-only walk of cases_queue). */
+export async function countQueueCategories(db: Executor, orgId: string, environment: Environment): Promise<Record<string, number>> {
+  const rows = await db
+    .selectFrom('cases')
+    .select(['queue_category', sql<string>`count(*)`.as('n')])
+    .where('org_id', '=', orgId)
+    .where('environment', '=', environment)
+    .groupBy('queue_category')
+    .execute();
+  return Object.fromEntries(rows.map((r) => [r.queue_category, Number(r.n)]));
 }

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getCaseType, putCaseType } from '../../src/domain/case-types/case-types.ts';
 import { parseCaseTypeDefinition } from '../../src/domain/case-types/definition.ts';
-import { createTestApp, describeEachBackend, type TestApp, type TestWorkspace } from '../support/harness.ts';
+import { createTestApp, describeEachBackend, itOnPostgres, type TestApp, type TestWorkspace } from '../support/harness.ts';
 import { dossierFor } from '../support/dossier-client.ts';
 import { addressProof, incomeVerification } from '../support/fixtures.ts';
 
@@ -85,7 +85,7 @@ describeEachBackend('case type versions', (backend) => {
     expect(live.ok).toBe(false);
   });
 
-  it('numbers versions correctly under concurrent puts', async () => {
+  itOnPostgres(backend, 'numbers versions correctly under concurrent puts', async () => {
     const variants = [10, 20, 30, 40].map((days) => {
       const d = clone(addressProof) as any;
       d.workflow.nodes[1].rules[1].days = days;

@@ -4,7 +4,7 @@ import { recordCaseEvent } from '../../src/domain/cases/case-events.ts';
 import { findCase } from '../../src/storage/cases.ts';
 import { inTransaction } from '../../src/storage/unit-of-work.ts';
 import { ManualClock } from '../../src/ports/clock.ts';
-import { createTestApp, describeEachBackend, type TestApp, type TestWorkspace } from '../support/harness.ts';
+import { createTestApp, describeEachBackend, itOnPostgres, type TestApp, type TestWorkspace } from '../support/harness.ts';
 import { dossierError, dossierFor } from '../support/dossier-client.ts';
 import { newSession, uniqueKey, withExampleCaseTypes } from '../support/fixtures.ts';
 
@@ -153,7 +153,7 @@ describeEachBackend('case reads', (backend) => {
       expect((await dossierError(firstPage(dossierFor(t, other), caseId))).status).toBe(404);
     });
 
-    it('a poller running against concurrent writers never misses or repeats an event', async () => {
+    itOnPostgres(backend, 'a poller running against concurrent writers never misses or repeats an event', async () => {
       const writers = 4;
       const perWriter = 25;
       const row = (await findCase(t.ctx.db, ws.orgId, 'test', caseId))!;

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { updateOrg } from '../../src/domain/orgs/orgs.ts';
 import { ManualClock } from '../../src/ports/clock.ts';
 import { hashSessionToken } from '../../src/domain/sessions/session-token.ts';
-import { createTestApp, describeEachBackend, type TestApp, type TestWorkspace } from '../support/harness.ts';
+import { createTestApp, describeEachBackend, itOnPostgres, type TestApp, type TestWorkspace } from '../support/harness.ts';
 import { uniqueKey, withExampleCaseTypes } from '../support/fixtures.ts';
 import { dossierError, dossierFor, statusOf } from '../support/dossier-client.ts';
 
@@ -265,7 +265,7 @@ describeEachBackend('session account gates', (backend) => {
     clock.set('2026-06-30T23:59:00.000Z');
   });
 
-  it('counts the cap exactly under concurrency', async () => {
+  itOnPostgres(backend, 'counts the cap exactly under concurrency', async () => {
     const org = await t.workspace();
     await withExampleCaseTypes(t, org.orgId);
     const statuses = (await Promise.all(Array.from({ length: 12 }, () => statusOf(create(org.key, { case_type_id: 'address_proof' }))))).sort();
@@ -275,7 +275,7 @@ describeEachBackend('session account gates', (backend) => {
     expect(sessions).toHaveLength(3);
   });
 
-  it('creates exactly one session for concurrent requests with one key; the rest replay', async () => {
+  itOnPostgres(backend, 'creates exactly one session for concurrent requests with one key; the rest replay', async () => {
     const org = await t.workspace();
     await withExampleCaseTypes(t, org.orgId);
     const idem = uniqueKey();

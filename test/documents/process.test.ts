@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { ManualClock } from '../../src/ports/clock.ts';
-import { createTestApp, describeEachBackend, type TestApp, type TestWorkspace } from '../support/harness.ts';
+import { createTestApp, describeEachBackend, itOnPostgres, type TestApp, type TestWorkspace } from '../support/harness.ts';
 import { uniqueKey, withExampleCaseTypes } from '../support/fixtures.ts';
 import { drainCaseJobs, eventTypes, readCase } from '../engine/engine-fixtures.ts';
 import { startDocumentServer } from './document-server.ts';
@@ -130,7 +130,7 @@ describeEachBackend('POST /api/v1/process', (backend) => {
     expect(conflict.json().error.code).toBe('idempotency_key_conflict');
   });
 
-  it('creates one case and one document for concurrent requests with one key; the rest replay', async () => {
+  itOnPostgres(backend, 'creates one case and one document for concurrent requests with one key; the rest replay', async () => {
     const key = uniqueKey();
     const body = { document_url: docs.url('/paystub.txt'), case_type_id: 'income_verification', external_case_id: `ext-${key}` };
     const results = await Promise.all(Array.from({ length: 6 }, () => post(body, key)));

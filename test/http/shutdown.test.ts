@@ -16,7 +16,7 @@ it('finishes requests in flight when it closes, refuses new ones, and lets keep-
   const inHandler = new Promise<void>((resolve) => (arrived = resolve));
   const t = await createTestApp('embedded', {
     routes: (app) => {
-      app.get('/api/v1/_probe/slow', async () => {
+      app.get('/api/v1/_probe/slow', { config: { auth: 'public' } }, async () => {
         arrived();
         await gate;
         return { finished: true };

@@ -42,9 +42,33 @@ describeEachBackend('worker', (backend) => {
     worker.wake('counting');
     await until(() => runs === 7);
     await worker.stop();
-    const after = runs;
-    await new Promise((r) => setTimeout(r, 30));
-    expect(runs).toBe(after);
+  });
+
+  it('stop waits for the batch in progress and starts no further batch', async () => {
+    let runs = 0;
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    // Always reports work, so a loop that ignored `stop` would run it again at once.
+    const busy: JobTask = {
+      name: 'busy',
+      idleMs: 60_000,
+      async run() {
+        runs++;
+        await gate;
+        return 1;
+      },
+    };
+    const worker = new Worker(t.ctx, [busy]);
+    worker.start();
+    await until(() => runs === 1);
+    let stopped = false;
+    const stopping = worker.stop().then(() => (stopped = true));
+    await Promise.resolve();
+    expect(stopped).toBe(false);
+    release();
+    await stopping;
+    expect(stopped).toBe(true);
+    expect(runs).toBe(1);
   });
 
   it('sweeps idempotency records after 24 hours', async () => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { consumeSessionAllowance, sessionsUsed } from '../../src/domain/usage/usage.ts';
 import { inTransaction, withRetries } from '../../src/storage/unit-of-work.ts';
-import { createTestApp, describeEachBackend, type TestApp } from '../support/harness.ts';
+import { createTestApp, describeEachBackend, itOnPostgres, type TestApp } from '../support/harness.ts';
 
 describeEachBackend('usage counting', (backend) => {
   let t: TestApp;
@@ -10,7 +10,7 @@ describeEachBackend('usage counting', (backend) => {
   });
   afterAll(() => t.close());
 
-  it('is exact at the cap while creators far from it count on shards without waiting for each other', async () => {
+  itOnPostgres(backend, 'is exact at the cap while creators far from it count on shards without waiting for each other', async () => {
     const ws = await t.workspace();
     const now = new Date('2026-06-15T12:00:00.000Z');
     const counter = { orgId: ws.orgId, environment: 'test' as const, now, cap: 40, nearCapMargin: 25 };

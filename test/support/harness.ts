@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, RouteOptions } from 'fastify';
 import pg from 'pg';
 import { pino, type Logger } from 'pino';
-import { describe, inject } from 'vitest';
+import { describe, inject, it } from 'vitest';
 import type { AppContext } from '../../src/app-context.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createApiKey, type CreateApiKeyInput } from '../../src/domain/keys/keys.ts';
@@ -24,6 +24,16 @@ export function backends(): BackendKind[] {
 /** `describe` once per backend, with the backend in the title. */
 export function describeEachBackend(title: string, body: (backend: BackendKind) => void): void {
   for (const backend of backends()) describe(`${title} [${backend}]`, () => body(backend));
+}
+
+/**
+ * A concurrency test: registered for the PostgreSQL backend only. PGlite has one connection, so
+ * its transactions run one after another and a PGlite pass would prove nothing about races.
+ * PostgreSQL is required under CI=true (global setup fails the run without it), so these always
+ * run in CI.
+ */
+export function itOnPostgres(backend: BackendKind, title: string, body: () => Promise<void>, timeoutMs?: number): void {
+  if (backend === 'postgres') it(`${title} (PostgreSQL: PGlite cannot race)`, body, timeoutMs);
 }
 
 export interface TestTarget {
@@ -83,6 +93,8 @@ export interface TestAppOptions {
   /** Extra routes for tests of cross-cutting behaviour (auth, envelopes) that no real route isolates. */
   routes?: (app: FastifyInstance) => void;
   logger?: Logger;
+  /** Sees every route as the server adds it. */
+  onRoute?: (route: RouteOptions) => void;
 }
 
 /** A whole service on a fresh database, talked to through Fastify's inject. */
@@ -96,7 +108,7 @@ export async function createTestApp(backend: BackendKind, options: TestAppOption
     target: db.target,
     ...(options.rateLimits ? { rateLimits: options.rateLimits } : {}),
   });
-  const app = await buildServer(runtime.ctx);
+  const app = await buildServer(runtime.ctx, options.onRoute ? { onRoute: options.onRoute } : {});
   options.routes?.(app);
   await app.ready();
   const ctx = runtime.ctx;

@@ -6,12 +6,12 @@ import { authOf } from '../../src/http/plugins/authenticate.ts';
  * rate limits, body parsing, the 500 envelope) apart from any one operation.
  */
 export function probeRoutes(app: FastifyInstance): void {
-  app.get('/api/v1/_probe/read', { config: { scope: 'cases:read' } }, async (request) => {
+  app.get('/api/v1/_probe/read', { config: { auth: 'cases:read' } }, async (request) => {
     const key = authOf(request);
     return { org_id: key.orgId, environment: key.environment, key_id: key.keyId };
   });
-  app.post('/api/v1/_probe/echo', { config: { scope: 'cases:write' } }, async (request) => ({ body: request.body }));
-  app.get('/api/v1/_probe/boom', async () => {
+  app.post('/api/v1/_probe/echo', { config: { auth: 'cases:write' } }, async (request) => ({ body: request.body }));
+  app.get('/api/v1/_probe/boom', { config: { auth: 'public' } }, async () => {
     throw new Error('secret internal detail at /srv/app.ts:12');
   });
 }

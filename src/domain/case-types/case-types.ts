@@ -6,7 +6,7 @@ import {
   findCaseTypeVersion,
   insertCaseTypeVersion,
   latestCaseTypeVersion,
-  listCaseTypes as listCaseTypeRows,
+  selectCaseTypes,
   upsertCaseType,
   type CaseTypeRow,
 } from '../../storage/case-types.ts';
@@ -99,7 +99,7 @@ export async function putCaseType(
 }
 
 export async function listCaseTypes(deps: Pick<Deps, 'db'>, orgId: string, environment: Environment): Promise<CaseTypeView[]> {
-  return (await listCaseTypeRows(deps.db, orgId, environment)).map(toCaseTypeView);
+  return (await selectCaseTypes(deps.db, orgId, environment)).map(toCaseTypeView);
 }
 
 export async function getCaseType(deps: Pick<Deps, 'db'>, orgId: string, environment: Environment, caseTypeId: string): Promise<Result<CaseTypeView>> {

@@ -32,7 +32,7 @@ export type WebhookEnqueuer = (
  */
 export async function recordCaseEvent(
   tx: Tx,
-  deps: Pick<Deps, 'clock' | 'ids'> & { enqueueWebhook?: WebhookEnqueuer },
+  deps: Pick<Deps, 'clock' | 'ids'> & { enqueueWebhook: WebhookEnqueuer },
   caseRow: CaseRow,
   eventType: string,
   data: Record<string, unknown>,
@@ -47,7 +47,7 @@ export async function recordCaseEvent(
     data,
     createdAt: deps.clock.now(),
   });
-  if (WEBHOOK_CASE_EVENTS.has(eventType) && deps.enqueueWebhook) await deps.enqueueWebhook(tx, { caseRow, caseEvent, cause });
+  if (WEBHOOK_CASE_EVENTS.has(eventType)) await deps.enqueueWebhook(tx, { caseRow, caseEvent, cause });
   // Every change to a case records an event; the stored queue position follows from it.
   beforeCommit(tx, `queue:${caseRow.case_id}`, () => refreshQueueProjection(tx, caseRow.case_id));
   return caseEvent;

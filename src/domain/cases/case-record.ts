@@ -20,7 +20,7 @@ export function renderFact(f: FactState) {
   };
 }
 
-export function renderDocument(d: CaseState['documents'][number]) {
+export function renderCaseDocument(d: CaseState['documents'][number]) {
   return {
     doc_id: d.docId,
     status: d.status,
@@ -78,7 +78,7 @@ export function renderCaseRecord(state: CaseState) {
         has_failed_facts: p.hasFailedFacts,
       },
       facts: orderedFacts(state).map(renderFact),
-      documents: state.documents.map(renderDocument),
+      documents: state.documents.map(renderCaseDocument),
       structured_inputs: state.structuredInputs,
       summary: {
         resolved_count: p.counts.resolved,

@@ -14,22 +14,8 @@ import type {
 
 export type { CaseStatus, DocumentStatus, FactSource, FactStatus, HandoffState, JobStatus, OperatingMode, RuntimeStatus, SessionStatus };
 
-export interface Evidence {
-  evidence_id: string;
-  quote: string;
-  location: { char_start: number; char_end: number };
-  doc_id: string;
-  page_index: number;
-}
-
-export interface Provenance {
-  kind: string;
-  document_id: string;
-  page_index: number;
-  quote: string;
-  char_start: number;
-  char_end: number;
-}
+export type { Evidence, Provenance } from '../extraction/types.ts';
+import type { Evidence, Provenance } from '../extraction/types.ts';
 
 export interface FactState {
   factId: string;

@@ -1,15 +1,11 @@
-import type { Environment } from '../../config.ts';
 import { findCaseType, findCaseTypeVersion } from '../../storage/case-types.ts';
 import { externalCaseIdTaken } from '../../storage/cases.ts';
 import type { Tx } from '../../storage/schema.ts';
 import { uniqueViolation } from '../../storage/unit-of-work.ts';
 import type { CaseTypeDefinition } from '../case-types/definition.ts';
 import { fail, ok, type Failure, type Result } from '../errors.ts';
+import type { Tenant } from './read-case.ts';
 
-interface Tenant {
-  orgId: string;
-  environment: Environment;
-}
 
 /** The current version of a case type, which a new case is pinned to; `not_found` when there is no such type. */
 export async function currentCaseTypeVersion(

@@ -9,7 +9,7 @@ import { renderCaseRecord } from './case-record.ts';
 import { stateOfSnapshot } from './load-case.ts';
 import { canTransition, IllegalTransitionError } from './state-machine.ts';
 
-export type WriterDeps = Pick<Deps, 'clock' | 'ids'> & { enqueueWebhook?: WebhookEnqueuer };
+export type WriterDeps = Pick<Deps, 'clock' | 'ids'> & { enqueueWebhook: WebhookEnqueuer };
 
 export interface TransitionPatch {
   caseStatus?: CaseStatus;

@@ -31,7 +31,7 @@ export interface OpenCaseInput {
  */
 export async function openCase(
   tx: Tx,
-  deps: Pick<Deps, 'clock' | 'ids'> & { enqueueWebhook?: WebhookEnqueuer },
+  deps: Pick<Deps, 'clock' | 'ids'> & { enqueueWebhook: WebhookEnqueuer },
   input: OpenCaseInput,
 ): Promise<CaseRow> {
   const now = deps.clock.now();

@@ -1,22 +1,6 @@
 import type { PageTextMethod } from '../documents/types.ts';
 
-/** Contract §7 fact types. */
-export const FACT_TYPES = ['string', 'name', 'date', 'money', 'number', 'id_number', 'address'] as const;
-export type FactType = (typeof FACT_TYPES)[number];
-
-/**
- * A case type's fact definition (contract §7), exactly the shape of
- * shared/examples/case-types/*.json `facts[]`, so the parsed case type can be passed straight in.
- */
-export interface FactDefinition {
-  readonly fact_id: string;
-  readonly label: string;
-  readonly type: FactType;
-  readonly required?: boolean;
-  readonly document_kinds?: readonly string[];
-  /** Label phrases that precede the value on the page ("Pay date", "Check date"). */
-  readonly anchors: readonly string[];
-}
+export { FACT_TYPES, type FactDefinition, type FactType } from '../case-types/definition.ts';
 
 /** What fact extraction needs of a page: its canonical text and how it was obtained. */
 export interface ExtractionPage {
@@ -25,7 +9,8 @@ export interface ExtractionPage {
   readonly method: PageTextMethod;
 }
 
-export type FactStatus = 'pending' | 'resolved' | 'needs_input' | 'failed';
+import type { FactStatus } from '../../storage/tables/cases.ts';
+export type { FactStatus };
 
 /** api-spec §2.4 `evidence[]`. The quote is always `pages[page_index].text.slice(char_start, char_end)`. */
 export interface Evidence {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ENVIRONMENTS } from '../../config.ts';
 import type { Deps } from '../../deps.ts';
-import { findApiKey, insertApiKey, listApiKeysOfOrg, revokeApiKey as revokeApiKeyRow } from '../../storage/api-keys.ts';
+import { findApiKey, insertApiKey, listApiKeysOfOrg, markApiKeyRevoked } from '../../storage/api-keys.ts';
 import type { Environment } from '../../config.ts';
 import { findOrg } from '../../storage/orgs.ts';
 import type { ApiKeyRow } from '../../storage/schema.ts';
@@ -88,7 +88,7 @@ export async function createApiKey(
 export async function revokeApiKey(deps: Pick<Deps, 'db' | 'clock'>, keyId: string, owner?: { orgId: string }): Promise<Result<ApiKeyView>> {
   const existing = await findApiKey(deps.db, keyId);
   if (!existing || (owner && existing.org_id !== owner.orgId)) return fail('not_found', `No API key ${keyId}.`);
-  const row = await revokeApiKeyRow(deps.db, keyId, deps.clock.now());
+  const row = await markApiKeyRevoked(deps.db, keyId, deps.clock.now());
   return row ? ok(toApiKeyView(row)) : fail('not_found', `No API key ${keyId}.`);
 }
 

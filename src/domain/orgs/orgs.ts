@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { CURRENT_LEGAL_TERMS_VERSION } from '../../config.ts';
 import type { Deps } from '../../deps.ts';
-import { findOrg, insertOrg, updateOrg as updateOrgRow } from '../../storage/orgs.ts';
+import { findOrg, insertOrg, updateOrgRow } from '../../storage/orgs.ts';
 import type { OrgRow, OrgUpdate } from '../../storage/schema.ts';
 import { fail, ok, type Result } from '../errors.ts';
 

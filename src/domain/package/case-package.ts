@@ -1,5 +1,5 @@
 import { canonicalJson, sha256Hex } from '../canonical-json.ts';
-import { renderDocument } from '../cases/case-record.ts';
+import { renderCaseDocument } from '../cases/case-record.ts';
 import type { CaseState } from '../cases/case-state.ts';
 import { orderedFacts } from '../cases/projection.ts';
 
@@ -20,7 +20,7 @@ export function buildCasePackage(state: CaseState, caseFileUrl: string | null) {
       },
     ]),
   );
-  const documents = state.documents.map(renderDocument);
+  const documents = state.documents.map(renderCaseDocument);
   const contents = {
     case_id: state.caseId,
     case_type_id: state.caseTypeId,

@@ -34,7 +34,7 @@ export interface CreateSessionInput {
 }
 
 export interface SessionDeps extends Pick<AppContext, 'db' | 'clock' | 'ids' | 'config' | 'secret'> {
-  enqueueWebhook?: WebhookEnqueuer;
+  enqueueWebhook: WebhookEnqueuer;
   /** Whether the workspace has an enabled webhook endpoint (for SELF_SERVE_WEBHOOKS=false). */
   hasEnabledWebhookEndpoint?: (orgId: string, environment: 'test' | 'live') => Promise<boolean>;
 }

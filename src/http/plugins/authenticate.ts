@@ -1,27 +1,18 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../app-context.ts';
 import { authenticateApiKey, requireScope, type AuthenticatedKey } from '../../domain/keys/authenticate.ts';
-import type { Scope } from '../../domain/keys/scopes.ts';
 import { consumeRateLimit, rateLimitHeaders } from '../../domain/rate-limit/rate-limit.ts';
 import { AppError } from '../../domain/errors.ts';
 import { touchApiKeyLastUsed } from '../../storage/api-keys.ts';
+import { isScopeAuth } from './route-auth.ts';
 
 declare module 'fastify' {
-  interface FastifyContextConfig {
-    /** The API scope a route needs (API-key routes). */
-    scope?: Scope;
-    /**
-     * Who may reach a route that takes no API key: anyone (`public`), the applicant holding the
-     * session's link (`applicant`), a signed-in operator (`operator`), or an admin operator (`admin`).
-     */
-    auth?: 'public' | 'applicant' | 'operator' | 'admin';
-  }
   interface FastifyRequest {
     apiKey?: AuthenticatedKey;
   }
 }
 
-/** The key that authenticated this request; only callable on routes that declare a scope. */
+/** The key that authenticated this request; only callable on routes whose `auth` is an API scope. */
 export function authOf(request: FastifyRequest): AuthenticatedKey {
   if (!request.apiKey) throw new Error('authOf called on a route without a scope');
   return request.apiKey;
@@ -38,8 +29,8 @@ export function registerAuthentication(app: FastifyInstance, ctx: AppContext): v
   const lastUsedWritten = new Map<string, number>();
 
   app.addHook('onRequest', async (request, reply) => {
-    const scope = request.routeOptions.config.scope;
-    if (!scope) return;
+    const scope = request.routeOptions.config.auth;
+    if (!isScopeAuth(scope)) return;
     const authenticated = await authenticateApiKey(
       { clock: ctx.clock, acceptedEnvironments: ctx.config.acceptedKeyEnvironments, findKeyByHash: ctx.keys.find },
       request.headers.authorization,

@@ -20,7 +20,7 @@ export const decideCaseRoute: FastifyPluginAsyncZod<{ ctx: AppContext }> = async
   app.post(
     '/api/v1/cases/:case_id/decision',
     {
-      config: { scope: 'cases:write' },
+      config: { auth: 'cases:write' },
       schema: {
         operationId: 'decideCase',
         summary: 'Approve or reject a case in review',

@@ -22,7 +22,7 @@ export const erasureRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
   app.post(
     '/api/v1/cases/:case_id/erasure',
     {
-      config: { scope: 'cases:erase' },
+      config: { auth: 'cases:erase' },
       schema: {
         operationId: 'eraseCase',
         summary: 'Erase the document-derived data of a case',
@@ -40,7 +40,7 @@ export const erasureRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
   app.delete(
     '/api/v1/cases/:case_id/documents/:doc_id',
     {
-      config: { scope: 'cases:erase' },
+      config: { auth: 'cases:erase' },
       schema: {
         operationId: 'eraseDocument',
         summary: 'Erase one document',
@@ -64,11 +64,11 @@ export const erasureRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
   const missingDocId = async () => {
     throw new AppError('missing_doc_id', 'The document id path segment is empty: use /api/v1/cases/{case_id}/documents/{doc_id}.');
   };
-  app.delete('/api/v1/cases/:case_id/documents/', { config: { scope: 'cases:erase' }, schema: { hide: true } }, missingDocId);
-  app.delete('/api/v1/cases/:case_id/documents', { config: { scope: 'cases:erase' }, schema: { hide: true } }, missingDocId);
+  app.delete('/api/v1/cases/:case_id/documents/', { config: { auth: 'cases:erase' }, schema: { hide: true } }, missingDocId);
+  app.delete('/api/v1/cases/:case_id/documents', { config: { auth: 'cases:erase' }, schema: { hide: true } }, missingDocId);
   const missingCaseId = async () => {
     throw new AppError('missing_case_id', 'The case id path segment is empty.');
   };
-  app.post('/api/v1/cases//erasure', { config: { scope: 'cases:erase' }, schema: { hide: true } }, missingCaseId);
-  app.delete('/api/v1/cases//documents/:doc_id', { config: { scope: 'cases:erase' }, schema: { hide: true } }, missingCaseId);
+  app.post('/api/v1/cases//erasure', { config: { auth: 'cases:erase' }, schema: { hide: true } }, missingCaseId);
+  app.delete('/api/v1/cases//documents/:doc_id', { config: { auth: 'cases:erase' }, schema: { hide: true } }, missingCaseId);
 };

@@ -63,7 +63,7 @@ export const listCaseEventsRoute: FastifyPluginAsyncZod<{ ctx: AppContext }> = a
   app.get(
     '/api/v1/cases/:case_id/events',
     {
-      config: { scope: 'cases:read' },
+      config: { auth: 'cases:read' },
       schema: {
         operationId: 'listCaseEvents',
         summary: 'Poll the case event log',

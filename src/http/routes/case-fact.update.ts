@@ -22,7 +22,7 @@ export const correctFactRoute: FastifyPluginAsyncZod<{ ctx: AppContext }> = asyn
   app.patch(
     '/api/v1/cases/:case_id/facts/:fact_id',
     {
-      config: { scope: 'cases:write' },
+      config: { auth: 'cases:write' },
       schema: {
         operationId: 'correctFact',
         summary: 'Correct a fact',

@@ -18,6 +18,8 @@ export const caseFileRoute: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
   app.get(
     `${prefix}/case-files/:case_id`,
     {
+      // No API key: the signed token in the link is the credential, checked below.
+      config: { auth: 'public' },
       schema: {
         hide: true,
         params: z.object({ case_id: z.string().min(1).max(100) }),

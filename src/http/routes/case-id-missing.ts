@@ -10,6 +10,6 @@ export const missingCaseIdRoutes: FastifyPluginAsyncZod = async (app) => {
     throw new AppError('missing_case_id', 'The case id path segment is empty: use /api/v1/cases/{case_id}.');
   };
   for (const url of ['/api/v1/cases/', '/api/v1/cases//events', '/api/v1/cases//package']) {
-    app.get(url, { config: { scope: 'cases:read' }, schema: { hide: true } }, missing);
+    app.get(url, { config: { auth: 'cases:read' }, schema: { hide: true } }, missing);
   }
 };

@@ -45,7 +45,7 @@ export const getCasePackageRoute: FastifyPluginAsyncZod<{ ctx: AppContext }> = a
   app.get(
     '/api/v1/cases/:case_id/package',
     {
-      config: { scope: 'cases:read' },
+      config: { auth: 'cases:read' },
       schema: {
         operationId: 'getCasePackage',
         summary: 'Read the review-ready package',

@@ -37,7 +37,7 @@ export const listCasesRoute: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
   app.get(
     '/api/v1/cases',
     {
-      config: { scope: 'cases:read' },
+      config: { auth: 'cases:read' },
       schema: {
         operationId: 'listCases',
         summary: 'List the case queue',

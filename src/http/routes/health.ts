@@ -9,12 +9,12 @@ const healthSchema = z.object({ status: z.enum(['ok', 'ready', 'unavailable']) }
 export const healthRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
   app.get(
     '/healthz',
-    { schema: { hide: true, response: { 200: healthSchema } } },
+    { config: { auth: 'public' }, schema: { hide: true, response: { 200: healthSchema } } },
     async () => ({ status: 'ok' as const }),
   );
   app.get(
     '/readyz',
-    { schema: { hide: true, response: { 200: healthSchema, 503: healthSchema } } },
+    { config: { auth: 'public' }, schema: { hide: true, response: { 200: healthSchema, 503: healthSchema } } },
     async (_request, reply) =>
       (await pingDatabase(ctx.db)) ? { status: 'ready' as const } : reply.code(503).send({ status: 'unavailable' }),
   );

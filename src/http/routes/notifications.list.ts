@@ -52,7 +52,7 @@ export const listNotificationsRoute: FastifyPluginAsyncZod<{ ctx: AppContext }> 
   app.get(
     '/api/v1/notifications',
     {
-      config: { scope: 'webhooks:read' },
+      config: { auth: 'webhooks:read' },
       schema: {
         operationId: 'listNotifications',
         summary: 'List integration notifications',

@@ -43,7 +43,7 @@ export const processDocumentRoute: FastifyPluginAsyncZod<{ ctx: AppContext }> = 
   app.post(
     '/api/v1/process',
     {
-      config: { scope: 'process:write' },
+      config: { auth: 'process:write' },
       schema: {
         operationId: 'processDocument',
         summary: 'Process a document from a URL',

@@ -58,7 +58,7 @@ export const createSessionRoute: FastifyPluginAsyncZod<{ ctx: AppContext }> = as
   app.post(
     '/api/v1/sessions',
     {
-      config: { scope: 'sessions:write' },
+      config: { auth: 'sessions:write' },
       schema: {
         operationId: 'createSession',
         summary: 'Create a hosted intake session',

@@ -61,7 +61,7 @@ export const listWebhookDeliveriesRoute: FastifyPluginAsyncZod<{ ctx: AppContext
   app.get(
     '/api/v1/webhooks/deliveries',
     {
-      config: { scope: 'webhooks:read' },
+      config: { auth: 'webhooks:read' },
       schema: {
         operationId: 'listWebhookDeliveries',
         summary: 'List webhook deliveries',

@@ -84,7 +84,7 @@ export const ackWebhookDeliveryRoute: FastifyPluginAsyncZod<{ ctx: AppContext }>
   app.post(
     '/api/v1/webhooks/deliveries/:delivery_id/ack',
     {
-      config: { scope: 'webhooks:acknowledge' },
+      config: { auth: 'webhooks:acknowledge' },
       validatorCompiler: ackValidatorCompiler,
       schema: {
         operationId: 'acknowledgeWebhookDelivery',

@@ -11,7 +11,7 @@ export const getWebhookDeliveryRoute: FastifyPluginAsyncZod<{ ctx: AppContext }>
   app.get(
     '/api/v1/webhooks/deliveries/:delivery_id',
     {
-      config: { scope: 'webhooks:read' },
+      config: { auth: 'webhooks:read' },
       schema: {
         operationId: 'getWebhookDelivery',
         summary: 'Get a webhook delivery',

@@ -12,7 +12,7 @@ export const retryWebhookDeliveryRoute: FastifyPluginAsyncZod<{ ctx: AppContext 
   app.post(
     '/api/v1/webhooks/deliveries/:delivery_id/retry',
     {
-      config: { scope: 'webhooks:write' },
+      config: { auth: 'webhooks:write' },
       schema: {
         operationId: 'retryWebhookDelivery',
         summary: 'Send a failed webhook delivery again',

@@ -43,7 +43,7 @@ export const webhookTestRoute: FastifyPluginAsyncZod<{ ctx: AppContext }> = asyn
   app.post(
     '/api/v1/webhooks/test',
     {
-      config: { scope: 'webhooks:test' },
+      config: { auth: 'webhooks:test' },
       schema: {
         operationId: 'sendTestWebhook',
         summary: 'Send a signed test webhook',

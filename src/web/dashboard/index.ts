@@ -11,6 +11,7 @@ import { CSRF_PURPOSE, DASHBOARD_COOKIE, DASHBOARD_PREFIX } from './context.ts';
 import { dashboardErrorHandler, sendDashboardError } from './errors.ts';
 import { registerOverview } from './overview.ts';
 import { registerDevelopersIndex } from './developers/index.ts';
+import { registerCases } from './cases/index.ts';
 
 /** What every dashboard page module receives. */
 export interface DashboardRouteDeps {
@@ -66,6 +67,7 @@ export const dashboardFace: FastifyPluginAsync<{ ctx: AppContext; assets: AssetR
   registerSessionActions(scope, ctx);
   registerOverview(scope, deps);
   registerDevelopersIndex(scope, deps);
+  registerCases(scope, deps);
 };
 
 export type DashboardScope = FastifyInstance;

@@ -1,0 +1,25 @@
+import type { Timestamp } from './types.ts';
+
+/**
+ * A page of a document drawn as an image for the operator console, kept once per page: PDF
+ * pages are rendered with pdfjs (tens to hundreds of milliseconds each), images are stored as
+ * they came. Erased with the document.
+ */
+export interface DocumentPageImagesTable {
+  doc_id: string;
+  page_index: number;
+  content_type: string;
+  /** Size of the image in pixels. */
+  width_px: number;
+  height_px: number;
+  /** Size of the page in its own unit (PDF points, image pixels): evidence boxes use it. */
+  page_width: number;
+  page_height: number;
+  page_unit: 'pt' | 'px';
+  bytes: Buffer;
+  created_at: Timestamp;
+}
+
+export interface ConsoleTables {
+  document_page_images: DocumentPageImagesTable;
+}

@@ -1,0 +1,142 @@
+import type { FastifyInstance } from 'fastify';
+import { readConsoleQueue, type ConsoleQueuePage, type ConsoleQueueRow } from '../../../domain/console/queue-page.ts';
+import { QUEUE_CATEGORIES, type QueueCategory } from '../../../domain/cases/queue.ts';
+import { RUNTIME_STATUSES } from '../../../domain/cases/state-machine.ts';
+import type { RuntimeStatus } from '../../../domain/cases/case-state.ts';
+import { unwrap } from '../../../domain/errors.ts';
+import { html, sendPage } from '../../render.ts';
+import { button, table, tag } from '../../ui/components.ts';
+import { hiddenInput, select, textInput } from '../../ui/fields.ts';
+import { tenantOf, viewerOf, type DashboardViewer } from '../context.ts';
+import type { DashboardRouteDeps } from '../index.ts';
+import { dashboardPage } from '../layout.ts';
+import { ageText, CATEGORY_TABS, RUNTIME_STATUS_TEXT } from './format.ts';
+
+export const QUEUE_PAGE_SIZE = 50;
+
+interface QueueParams {
+  /** 'all' shows every category. */
+  category: QueueCategory | 'all';
+  runtimeStatus: RuntimeStatus | undefined;
+  caseTypeId: string | undefined;
+  search: string | undefined;
+  after: string | undefined;
+}
+
+/** Query parameters, read leniently: an unknown value is ignored rather than refused (links get edited by hand). */
+export function parseQueueParams(query: Record<string, string | string[] | undefined>): QueueParams {
+  const one = (k: string) => {
+    const v = query[k];
+    const s = (Array.isArray(v) ? v[0] : v)?.trim();
+    return s ? s.slice(0, 200) : undefined;
+  };
+  const category = one('category');
+  const status = one('status');
+  return {
+    category: category === 'all' ? 'all' : (QUEUE_CATEGORIES as readonly string[]).includes(category ?? '') ? (category as QueueCategory) : one('q') ? 'all' : 'review',
+    runtimeStatus: (RUNTIME_STATUSES as readonly string[]).includes(status ?? '') ? (status as RuntimeStatus) : undefined,
+    caseTypeId: one('type'),
+    search: one('q'),
+    after: one('after'),
+  };
+}
+
+function queueHref(p: Partial<QueueParams>): string {
+  const params = new URLSearchParams();
+  if (p.category) params.set('category', p.category);
+  if (p.runtimeStatus) params.set('status', p.runtimeStatus);
+  if (p.caseTypeId) params.set('type', p.caseTypeId);
+  if (p.search) params.set('q', p.search);
+  if (p.after) params.set('after', p.after);
+  const s = params.toString();
+  return `/dashboard/cases${s ? `?${s}` : ''}`;
+}
+
+function idsCell(r: ConsoleQueueRow) {
+  const ext = [
+    ['Case', r.externalCaseId],
+    ['Applicant', r.externalApplicantId],
+    ['Customer', r.externalCustomerId],
+  ].filter((e): e is [string, string] => e[1] !== null);
+  return html`<a href=${`/dashboard/cases/${r.caseId}`} class="mono">${r.caseId}</a>
+    ${ext.length > 0 ? html`<ul class="id-list">${ext.map(([k, v]) => html`<li><span class="muted">${k}:</span> <span class="mono">${v}</span></li>`)}</ul>` : null}`;
+}
+
+function blockingCell(r: ConsoleQueueRow) {
+  if (r.blockingItems.length === 0) return html`<span class="muted">None</span>`;
+  return html`<ul class="blocking-list">${r.blockingItems.map((b) => html`<li>${b.why}</li>`)}</ul>`;
+}
+
+export function queueView(viewer: DashboardViewer, page: ConsoleQueuePage, params: QueueParams, now: Date) {
+  const tabs = [...CATEGORY_TABS.map((t) => ({ key: t.category as QueueCategory | 'all', text: t.text, count: page.counts[t.category] })), { key: 'all' as const, text: 'All', count: page.total }];
+  const heading = params.search ? `Cases matching “${params.search}”` : 'Cases';
+  const rows = page.rows;
+  return dashboardPage({
+    viewer,
+    title: heading,
+    nav: 'cases',
+    children: html`<div class="page-header"><h1>${heading}</h1></div>
+      <nav aria-label="Queue categories">
+        <ul class="tabs">
+          ${tabs.map(
+            (t) => html`<li><a href=${queueHref({ category: t.key })} aria-current=${!params.search && params.category === t.key ? 'page' : undefined}>
+              ${t.text} <span class="tabs__count">${t.count}<span class="visually-hidden"> cases</span></span></a></li>`,
+          )}
+        </ul>
+      </nav>
+      <form method="get" action="/dashboard/cases" class="filters" role="search" aria-label="Search and filter cases">
+        ${hiddenInput('category', params.category)}
+        ${textInput({ id: 'q', name: 'q', label: 'Search by id', hint: 'Case id, or your case, applicant or customer id', type: 'search', value: params.search ?? '', spellcheck: false, autocomplete: 'off' })}
+        ${select({
+          id: 'status',
+          name: 'status',
+          label: 'Runtime status',
+          value: params.runtimeStatus ?? '',
+          placeholder: 'Any status',
+          options: RUNTIME_STATUSES.map((s) => ({ value: s, text: RUNTIME_STATUS_TEXT[s] })),
+        })}
+        ${select({ id: 'type', name: 'type', label: 'Case type', value: params.caseTypeId ?? '', placeholder: 'Any case type', options: page.caseTypes.map((c) => ({ value: c.caseTypeId, text: c.name })) })}
+        ${button({ text: 'Apply', variant: 'secondary' })}
+        ${params.search || params.runtimeStatus || params.caseTypeId ? html`<a href=${queueHref({ category: params.category === 'all' && params.search ? 'review' : params.category })}>Clear</a>` : null}
+      </form>
+      <div class="card card--flush">
+        ${table<ConsoleQueueRow>({
+          caption: `${params.search ? 'Search results' : (tabs.find((t) => t.key === params.category)?.text ?? 'Cases')}, oldest first`,
+          captionHidden: true,
+          rows,
+          empty: params.search ? `No case has the id ${params.search} in this environment.` : 'No cases here.',
+          columns: [
+            { header: 'Case', cell: idsCell, rowHeader: true },
+            { header: 'Case type', cell: (r) => html`<span class="mono">${r.caseTypeId}</span>` },
+            { header: 'Status', cell: (r) => tag(RUNTIME_STATUS_TEXT[r.runtimeStatus], r.runtimeStatus === 'ready_for_review' ? 'info' : 'neutral') },
+            { header: 'Why here', cell: (r) => r.whyHere },
+            { header: 'Blocking', cell: blockingCell },
+            { header: 'Age', cell: (r) => html`<span class="nowrap">${ageText(r.since, now)}</span>`, numeric: true },
+          ],
+        })}
+      </div>
+      <nav class="pagination" aria-label="Pages">
+        ${params.after ? html`<a href=${queueHref({ ...params, after: undefined })}>First page</a>` : html`<span></span>`}
+        ${page.nextCursor ? html`<a href=${queueHref({ ...params, after: page.nextCursor })}>Next page</a>` : null}
+      </nav>`,
+  });
+}
+
+/** GET /dashboard/cases: the queue, by category, with search, filters and keyset pages. */
+export function registerQueue(scope: FastifyInstance, deps: DashboardRouteDeps): void {
+  scope.get('/cases', { config: { auth: 'operator' } }, async (request, reply) => {
+    const params = parseQueueParams(request.query as Record<string, string | undefined>);
+    const page = unwrap(
+      await readConsoleQueue(deps.ctx.db, tenantOf(request), {
+        // A search looks across every category: an id names one case wherever it is.
+        category: params.category === 'all' || params.search ? undefined : params.category,
+        runtimeStatus: params.runtimeStatus,
+        caseTypeId: params.caseTypeId,
+        search: params.search,
+        after: params.after,
+        limit: QUEUE_PAGE_SIZE,
+      }),
+    );
+    return sendPage(reply, queueView(viewerOf(request, deps), page, params, deps.ctx.clock.now()));
+  });
+}

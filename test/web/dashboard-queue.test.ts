@@ -1,0 +1,82 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { ManualClock } from '../../src/ports/clock.ts';
+import { createTestApp, describeEachBackend, type TestApp, type TestWorkspace } from '../support/harness.ts';
+import { newSession, withExampleCaseTypes } from '../support/fixtures.ts';
+import { newOperator, signInOperator } from '../support/web.ts';
+
+describeEachBackend('dashboard case queue', (backend) => {
+  let t: TestApp;
+  let ws: TestWorkspace;
+  let cookie: string;
+  const clock = new ManualClock('2026-04-01T09:00:00.000Z');
+  const sessions: { case_id: string }[] = [];
+
+  beforeAll(async () => {
+    t = await createTestApp(backend, { clock });
+    ws = await t.workspace();
+    await withExampleCaseTypes(t, ws.orgId);
+    for (let i = 0; i < 3; i++) {
+      sessions.push(await newSession(t, ws, 'income_verification', { external_case_id: `loan-${i}`, external_applicant_id: `applicant-${i}`, external_customer_id: `customer-${i}` }));
+      clock.advance(60 * 60_000);
+    }
+    const op = await newOperator(t, ws.orgId, 'reviewer');
+    cookie = (await signInOperator(t, op.email, op.password)).cookie;
+  });
+  afterAll(() => t.close());
+
+  const get = (url: string) => t.app.inject({ method: 'GET', url, headers: { cookie } });
+
+  it('shows tabs per queue category with counts, and the intake cases oldest first with their age', async () => {
+    const res = await get('/dashboard/cases?category=intake');
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toMatch(/aria-current="page"[^>]*>\s*Intake <span class="tabs__count">3/);
+    expect(res.body).toMatch(/>\s*Review <span class="tabs__count">0/);
+    const order = sessions.map((s) => res.body.indexOf(s.case_id));
+    expect(order.every((at) => at > 0)).toBe(true);
+    expect([...order].sort((a, b) => a - b)).toEqual(order);
+    expect(res.body).toContain('Waiting for the applicant to complete and submit the intake.');
+    expect(res.body).toContain('3 h');
+  });
+
+  it.each([
+    ['external case id', 'loan-1'],
+    ['external applicant id', 'applicant-1'],
+    ['external customer id', 'customer-1'],
+  ])('finds a case by its %s from any tab', async (_what, id) => {
+    const res = await get(`/dashboard/cases?category=review&q=${encodeURIComponent(id)}`);
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toContain(sessions[1]!.case_id);
+    expect(res.body).not.toContain(sessions[0]!.case_id);
+    expect(res.body).not.toContain(sessions[2]!.case_id);
+  });
+
+  it('finds a case by its own id, and says so when nothing matches', async () => {
+    expect((await get(`/dashboard/cases?q=${sessions[2]!.case_id}`)).body).toContain(`/dashboard/cases/${sessions[2]!.case_id}`);
+    const none = await get('/dashboard/cases?q=nope-123');
+    expect(none.statusCode).toBe(200);
+    expect(none.body).toContain('No case has the id nope-123 in this environment.');
+  });
+
+  it('filters by runtime status and case type', async () => {
+    expect((await get('/dashboard/cases?category=all&status=intake_in_progress')).body).toContain(sessions[0]!.case_id);
+    expect((await get('/dashboard/cases?category=all&status=ready_for_review')).body).not.toContain(sessions[0]!.case_id);
+    expect((await get('/dashboard/cases?category=all&type=address_proof')).body).not.toContain(sessions[0]!.case_id);
+  });
+
+  it('pages with a keyset cursor and refuses a forged one with a page', async () => {
+    const first = await get('/dashboard/cases?category=intake');
+    expect(first.body).not.toContain('Next page');
+    const bad = await get('/dashboard/cases?category=intake&after=bm9wZQ');
+    expect(bad.statusCode).toBe(400);
+    expect(bad.headers['content-type']).toContain('text/html');
+  });
+
+  it('is scoped to the environment of the session', async () => {
+    const home = await get('/dashboard');
+    const csrf = /name="_csrf" value="([^"]+)"/.exec(home.body)![1]!;
+    await t.app.inject({ method: 'POST', url: '/dashboard/environment', headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' }, payload: `_csrf=${csrf}&environment=live` });
+    const live = await get('/dashboard/cases?category=all');
+    expect(live.body).not.toContain(sessions[0]!.case_id);
+    await t.app.inject({ method: 'POST', url: '/dashboard/environment', headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' }, payload: `_csrf=${csrf}&environment=test` });
+  });
+});
