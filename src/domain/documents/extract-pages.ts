@@ -154,7 +154,7 @@ async function extractByType(
         renderScale: limits.pdfRenderScale,
         maxImagePixels: limits.maxPdfImagePixels,
         signal,
-        ocrPage: (png, pageIndex) => ocrImageToPage(ocr, png, pageIndex, signal),
+        ocrPage: (png, pageIndex, frame) => ocrImageToPage(ocr, png, pageIndex, signal, frame),
       });
     case 'image/png':
     case 'image/jpeg': {
@@ -165,14 +165,17 @@ async function extractByType(
         return documentFailure('too_large', `image is ${size.width}×${size.height}; the limit is ${limits.maxImagePixels} pixels`);
       }
       let image = bytes;
+      let pixelsPerUnit = 1;
       if (pixels > limits.ocrTargetPixels) {
         try {
           image = await downscaleImage(bytes, size, limits.ocrTargetPixels);
+          pixelsPerUnit = Math.sqrt(limits.ocrTargetPixels / pixels);
         } catch {
           return documentFailure('corrupt_document', `${mimeType} could not be decoded`);
         }
       }
-      const page = await ocrImageToPage(ocr, image, 0, signal);
+      const frame = { size: { width: size.width, height: size.height, unit: 'px' as const }, pixelsPerUnit };
+      const page = await ocrImageToPage(ocr, image, 0, signal, frame);
       return page.ok ? documentOk([page.value]) : page;
     }
   }

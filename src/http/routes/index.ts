@@ -13,6 +13,7 @@ import { missingCaseIdRoutes } from './case-id-missing.ts';
 import { caseFileRoute } from './case-file.get.ts';
 import { processDocumentRoute } from './process.create.ts';
 import { erasureRoutes } from './case-erasure.ts';
+import { getDocumentRoute } from './document.get.ts';
 import { webhookTestRoute } from './webhook-test.post.ts';
 import { listWebhookDeliveriesRoute } from './webhook-deliveries.list.ts';
 import { getWebhookDeliveryRoute } from './webhook-delivery.get.ts';
@@ -20,6 +21,12 @@ import { retryWebhookDeliveryRoute } from './webhook-delivery.retry.ts';
 import { ackWebhookDeliveryRoute } from './webhook-delivery.ack.ts';
 import { listNotificationsRoute } from './notifications.list.ts';
 import { metricsRoute } from './metrics.get.ts';
+import { createConnectorRoute } from './connectors.create.ts';
+import { putConnectorRoute } from './connector.put.ts';
+import { getConnectorRoute } from './connector.get.ts';
+import { listConnectorsRoute } from './connectors.list.ts';
+import { deleteConnectorRoute } from './connector.delete.ts';
+import { missingConnectorKeyRoutes } from './connector-key-missing.ts';
 
 /** Every route of the service, one file per operation. */
 export const apiRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
@@ -36,6 +43,7 @@ export const apiRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app,
   await app.register(caseFileRoute, { ctx });
   await app.register(processDocumentRoute, { ctx });
   await app.register(erasureRoutes, { ctx });
+  await app.register(getDocumentRoute, { ctx });
   await app.register(webhookTestRoute, { ctx });
   await app.register(listWebhookDeliveriesRoute, { ctx });
   await app.register(getWebhookDeliveryRoute, { ctx });
@@ -43,4 +51,10 @@ export const apiRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app,
   await app.register(ackWebhookDeliveryRoute, { ctx });
   await app.register(listNotificationsRoute, { ctx });
   await app.register(metricsRoute, { ctx });
+  await app.register(createConnectorRoute, { ctx });
+  await app.register(putConnectorRoute, { ctx });
+  await app.register(getConnectorRoute, { ctx });
+  await app.register(listConnectorsRoute, { ctx });
+  await app.register(deleteConnectorRoute, { ctx });
+  await app.register(missingConnectorKeyRoutes);
 };
