@@ -30,7 +30,7 @@ export interface paths {
         };
         /**
          * Read a case
-         * @description The current, canonical case record: read it after a webhook for the state to act on.
+         * @description The current, canonical case record: read it after a webhook for the state to act on. Every answer carries an `ETag`; a poller that sends it back in `If-None-Match` gets 304 with no body until the case changes.
          */
         get: operations["getCase"];
         put?: never;
@@ -1225,7 +1225,8 @@ export interface components {
             external_case_id: string | null;
             external_applicant_id: string | null;
             external_customer_id: string | null;
-            idempotency_key: string | null;
+            /** @description The Idempotency-Key of the API request that caused the event, else `event:` + the event id. The same in every delivery, attempt, retry and endpoint of one event: make your side effect idempotent on it. */
+            idempotency_key: string;
             trace_id: string;
             data: {
                 [key: string]: unknown;
@@ -2451,7 +2452,8 @@ export interface components {
             external_case_id: string | null;
             external_applicant_id: string | null;
             external_customer_id: string | null;
-            idempotency_key: string | null;
+            /** @description The Idempotency-Key of the API request that caused the event, else `event:` + the event id. The same in every delivery, attempt, retry and endpoint of one event: make your side effect idempotent on it. */
+            idempotency_key: string;
             trace_id: string;
             data: {
                 [key: string]: unknown;
@@ -2986,7 +2988,10 @@ export interface operations {
     getCase: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the record you hold: 304 while it is still current. */
+                "if-none-match"?: string;
+            };
             path: {
                 /** @description Case identifier (case_…). */
                 case_id: string;
@@ -3003,6 +3008,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["CaseRecord"];
                 };
+            };
+            /** @description Not modified: the record you hold (its ETag sent in If-None-Match) is current. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Default Response */
             400: {
