@@ -30,3 +30,14 @@ export async function savePages(tx: Tx, docId: string, pages: readonly { page_in
 export async function deletePages(tx: Tx, docId: string): Promise<void> {
   await tx.deleteFrom('document_pages').where('doc_id', '=', docId).execute();
 }
+
+/** Every document of a case, oldest id first. */
+export async function selectCaseDocuments(db: Executor, caseId: string): Promise<DocumentRow[]> {
+  return db.selectFrom('documents').selectAll().where('case_id', '=', caseId).orderBy('doc_id').execute();
+}
+
+/** Whether any document of the case is still uploaded or processing. */
+export async function hasUnfinishedDocuments(db: Executor, caseId: string): Promise<boolean> {
+  const row = await db.selectFrom('documents').select('doc_id').where('case_id', '=', caseId).where('status', 'in', ['uploaded', 'processing']).limit(1).executeTakeFirst();
+  return row !== undefined;
+}

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Environment } from '../../config.ts';
-import type { Deps } from '../../deps.ts';
+import type { Deps } from '../deps.ts';
 import {
   findCaseType,
   findCaseTypeVersion,

@@ -1,4 +1,4 @@
-import type { Deps } from '../../deps.ts';
+import type { Deps } from '../deps.ts';
 import type { Environment } from '../../config.ts';
 import { findCaseSnapshot, type CaseRow } from '../../storage/cases.ts';
 import { toJsonb } from '../../storage/json.ts';

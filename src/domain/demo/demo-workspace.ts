@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { AppContext } from '../../app-context.ts';
+import type { AppContext } from '../deps.ts';
 import { readSetting, writeSetting } from '../../storage/settings.ts';
 import { inTransaction } from '../../storage/unit-of-work.ts';
 import { findApiKey } from '../../storage/api-keys.ts';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ENVIRONMENTS } from '../../config.ts';
-import type { Deps } from '../../deps.ts';
+import type { Deps } from '../deps.ts';
 import { findApiKey, insertApiKey, markApiKeyRevoked } from '../../storage/api-keys.ts';
 import { findOrg } from '../../storage/orgs.ts';
 import type { ApiKeyRow } from '../../storage/schema.ts';

@@ -1,4 +1,4 @@
-import type { AppContext } from '../../app-context.ts';
+import type { AppContext } from '../deps.ts';
 import { checkOutboundUrlResolved, systemLookup, type Lookup } from '../../net/address-policy.ts';
 import { enqueueCaseJob } from '../../storage/case-jobs.ts';
 import { insertDocument } from '../../storage/documents.ts';
