@@ -1,8 +1,8 @@
-import type { Insertable, Updateable } from 'kysely';
+import type { Insertable, Selectable, Updateable } from 'kysely';
 import type { Environment } from '../config.ts';
 import type { DocumentRow } from './cases.ts';
 import type { Executor, Tx } from './schema.ts';
-import type { DocumentsTable } from './tables/cases.ts';
+import type { DocumentPagesTable, DocumentsTable } from './tables/cases.ts';
 
 export async function insertDocument(tx: Tx, row: Insertable<DocumentsTable>): Promise<DocumentRow> {
   return tx.insertInto('documents').values(row).returningAll().executeTakeFirstOrThrow();
@@ -18,13 +18,38 @@ export async function updateDocument(tx: Tx, docId: string, changes: Updateable<
   await tx.updateTable('documents').set(changes).where('doc_id', '=', docId).execute();
 }
 
-export async function savePages(tx: Tx, docId: string, pages: readonly { page_index: number; text: string; method: string; ocr_confidence?: number }[]): Promise<void> {
+/** What a page stores: its canonical text, how it was read, and its size when it has one. */
+export interface PageInput {
+  readonly page_index: number;
+  readonly text: string;
+  readonly method: string;
+  readonly ocr_confidence?: number;
+  readonly size?: { readonly width: number; readonly height: number; readonly unit: 'pt' | 'px' };
+}
+
+export async function savePages(tx: Tx, docId: string, pages: readonly PageInput[]): Promise<void> {
   await tx.deleteFrom('document_pages').where('doc_id', '=', docId).execute();
   if (pages.length === 0) return;
   await tx
     .insertInto('document_pages')
-    .values(pages.map((p) => ({ doc_id: docId, page_index: p.page_index, text: p.text, method: p.method, ocr_confidence: p.ocr_confidence ?? null })))
+    .values(pages.map((p) => ({
+      doc_id: docId,
+      page_index: p.page_index,
+      text: p.text,
+      method: p.method,
+      ocr_confidence: p.ocr_confidence ?? null,
+      width: p.size?.width ?? null,
+      height: p.size?.height ?? null,
+      unit: p.size?.unit ?? null,
+    })))
     .execute();
+}
+
+export type PageRow = Selectable<DocumentPagesTable>;
+
+/** A document's stored pages in page order. */
+export async function listPages(db: Executor, docId: string): Promise<PageRow[]> {
+  return db.selectFrom('document_pages').selectAll().where('doc_id', '=', docId).orderBy('page_index').execute();
 }
 
 export async function deletePages(tx: Tx, docId: string): Promise<void> {

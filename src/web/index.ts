@@ -4,6 +4,7 @@ import { AssetRegistry } from './assets.ts';
 import { dashboardFace } from './dashboard/index.ts';
 import { registerFaceBasics } from './face.ts';
 import { DASHBOARD_PREFIX } from './dashboard/context.ts';
+import { applicantFace } from './app/index.ts';
 
 /**
  * The two faces for people: the applicant app under {app_url}'s path and the dashboard under
@@ -18,6 +19,10 @@ export const webFaces: FastifyPluginAsync<{ ctx: AppContext }> = async (web, { c
   });
   await registerFaceBasics(web);
   await web.register(dashboardFace, { ctx, assets, prefix: DASHBOARD_PREFIX });
+  if (ctx.config.appUrl !== null) {
+    const prefix = applicantAppPrefix(ctx.config.appUrl);
+    await web.register(applicantFace, { ctx, assets, prefix });
+  }
 };
 
 /** The path the applicant app is mounted on: APP_URL's path (`/app` by default), '' for a host of its own. */

@@ -37,6 +37,7 @@ const CALLS = {
   processDocument: (d) => d.process.create({ document_url: 'https://files.example/a.pdf', case_type_id: 'address_proof' }),
   eraseCase: (d) => d.cases.erase('case_1'),
   eraseDocument: (d) => d.cases.documents.erase('case_1', 'doc_1'),
+  getDocument: (d) => d.cases.documents.retrieve('case_1', 'doc_1'),
   sendTestWebhook: (d) => d.webhooks.test({ endpoint_url: 'https://hooks.example/x', signing_secret: 'whsec_x' }),
   listWebhookDeliveries: (d) => d.webhooks.deliveries.list({ status: 'failed' }).first(),
   getWebhookDelivery: (d) => d.webhooks.deliveries.retrieve('dlv_1'),

@@ -5,6 +5,7 @@ import { DOCX_MIME_TYPE, MAX_DOCUMENT_BYTES, extractPages, sniffDocumentType } f
 import { canonicalizeText, layoutFragments } from '../../src/domain/documents/canonical-text.ts';
 import { htmlToText } from '../../src/domain/documents/docx.ts';
 import { encryptedPdf, fakeOcr, pngHeader, storedZip, textPdf, utf8 } from './helpers.ts';
+import { docxLargeTable, docxZipBomb, pdfWithHugeImage } from '../documents/bomb-fixtures.ts';
 
 const CONTENT_TYPES = '<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">'
   + '<Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>';
@@ -174,5 +175,43 @@ describe('canonical text', () => {
   it('flattens mammoth HTML without losing rows', () => {
     expect(htmlToText('<p>A &amp; B</p><table><tr><td><p>x</p></td><td></td><td><p>y</p><p>z</p></td></tr><tr><td></td><td><p>w</p></td></tr></table><p>end</p>'))
       .toBe('A & B\nx\t\ty\nz\n\tw\nend\n');
+  });
+});
+
+describe('hostile documents', () => {
+  it('refuses a DOCX whose part inflates past its forged size, without inflating the rest', async () => {
+    const bomb = docxZipBomb(8);
+    expect(bomb.byteLength).toBeLessThan(MAX_DOCUMENT_BYTES);
+    expect(await sniffDocumentType(bomb)).toEqual({ ok: true, value: DOCX_MIME_TYPE });
+    const before = process.memoryUsage().rss;
+    const result = await extractPages({ ocr: fakeOcr() }, { bytes: bomb });
+    expect(result).toMatchObject({ ok: false, reason_code: 'too_large', message: expect.stringMatching(/inflates past its declared 4096 bytes/) });
+    // 8 GB would not fit this process; the refusal came from the first 4 KB + 1 byte.
+    expect(process.memoryUsage().rss - before).toBeLessThan(256 * 1024 * 1024);
+  });
+
+  it('reads a hand-written DOCX table, and refuses one with more cells than the limit', async () => {
+    const small = await extractPages({ ocr: fakeOcr() }, { bytes: docxLargeTable(3, 2) });
+    expect(small).toMatchObject({ ok: true, value: { pages: [{ text: 'Ledger export\nr0c0\tr0c1\nr1c0\tr1c1\nr2c0\tr2c1', method: 'docx' }] } });
+    const huge = await extractPages({ ocr: fakeOcr() }, { bytes: docxLargeTable(15_000, 10) });
+    expect(huge).toMatchObject({ ok: false, reason_code: 'too_large', message: expect.stringMatching(/table cells/) });
+  });
+
+  it('leaves a 40,000 × 40,000 PDF image out instead of decoding it', async () => {
+    const engine = fakeOcr();
+    const result = await extractPages({ ocr: engine }, { bytes: pdfWithHugeImage(40_000) });
+    // The page rendered without its image, so OCR saw a blank page.
+    expect(result).toMatchObject({ ok: false, reason_code: 'no_text_found' });
+    expect(engine.calls).toBe(1);
+  });
+
+  it('builds the text of a 150,000-cell table the same way as a small one', () => {
+    const rows = 15_000;
+    const html = `<table>${Array.from({ length: rows }, (_, r) => `<tr>${Array.from({ length: 10 }, (_, c) => `<td><p>r${r}c${c}</p></td>`).join('')}</tr>`).join('')}</table>`;
+    const text = htmlToText(html);
+    expect(text.split('\n')).toHaveLength(rows + 1);
+    expect(text.split('\n')[rows - 1]).toBe(Array.from({ length: 10 }, (_, c) => `r${rows - 1}c${c}`).join('\t'));
+    const fragments = Array.from({ length: 150_000 }, (_, i) => ({ text: `w${i} `, x0: i * 10, x1: i * 10 + 8, top: 0, bottom: 10 }));
+    expect(layoutFragments(fragments).length).toBe(fragments.reduce((n, f) => n + f.text.length, 0) - 1);
   });
 });

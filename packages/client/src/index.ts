@@ -19,7 +19,7 @@ export type { ClientClock, FetchLike, RequestOptions } from './http.ts';
 export type { CallInput, OperationId, PathParams, QueryParams, RequestBody, ResponseBody, Schema } from './operations.ts';
 export { EventStream, PageList } from './pagination.ts';
 export type { RateLimit, ResponseInfo, WithResponse } from './response.ts';
-export type { CaseDecisionParams, CaseErasure, CaseEvent, CaseEventPage, CaseEventsParams, CaseListParams, CasePackage, CaseRecord, DocumentErasure, FactCorrection, FactCorrectionParams, QueuePage, QueueRow } from './resources/cases.ts';
+export type { CaseDecisionParams, CaseErasure, CaseEvent, CaseEventPage, CaseEventsParams, CaseListParams, CasePackage, CaseRecord, DocumentDetail, DocumentErasure, DocumentPage, FactCorrection, FactCorrectionParams, QueuePage, QueueRow } from './resources/cases.ts';
 export type { IdempotentRequestOptions } from './resources/idempotency.ts';
 export type { IntegrationNotification, NotificationListParams, NotificationPage } from './resources/notifications.ts';
 export type { ProcessAccepted, ProcessCreateParams } from './resources/process.ts';

@@ -1,9 +1,9 @@
 import type { Environment } from '../../config.ts';
-import { findCaseSnapshot, type CaseRow, type CaseSnapshot } from '../../storage/cases.ts';
+import { findCaseSnapshot, type CaseRow, type CaseSnapshot, type DocumentRow } from '../../storage/cases.ts';
 import type { Executor } from '../../storage/schema.ts';
 import { loadPinnedDefinition } from '../case-types/case-types.ts';
 import type { CaseTypeDefinition } from '../case-types/definition.ts';
-import type { CaseState, Evidence, GateRuleResult, Provenance } from './case-state.ts';
+import type { CaseState, DocumentState, Evidence, GateRuleResult, Provenance } from './case-state.ts';
 
 /**
  * Pinned workflow versions never change once written, so each process keeps the ones it has
@@ -81,19 +81,7 @@ export async function stateOfSnapshot(db: Executor, { row, facts, documents, job
       verificationMetadata: f.verification_metadata,
       updatedAt: f.updated_at,
     })),
-    documents: documents.map((d) => ({
-      docId: d.doc_id,
-      documentKind: d.document_kind,
-      filename: d.filename,
-      status: d.status,
-      failureReason: d.failure_reason,
-      mimeType: d.mime_type,
-      byteSize: d.byte_size,
-      sha256: d.sha256,
-      pageCount: d.page_count,
-      createdAt: d.created_at,
-      updatedAt: d.updated_at,
-    })),
+    documents: documents.map(documentStateOf),
     jobs: jobs.map((j) => ({
       jobId: j.job_id,
       kind: j.kind,
@@ -107,5 +95,22 @@ export async function stateOfSnapshot(db: Executor, { row, facts, documents, job
     session: session
       ? { sessionId: session.session_id, status: session.status, expiresAt: session.expires_at, submittedAt: session.submitted_at, createdAt: session.created_at }
       : null,
+  };
+}
+
+/** A stored document as the case state holds it. */
+export function documentStateOf(d: DocumentRow): DocumentState {
+  return {
+    docId: d.doc_id,
+    documentKind: d.document_kind,
+    filename: d.filename,
+    status: d.status,
+    failureReason: d.failure_reason,
+    mimeType: d.mime_type,
+    byteSize: d.byte_size,
+    sha256: d.sha256,
+    pageCount: d.page_count,
+    createdAt: d.created_at,
+    updatedAt: d.updated_at,
   };
 }

@@ -19,6 +19,11 @@ export interface ExtractionLimits {
   /** Images above this many pixels are refused outright (a 20 MB PNG can hold ~5 gigapixels). */
   readonly maxImagePixels: number;
   /**
+   * Images inside a PDF above this many pixels are left out unread. An A4 or Letter page scanned
+   * at 600 dpi is ~35 MP; decoding is 4 bytes a pixel, so 40 MP bounds one image at 160 MB.
+   */
+  readonly maxPdfImagePixels: number;
+  /**
    * Images between this and `maxImagePixels` are downscaled to it before OCR: 4 MP is A4 at
    * ~205 dpi, where 8 pt text still reads well. Tesseract's time grows with pixels: an A4 page at
    * 300 dpi took 2.3 s at 6 MP on this machine and ~1.7 s at 4 MP.
@@ -39,6 +44,7 @@ export const DEFAULT_EXTRACTION_LIMITS: ExtractionLimits = {
   timeoutMs: 120_000,
   maxPages: 100,
   maxImagePixels: 100_000_000,
+  maxPdfImagePixels: 40_000_000,
   ocrTargetPixels: 4_000_000,
   pdfRenderScale: 2,
   maxTextChars: 1_000_000,
@@ -136,8 +142,9 @@ async function extractByType(
         maxPages: limits.maxPages,
         maxRenderPixels: limits.ocrTargetPixels,
         renderScale: limits.pdfRenderScale,
+        maxImagePixels: limits.maxPdfImagePixels,
         signal,
-        ocrPage: (png, pageIndex) => ocrImageToPage(ocr, png, pageIndex, signal),
+        ocrPage: (png, pageIndex, frame) => ocrImageToPage(ocr, png, pageIndex, signal, frame),
       });
     case 'image/png':
     case 'image/jpeg': {
@@ -148,14 +155,17 @@ async function extractByType(
         return documentFailure('too_large', `image is ${size.width}×${size.height}; the limit is ${limits.maxImagePixels} pixels`);
       }
       let image = bytes;
+      let pixelsPerUnit = 1;
       if (pixels > limits.ocrTargetPixels) {
         try {
           image = await downscaleImage(bytes, size, limits.ocrTargetPixels);
+          pixelsPerUnit = Math.sqrt(limits.ocrTargetPixels / pixels);
         } catch {
           return documentFailure('corrupt_document', `${mimeType} could not be decoded`);
         }
       }
-      const page = await ocrImageToPage(ocr, image, 0, signal);
+      const frame = { size: { width: size.width, height: size.height, unit: 'px' as const }, pixelsPerUnit };
+      const page = await ocrImageToPage(ocr, image, 0, signal, frame);
       return page.ok ? documentOk([page.value]) : page;
     }
   }

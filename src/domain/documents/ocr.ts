@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { layoutFragments, OCR_COLUMN_GAP, type PositionedFragment } from './canonical-text.ts';
-import { documentFailure, documentOk, type DocumentResult, type PageText } from './types.ts';
+import { documentFailure, documentOk, type DocumentResult, type PageSize, type PageText } from './types.ts';
 
 /** One recognised word, positioned in image pixels (y grows downwards). */
 export interface OcrWord {
@@ -166,12 +166,22 @@ function wordsOf(blocks: readonly TesseractBlock[]): OcrWord[] {
 /** Words whose confidence is below this are noise (speckles, rules read as "|" or "—"). */
 const MIN_WORD_CONFIDENCE = 20;
 
+/**
+ * Where the OCRed image sits on its page: the page's size in its own unit, and how many image
+ * pixels make one unit (2 for a PDF page rendered at scale 2, below 1 for a downscaled photo).
+ */
+export interface OcrFrame {
+  readonly size: PageSize;
+  readonly pixelsPerUnit: number;
+}
+
 /** Runs OCR on one image and builds its canonical page text from the word boxes. */
 export async function ocrImageToPage(
   engine: OcrEngine,
   image: Uint8Array,
   pageIndex: number,
   signal: AbortSignal,
+  frame: OcrFrame,
 ): Promise<DocumentResult<PageText>> {
   let result: OcrImageResult;
   try {
@@ -187,5 +197,5 @@ export async function ocrImageToPage(
   const fragments: PositionedFragment[] = words.map((w) => ({ text: w.text, x0: w.x0, x1: w.x1, top: w.top, bottom: w.bottom }));
   const text = layoutFragments(fragments, OCR_COLUMN_GAP);
   const confidence = words.length === 0 ? 0 : words.reduce((sum, w) => sum + w.confidence, 0) / words.length;
-  return documentOk({ page_index: pageIndex, text, method: 'ocr', ocr_confidence: Math.round(confidence * 10) / 10 });
+  return documentOk({ page_index: pageIndex, text, method: 'ocr', ocr_confidence: Math.round(confidence * 10) / 10, size: frame.size });
 }

@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { layoutFragments, type PositionedFragment } from './canonical-text.ts';
+import type { OcrFrame } from './ocr.ts';
 import { documentFailure, documentOk, type DocumentResult, type PageText } from './types.ts';
 
 /**
@@ -20,9 +21,11 @@ export interface PdfExtractionOptions {
   readonly maxRenderPixels: number;
   /** Scale of the OCR rendering: 2 ≈ 144 dpi, enough for 9 pt text and ~4× faster than 300 dpi. */
   readonly renderScale: number;
+  /** Images above this many pixels are left out before pdfjs decodes them (see ExtractionLimits). */
+  readonly maxImagePixels: number;
   readonly signal: AbortSignal;
   /** OCR for a page without a usable text layer; given a PNG, returns that page's text. */
-  readonly ocrPage: (png: Uint8Array, pageIndex: number) => Promise<DocumentResult<PageText>>;
+  readonly ocrPage: (png: Uint8Array, pageIndex: number, frame: OcrFrame) => Promise<DocumentResult<PageText>>;
 }
 
 /** A text layer with fewer letters or digits than this is treated as absent (scans often carry a
@@ -70,6 +73,10 @@ export async function extractPdfPages(bytes: Uint8Array, options: PdfExtractionO
     useSystemFonts: false,
     enableXfa: false,
     stopAtErrors: false,
+    // pdfjs compares an image's declared Width × Height with this before it inflates or decodes
+    // anything, and leaves the image out (the page then OCRs as blank): a 40,000 × 40,000 image is
+    // 6.4 GB of RGBA, and a few kilobytes of flate stream can declare it.
+    maxImageSize: options.maxImagePixels,
     verbosity: 0,
   });
   const abort = () => void task.destroy();
@@ -89,14 +96,16 @@ export async function extractPdfPages(bytes: Uint8Array, options: PdfExtractionO
       if (options.signal.aborted) return documentFailure('extraction_timeout', 'PDF extraction was stopped by its deadline');
       const page = await doc.getPage(index + 1);
       try {
+        const unit = page.getViewport({ scale: 1 });
+        const size = { width: round2(unit.width), height: round2(unit.height), unit: 'pt' as const };
         const text = await textLayerOf(pdfjs, page);
         if (countAlnum(text) >= MIN_TEXT_LAYER_ALNUM) {
-          pages.push({ page_index: index, text, method: 'text_layer' });
+          pages.push({ page_index: index, text, method: 'text_layer', size });
           continue;
         }
         const png = await renderPage(page, options);
         if (!png.ok) return png;
-        const ocr = await options.ocrPage(png.value, index);
+        const ocr = await options.ocrPage(png.value.png, index, { size, pixelsPerUnit: png.value.scale });
         if (!ocr.ok) return ocr;
         pages.push(ocr.value);
       } finally {
@@ -136,7 +145,7 @@ async function textLayerOf(pdfjs: PdfjsModule, page: PdfPage): Promise<string> {
   return layoutFragments(fragments);
 }
 
-async function renderPage(page: PdfPage, options: PdfExtractionOptions): Promise<DocumentResult<Uint8Array>> {
+async function renderPage(page: PdfPage, options: PdfExtractionOptions): Promise<DocumentResult<{ png: Uint8Array; scale: number }>> {
   const { createCanvas } = await import('@napi-rs/canvas');
   const unit = page.getViewport({ scale: 1 });
   // Shrink the scale for oversized pages (a 200-inch poster page would be gigapixels at 144 dpi).
@@ -153,7 +162,7 @@ async function renderPage(page: PdfPage, options: PdfExtractionOptions): Promise
     viewport,
     background: '#ffffff',
   }).promise;
-  return documentOk(new Uint8Array(await canvas.encode('png')));
+  return documentOk({ png: new Uint8Array(await canvas.encode('png')), scale });
 }
 
 function openFailure(error: unknown): DocumentResult<never> {
@@ -164,6 +173,10 @@ function openFailure(error: unknown): DocumentResult<never> {
 
 function describe(error: unknown): string {
   return error instanceof Error ? `${error.name}: ${error.message}`.slice(0, 200) : 'unknown error';
+}
+
+function round2(n: number): number {
+  return Math.round(n * 100) / 100;
 }
 
 function countAlnum(text: string): number {
@@ -190,12 +203,12 @@ export async function renderPdfPages(
     const never = new AbortController().signal;
     for (let index = 0; index < doc.numPages; index++) {
       const page = await doc.getPage(index + 1);
-      const png = await renderPage(page, { maxPages: Infinity, maxRenderPixels: 64e6, renderScale: options.scale, signal: never, ocrPage: async () => { throw new Error('unused'); } });
+      const png = await renderPage(page, { maxPages: Infinity, maxRenderPixels: 64e6, renderScale: options.scale, maxImagePixels: -1, signal: never, ocrPage: async () => { throw new Error('unused'); } });
       if (!png.ok) throw new Error(png.message);
       if (options.format === 'png') {
-        images.push(png.value);
+        images.push(png.value.png);
       } else {
-        const image = await loadImage(Buffer.from(png.value));
+        const image = await loadImage(Buffer.from(png.value.png));
         const canvas = createCanvas(image.width, image.height);
         canvas.getContext('2d').drawImage(image, 0, 0);
         images.push(new Uint8Array(await canvas.encode('jpeg', options.quality ?? 85)));
@@ -204,5 +217,25 @@ export async function renderPdfPages(
     return images;
   } finally {
     await task.destroy().catch(() => {});
+  }
+}
+
+/**
+ * Whether a PDF needs a password to open, so the applicant app can refuse it at upload instead of
+ * failing later in the worker. Only PDFs that carry an `/Encrypt` dictionary are opened with pdfjs
+ * (opening reads the trailer, not the pages); PDFs encrypted with an empty user password open and
+ * pass.
+ */
+export async function pdfNeedsPassword(bytes: Uint8Array): Promise<boolean> {
+  if (Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).indexOf('/Encrypt') < 0) return false;
+  const { pdfjs, assets } = await loadPdfjs();
+  const task = pdfjs.getDocument({ data: new Uint8Array(bytes), ...assets, disableFontFace: true, useSystemFonts: false, enableXfa: false, verbosity: 0 });
+  try {
+    await task.promise;
+    return false;
+  } catch (error) {
+    return error instanceof Error && error.name === 'PasswordException';
+  } finally {
+    await task.destroy();
   }
 }

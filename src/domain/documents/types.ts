@@ -26,6 +26,17 @@ export interface PageText {
   readonly method: PageTextMethod;
   /** Mean word confidence 0..100 reported by the OCR engine; present on OCR pages only. */
   readonly ocr_confidence?: number;
+  /** The page's size in the unit of its evidence boxes; absent for plain text and DOCX. */
+  readonly size?: PageSize;
+}
+
+/** PDF points (PDF pages, also when OCRed) or image pixels (PNG/JPEG scans, before any downscaling). */
+export type PageUnit = 'pt' | 'px';
+
+export interface PageSize {
+  readonly width: number;
+  readonly height: number;
+  readonly unit: PageUnit;
 }
 
 /**

@@ -13,6 +13,7 @@ import { missingCaseIdRoutes } from './case-id-missing.ts';
 import { caseFileRoute } from './case-file.get.ts';
 import { processDocumentRoute } from './process.create.ts';
 import { erasureRoutes } from './case-erasure.ts';
+import { getDocumentRoute } from './document.get.ts';
 import { webhookTestRoute } from './webhook-test.post.ts';
 import { listWebhookDeliveriesRoute } from './webhook-deliveries.list.ts';
 import { getWebhookDeliveryRoute } from './webhook-delivery.get.ts';
@@ -36,6 +37,7 @@ export const apiRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app,
   await app.register(caseFileRoute, { ctx });
   await app.register(processDocumentRoute, { ctx });
   await app.register(erasureRoutes, { ctx });
+  await app.register(getDocumentRoute, { ctx });
   await app.register(webhookTestRoute, { ctx });
   await app.register(listWebhookDeliveriesRoute, { ctx });
   await app.register(getWebhookDeliveryRoute, { ctx });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { WHY_HERE, QUEUE_CATEGORIES, QUEUE_STATUSES } from '../../domain/cases/queue.ts';
-import { exampleCaseRecord, exampleDocument, exampleFact, exampleQueueRow } from './examples.ts';
+import { exampleCaseRecord, exampleDocument, exampleDocumentDetail, exampleErasedDocumentDetail, exampleFact, exampleQueueRow } from './examples.ts';
 
 const timestamp = z.string().meta({ description: 'ISO 8601 UTC with milliseconds.' });
 const runtimeStatus = z.enum(['intake_in_progress', 'processing', 'gate_ready', 'gate_evaluating', 'ready_for_review', 'complete']);
@@ -55,6 +55,24 @@ export const documentSchema = z
     updated_at: timestamp,
   })
   .meta({ id: 'Document', example: exampleDocument });
+
+export const documentPageSchema = z
+  .object({
+    page_index: z.number().int().min(0),
+    method: z.enum(['text_layer', 'ocr', 'docx', 'plain']).meta({ description: 'How the text was read: the PDF text layer, OCR, the DOCX body, or plain text.' }),
+    text: z.string().meta({ description: 'The canonical page text: every evidence `location` (char_start, char_end) indexes into it, in UTF-16 code units.' }),
+    width: z.number().nullable().meta({ description: 'Page width in `unit`; null for plain text and DOCX, which have no page geometry.' }),
+    height: z.number().nullable().meta({ description: 'Page height in `unit`; null for plain text and DOCX.' }),
+    unit: z.enum(['pt', 'px']).nullable().meta({ description: '`pt` (PDF points, 1/72 inch) for PDF pages, `px` (image pixels) for PNG and JPEG scans. Evidence boxes use the same unit, origin at the top-left corner, y downwards.' }),
+  })
+  .meta({ id: 'DocumentPage' });
+
+export const documentDetailSchema = documentSchema
+  .extend({
+    case_id: z.string(),
+    pages: z.array(documentPageSchema).meta({ description: 'One entry per page; empty until processed, for a failed document, and after erasure.' }),
+  })
+  .meta({ id: 'DocumentDetail', example: exampleDocumentDetail, examples: [exampleDocumentDetail, exampleErasedDocumentDetail] });
 
 const blockingItem = z.object({
   kind: z.enum(['rule', 'fact', 'document']),

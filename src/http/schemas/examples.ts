@@ -32,6 +32,32 @@ export const exampleDocument = {
   updated_at: at,
 };
 
+/** The document above with its page: the example fact's quote is `text.slice(112, 121)`. */
+export const exampleDocumentDetail = {
+  ...exampleDocument,
+  case_id: caseId,
+  pages: [
+    {
+      page_index: 0,
+      method: 'text_layer',
+      text: 'NORTHWIND TRADERS LLC\nEarnings Statement\n\nEmployee name: Maria Lopez\tPay date: 11/14/2026\nDept: Sale\nGross pay: $2,450.00\nNet pay: $1,873.20',
+      width: 612,
+      height: 792,
+      unit: 'pt',
+    },
+  ],
+};
+
+/** The same document after erasure: ids, status and timestamps remain; no text. */
+export const exampleErasedDocumentDetail = {
+  ...exampleDocument,
+  status: 'erased',
+  filename: null,
+  sha256: null,
+  case_id: caseId,
+  pages: [],
+};
+
 export const exampleQueueRow = {
   case_id: caseId,
   operating_mode: 'system_of_action',

@@ -6,6 +6,7 @@ import { caseEngine } from './0004_case_engine.ts';
 import { documents } from './0005_documents.ts';
 import { usageShards } from './0006_usage_shards.ts';
 import { operators } from './0007_operators.ts';
+import { pageGeometry } from './0008_page_geometry.ts';
 import { operations } from './0011_operations.ts';
 import { console_ } from './0012_console.ts';
 
@@ -16,4 +17,4 @@ export interface Migration {
   up(trx: Tx): Promise<void>;
 }
 
-export const MIGRATIONS: readonly Migration[] = [foundation, cases, webhooks, caseEngine, documents, usageShards, operators, operations, console_];
+export const MIGRATIONS: readonly Migration[] = [foundation, cases, webhooks, caseEngine, documents, usageShards, operators, pageGeometry, operations, console_];

@@ -219,6 +219,9 @@ export interface DocumentPagesTable {
   method: string;
   text: string;
   ocr_confidence: number | null;
+  width: number | null;
+  height: number | null;
+  unit: 'pt' | 'px' | null;
 }
 
 export interface CaseTables {

@@ -103,6 +103,10 @@ export const OPERATIONS = {
     "method": "POST",
     "path": "/api/v1/cases/{case_id}/erasure"
   },
+  "getDocument": {
+    "method": "GET",
+    "path": "/api/v1/cases/{case_id}/documents/{doc_id}"
+  },
   "eraseDocument": {
     "method": "DELETE",
     "path": "/api/v1/cases/{case_id}/documents/{doc_id}"

@@ -185,7 +185,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * Read a document and its page text
+         * @description The document (status, kind, MIME type, size, page count, failure reason) and its pages: the canonical text that evidence `location` offsets index, and the page size in the unit of evidence boxes. An erased document answers `status: "erased"` and no pages.
+         */
+        get: operations["getDocument"];
         put?: never;
         post?: never;
         /**
@@ -490,6 +494,107 @@ export interface components {
             created_at: string;
             /** @description ISO 8601 UTC with milliseconds. */
             updated_at: string;
+        };
+        DocumentPageInput: {
+            page_index: number;
+            /**
+             * @description How the text was read: the PDF text layer, OCR, the DOCX body, or plain text.
+             * @enum {string}
+             */
+            method: "text_layer" | "ocr" | "docx" | "plain";
+            /** @description The canonical page text: every evidence `location` (char_start, char_end) indexes into it, in UTF-16 code units. */
+            text: string;
+            /** @description Page width in `unit`; null for plain text and DOCX, which have no page geometry. */
+            width: number | null;
+            /** @description Page height in `unit`; null for plain text and DOCX. */
+            height: number | null;
+            /** @description `pt` (PDF points, 1/72 inch) for PDF pages, `px` (image pixels) for PNG and JPEG scans. Evidence boxes use the same unit, origin at the top-left corner, y downwards. */
+            unit: ("pt" | "px") | null;
+        };
+        /**
+         * @example {
+         *       "doc_id": "doc_1Ab2Cd3Ef4Gh5Ij6Kl7Mn8Op",
+         *       "status": "processed",
+         *       "mime_type": "application/pdf",
+         *       "document_kind": "pay_stub",
+         *       "filename": "paystub.pdf",
+         *       "byte_size": 48211,
+         *       "sha256": "3f79bb7b435b05321651daefd374cdc681dc06faa65e374e38337b88ca046dea",
+         *       "page_count": 1,
+         *       "failure_reason": null,
+         *       "created_at": "2026-11-22T10:00:00.000Z",
+         *       "updated_at": "2026-11-22T10:00:00.000Z",
+         *       "case_id": "case_8Kq2mZr4Tn6VwXy0Ab1Cd2Ef",
+         *       "pages": [
+         *         {
+         *           "page_index": 0,
+         *           "method": "text_layer",
+         *           "text": "NORTHWIND TRADERS LLC\nEarnings Statement\n\nEmployee name: Maria Lopez\tPay date: 11/14/2026\nDept: Sale\nGross pay: $2,450.00\nNet pay: $1,873.20",
+         *           "width": 612,
+         *           "height": 792,
+         *           "unit": "pt"
+         *         }
+         *       ]
+         *     }
+         * @example {
+         *       "doc_id": "doc_1Ab2Cd3Ef4Gh5Ij6Kl7Mn8Op",
+         *       "status": "processed",
+         *       "mime_type": "application/pdf",
+         *       "document_kind": "pay_stub",
+         *       "filename": "paystub.pdf",
+         *       "byte_size": 48211,
+         *       "sha256": "3f79bb7b435b05321651daefd374cdc681dc06faa65e374e38337b88ca046dea",
+         *       "page_count": 1,
+         *       "failure_reason": null,
+         *       "created_at": "2026-11-22T10:00:00.000Z",
+         *       "updated_at": "2026-11-22T10:00:00.000Z",
+         *       "case_id": "case_8Kq2mZr4Tn6VwXy0Ab1Cd2Ef",
+         *       "pages": [
+         *         {
+         *           "page_index": 0,
+         *           "method": "text_layer",
+         *           "text": "NORTHWIND TRADERS LLC\nEarnings Statement\n\nEmployee name: Maria Lopez\tPay date: 11/14/2026\nDept: Sale\nGross pay: $2,450.00\nNet pay: $1,873.20",
+         *           "width": 612,
+         *           "height": 792,
+         *           "unit": "pt"
+         *         }
+         *       ]
+         *     }
+         * @example {
+         *       "doc_id": "doc_1Ab2Cd3Ef4Gh5Ij6Kl7Mn8Op",
+         *       "status": "erased",
+         *       "mime_type": "application/pdf",
+         *       "document_kind": "pay_stub",
+         *       "filename": null,
+         *       "byte_size": 48211,
+         *       "sha256": null,
+         *       "page_count": 1,
+         *       "failure_reason": null,
+         *       "created_at": "2026-11-22T10:00:00.000Z",
+         *       "updated_at": "2026-11-22T10:00:00.000Z",
+         *       "case_id": "case_8Kq2mZr4Tn6VwXy0Ab1Cd2Ef",
+         *       "pages": []
+         *     }
+         */
+        DocumentDetailInput: {
+            doc_id: string;
+            /** @enum {string} */
+            status: "uploaded" | "processing" | "processed" | "failed" | "erased";
+            /** @description Sniffed from the bytes; null until fetched. */
+            mime_type: string | null;
+            document_kind: string | null;
+            filename: string | null;
+            byte_size: number | null;
+            sha256: string | null;
+            page_count: number | null;
+            failure_reason: string | null;
+            /** @description ISO 8601 UTC with milliseconds. */
+            created_at: string;
+            /** @description ISO 8601 UTC with milliseconds. */
+            updated_at: string;
+            case_id: string;
+            /** @description One entry per page; empty until processed, for a failed document, and after erasure. */
+            pages: components["schemas"]["DocumentPageInput"][];
         };
         /**
          * @example {
@@ -1489,6 +1594,107 @@ export interface components {
             created_at: string;
             /** @description ISO 8601 UTC with milliseconds. */
             updated_at: string;
+        };
+        DocumentPage: {
+            page_index: number;
+            /**
+             * @description How the text was read: the PDF text layer, OCR, the DOCX body, or plain text.
+             * @enum {string}
+             */
+            method: "text_layer" | "ocr" | "docx" | "plain";
+            /** @description The canonical page text: every evidence `location` (char_start, char_end) indexes into it, in UTF-16 code units. */
+            text: string;
+            /** @description Page width in `unit`; null for plain text and DOCX, which have no page geometry. */
+            width: number | null;
+            /** @description Page height in `unit`; null for plain text and DOCX. */
+            height: number | null;
+            /** @description `pt` (PDF points, 1/72 inch) for PDF pages, `px` (image pixels) for PNG and JPEG scans. Evidence boxes use the same unit, origin at the top-left corner, y downwards. */
+            unit: ("pt" | "px") | null;
+        };
+        /**
+         * @example {
+         *       "doc_id": "doc_1Ab2Cd3Ef4Gh5Ij6Kl7Mn8Op",
+         *       "status": "processed",
+         *       "mime_type": "application/pdf",
+         *       "document_kind": "pay_stub",
+         *       "filename": "paystub.pdf",
+         *       "byte_size": 48211,
+         *       "sha256": "3f79bb7b435b05321651daefd374cdc681dc06faa65e374e38337b88ca046dea",
+         *       "page_count": 1,
+         *       "failure_reason": null,
+         *       "created_at": "2026-11-22T10:00:00.000Z",
+         *       "updated_at": "2026-11-22T10:00:00.000Z",
+         *       "case_id": "case_8Kq2mZr4Tn6VwXy0Ab1Cd2Ef",
+         *       "pages": [
+         *         {
+         *           "page_index": 0,
+         *           "method": "text_layer",
+         *           "text": "NORTHWIND TRADERS LLC\nEarnings Statement\n\nEmployee name: Maria Lopez\tPay date: 11/14/2026\nDept: Sale\nGross pay: $2,450.00\nNet pay: $1,873.20",
+         *           "width": 612,
+         *           "height": 792,
+         *           "unit": "pt"
+         *         }
+         *       ]
+         *     }
+         * @example {
+         *       "doc_id": "doc_1Ab2Cd3Ef4Gh5Ij6Kl7Mn8Op",
+         *       "status": "processed",
+         *       "mime_type": "application/pdf",
+         *       "document_kind": "pay_stub",
+         *       "filename": "paystub.pdf",
+         *       "byte_size": 48211,
+         *       "sha256": "3f79bb7b435b05321651daefd374cdc681dc06faa65e374e38337b88ca046dea",
+         *       "page_count": 1,
+         *       "failure_reason": null,
+         *       "created_at": "2026-11-22T10:00:00.000Z",
+         *       "updated_at": "2026-11-22T10:00:00.000Z",
+         *       "case_id": "case_8Kq2mZr4Tn6VwXy0Ab1Cd2Ef",
+         *       "pages": [
+         *         {
+         *           "page_index": 0,
+         *           "method": "text_layer",
+         *           "text": "NORTHWIND TRADERS LLC\nEarnings Statement\n\nEmployee name: Maria Lopez\tPay date: 11/14/2026\nDept: Sale\nGross pay: $2,450.00\nNet pay: $1,873.20",
+         *           "width": 612,
+         *           "height": 792,
+         *           "unit": "pt"
+         *         }
+         *       ]
+         *     }
+         * @example {
+         *       "doc_id": "doc_1Ab2Cd3Ef4Gh5Ij6Kl7Mn8Op",
+         *       "status": "erased",
+         *       "mime_type": "application/pdf",
+         *       "document_kind": "pay_stub",
+         *       "filename": null,
+         *       "byte_size": 48211,
+         *       "sha256": null,
+         *       "page_count": 1,
+         *       "failure_reason": null,
+         *       "created_at": "2026-11-22T10:00:00.000Z",
+         *       "updated_at": "2026-11-22T10:00:00.000Z",
+         *       "case_id": "case_8Kq2mZr4Tn6VwXy0Ab1Cd2Ef",
+         *       "pages": []
+         *     }
+         */
+        DocumentDetail: {
+            doc_id: string;
+            /** @enum {string} */
+            status: "uploaded" | "processing" | "processed" | "failed" | "erased";
+            /** @description Sniffed from the bytes; null until fetched. */
+            mime_type: string | null;
+            document_kind: string | null;
+            filename: string | null;
+            byte_size: number | null;
+            sha256: string | null;
+            page_count: number | null;
+            failure_reason: string | null;
+            /** @description ISO 8601 UTC with milliseconds. */
+            created_at: string;
+            /** @description ISO 8601 UTC with milliseconds. */
+            updated_at: string;
+            case_id: string;
+            /** @description One entry per page; empty until processed, for a failed document, and after erasure. */
+            pages: components["schemas"]["DocumentPage"][];
         };
         /**
          * @example {
@@ -3103,6 +3309,83 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CaseErasure"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                case_id: string;
+                doc_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DocumentDetail"];
                 };
             };
             /** @description Default Response */

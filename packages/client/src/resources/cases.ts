@@ -16,6 +16,8 @@ export type FactCorrectionParams = RequestBody<'correctFact'>;
 export type FactCorrection = ResponseBody<'correctFact'>;
 export type CaseErasure = ResponseBody<'eraseCase'>;
 export type DocumentErasure = ResponseBody<'eraseDocument'>;
+export type DocumentDetail = ResponseBody<'getDocument'>;
+export type DocumentPage = DocumentDetail['pages'][number];
 
 export interface CaseEventsParams {
   /** Events after this cursor (default 0: from the start). Pass the cursor you stored. */
@@ -44,6 +46,14 @@ export class CaseDocuments {
 
   constructor(ops: Operations) {
     this.#ops = ops;
+  }
+
+  /**
+   * GET /api/v1/cases/{case_id}/documents/{doc_id}: the document and its pages, whose `text` is
+   * what evidence `location` offsets index. An erased document has status `erased` and no pages.
+   */
+  retrieve(caseId: string, docId: string, options?: RequestOptions): Promise<WithResponse<DocumentDetail>> {
+    return this.#ops.call('getDocument', { path: { case_id: caseId, doc_id: docId }, ...(options ? { options } : {}) });
   }
 
   /** DELETE /api/v1/cases/{case_id}/documents/{doc_id}: erases one document. Repeatable. */

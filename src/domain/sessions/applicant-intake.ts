@@ -1,0 +1,231 @@
+import { databaseBlobStore, type BlobStore } from '../../ports/blob-store.ts';
+import { enqueueCaseJob } from '../../storage/case-jobs.ts';
+import type { CaseRow, SessionRow } from '../../storage/cases.ts';
+import { findDocument, insertDocument } from '../../storage/documents.ts';
+import type { Db, Tx } from '../../storage/schema.ts';
+import type { RuntimeStatus, SessionStatus } from '../../storage/tables/cases.ts';
+import { inTransactionResult } from '../../storage/unit-of-work.ts';
+import type { CaseTypeDefinition, UploadNode } from '../case-types/definition.ts';
+import { recordCaseEvent, type Cause } from '../cases/case-events.ts';
+import { lockCaseRow, transitionCase, type WriterDeps } from '../cases/case-writer.ts';
+import { pinnedDefinition } from '../cases/load-case.ts';
+import { MAX_DOCUMENT_BYTES, sniffDocumentType } from '../documents/index.ts';
+import { pdfNeedsPassword } from '../documents/pdf.ts';
+import { eraseDocument } from '../erasure/erase.ts';
+import { fail, ok, type Result } from '../errors.ts';
+import { DOCUMENT_PROCESSING_JOB } from '../processing/process-document.ts';
+import { authorizeApplicant, type ApplicantProof } from './applicant-access.ts';
+
+type IntakeDeps = WriterDeps & { db: Db; blobs?: BlobStore };
+
+export interface ApplicantDocument {
+  doc_id: string;
+  document_kind: string | null;
+  filename: string | null;
+  status: string;
+  failure_reason: string | null;
+  byte_size: number | null;
+}
+
+export interface ApplicantFollowUp {
+  fact_id: string;
+  label: string;
+  /** The document the fact was looked for in, when one was read. */
+  filename: string | null;
+}
+
+/** Everything the applicant app shows for one session: read with the link's token, never without. */
+export interface ApplicantIntake {
+  session_id: string;
+  case_id: string;
+  status: SessionStatus;
+  expired: boolean;
+  expires_at: Date;
+  return_url: string | null;
+  locale: string | null;
+  environment: 'test' | 'live';
+  org_name: string;
+  runtime_status: RuntimeStatus;
+  definition: CaseTypeDefinition;
+  /** What the form shows: pre-fill, overlaid by what the applicant saved. */
+  answers: Record<string, unknown>;
+  /** Only what the applicant saved (a step is done once its fields were saved). */
+  saved: Record<string, unknown>;
+  documents: ApplicantDocument[];
+  follow_ups: ApplicantFollowUp[];
+}
+
+/**
+ * Reads the applicant's view of a session. The token is checked in constant time by
+ * `authorizeApplicant`; an expired session is still read (the app shows a 410 page and the
+ * return link), a wrong token is `forbidden`.
+ */
+export async function loadApplicantIntake(deps: { db: Db; clock: WriterDeps['clock'] }, proof: ApplicantProof): Promise<Result<ApplicantIntake>> {
+  return inTransactionResult(deps.db, async (tx) => {
+    const authorized = await authorizeApplicant(tx, proof);
+    if (!authorized.ok) return authorized;
+    const session = authorized.value;
+    const row = await tx.selectFrom('cases').selectAll().where('case_id', '=', session.case_id).executeTakeFirst();
+    if (!row) return fail('not_found', 'No such case.');
+    const definition = await pinnedDefinition(tx, row);
+    const org = await tx.selectFrom('orgs').select('name').where('org_id', '=', row.org_id).executeTakeFirst();
+    const documents = await tx
+      .selectFrom('documents')
+      .select(['doc_id', 'document_kind', 'filename', 'status', 'failure_reason', 'byte_size'])
+      .where('case_id', '=', row.case_id)
+      .where('status', '!=', 'erased')
+      .where('source', '=', 'upload')
+      .orderBy('created_at')
+      .orderBy('doc_id')
+      .execute();
+    const follow_ups = await openFollowUps(tx, row, definition, documents);
+    return ok({
+      session_id: session.session_id,
+      case_id: row.case_id,
+      status: session.status,
+      expired: session.status === 'expired' || session.expires_at <= deps.clock.now(),
+      expires_at: session.expires_at,
+      return_url: session.return_url,
+      locale: session.locale,
+      environment: row.environment,
+      org_name: org?.name ?? '',
+      runtime_status: row.runtime_status,
+      definition,
+      answers: { ...row.prefill, ...row.structured_inputs },
+      saved: row.structured_inputs,
+      documents,
+      follow_ups,
+    });
+  });
+}
+
+async function openFollowUps(tx: Tx, row: CaseRow, definition: CaseTypeDefinition, documents: readonly ApplicantDocument[]): Promise<ApplicantFollowUp[]> {
+  const open = await tx.selectFrom('follow_up_questions').select(['fact_id']).where('case_id', '=', row.case_id).where('status', '=', 'open').orderBy('created_at').execute();
+  if (open.length === 0) return [];
+  return open.map((q) => {
+    const fact = definition.facts.find((f) => f.fact_id === q.fact_id);
+    // The document the fact would have come from: the first processed one of the fact's kinds.
+    const doc = documents.find((d) => d.status === 'processed' && d.document_kind !== null && (fact?.document_kinds ?? []).includes(d.document_kind));
+    return { fact_id: q.fact_id, label: fact?.label ?? q.fact_id, filename: doc?.filename ?? null };
+  });
+}
+
+/** Why an upload was refused, each with its own message in the app (GOV.UK's specific upload errors). */
+export type UploadProblem = 'wrong_type' | 'too_big' | 'empty' | 'password_protected' | 'too_many_files' | 'closed';
+
+export type UploadOutcome = { kind: 'uploaded'; doc_id: string } | { kind: 'refused'; problem: UploadProblem };
+
+/** The document kinds of a definition's upload nodes. */
+export function uploadKind(definition: CaseTypeDefinition, documentKind: string): UploadNode['documents'][number] | undefined {
+  for (const node of definition.workflow.nodes) {
+    if (node.type !== 'upload') continue;
+    const found = node.documents.find((d) => d.document_kind === documentKind);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/**
+ * The applicant uploads one file for a document kind. The type is sniffed from the bytes (as
+ * `/process` does), checked against the kind's `accept` and `max_files`, a PDF that needs a
+ * password is refused at once (it could never be read), and the bytes go through `BlobStore` with
+ * a `document_processing` job queued in the same transaction, so reading starts while the
+ * applicant carries on.
+ */
+export async function uploadApplicantDocument(
+  deps: IntakeDeps,
+  input: ApplicantProof & { documentKind: string; filename: string; bytes: Uint8Array; traceId: string },
+): Promise<Result<UploadOutcome>> {
+  const refused = (problem: UploadProblem) => ok<UploadOutcome>({ kind: 'refused', problem });
+  const sniffed = await sniffDocumentType(input.bytes);
+  const problem: UploadProblem | undefined = sniffed.ok
+    ? undefined
+    : sniffed.reason_code === 'too_large' ? 'too_big' : sniffed.reason_code === 'empty_document' ? 'empty' : 'wrong_type';
+  const mime = sniffed.ok ? sniffed.value : null;
+  const locked = mime === 'application/pdf' && (await pdfNeedsPassword(input.bytes));
+  const now = deps.clock.now();
+  return inTransactionResult(deps.db, async (tx) => {
+    const authorized = await authorizeApplicant(tx, input);
+    if (!authorized.ok) return authorized;
+    const session = authorized.value;
+    if (!writable(session, now)) return refused('closed');
+    const row = await lockCaseRow(tx, session.case_id);
+    if (!row) return fail('not_found', 'No such case.');
+    const definition = await pinnedDefinition(tx, row);
+    const kind = uploadKind(definition, input.documentKind);
+    if (!kind) return fail('invalid_request', `This intake asks for no document of kind ${input.documentKind}.`);
+    if (problem) return refused(problem);
+    if (!mime || !(kind.accept as readonly string[]).includes(mime)) return refused('wrong_type');
+    if (locked) return refused('password_protected');
+    const present = await tx
+      .selectFrom('documents')
+      .select('doc_id')
+      .where('case_id', '=', row.case_id)
+      .where('document_kind', '=', input.documentKind)
+      .where('status', 'not in', ['erased', 'failed'])
+      .execute();
+    if (present.length >= kind.max_files) return refused('too_many_files');
+
+    const cause: Cause = { traceId: input.traceId, idempotencyKey: null, sessionId: session.session_id };
+    const docId = deps.ids.next('doc');
+    await insertDocument(tx, {
+      doc_id: docId,
+      case_id: row.case_id,
+      org_id: row.org_id,
+      environment: row.environment,
+      document_kind: input.documentKind,
+      filename: cleanFilename(input.filename),
+      source: 'upload',
+      source_url: null,
+      status: 'uploaded',
+      failure_reason: null,
+      mime_type: mime,
+      byte_size: input.bytes.byteLength,
+      sha256: null,
+      page_count: null,
+      created_at: now,
+      updated_at: now,
+      erased_at: null,
+    });
+    await (deps.blobs ?? databaseBlobStore).put(tx, docId, input.bytes);
+    await recordCaseEvent(tx, deps, row, 'document.uploaded', { doc_id: docId, source: 'upload', document_kind: input.documentKind }, cause);
+    await enqueueCaseJob(tx, { jobId: deps.ids.next('job'), caseId: row.case_id, orgId: row.org_id, environment: row.environment, kind: DOCUMENT_PROCESSING_JOB, subjectId: docId, runAfter: now });
+    // As /process does for a case that is still open: processing takes it back to the applicant when done.
+    if (row.runtime_status === 'intake_in_progress') await transitionCase(tx, deps, row, 'processing', {}, cause);
+    return ok<UploadOutcome>({ kind: 'uploaded', doc_id: docId });
+  });
+}
+
+/** Removes an uploaded file before submission: it is erased (bytes, text and derived facts), as erasure does. */
+export async function removeApplicantDocument(deps: IntakeDeps, input: ApplicantProof & { docId: string; traceId: string }): Promise<Result<{ doc_id: string }>> {
+  const now = deps.clock.now();
+  return inTransactionResult(deps.db, async (tx) => {
+    const authorized = await authorizeApplicant(tx, input);
+    if (!authorized.ok) return authorized;
+    const session = authorized.value;
+    if (!writable(session, now)) return fail('invalid_request', 'This intake no longer takes changes.');
+    const doc = await findDocument(tx, input.docId);
+    if (!doc || doc.case_id !== session.case_id || doc.source !== 'upload') return fail('not_found', 'No such file in this intake.');
+    const erased = await eraseDocument({ ...deps, db: tx }, { orgId: session.org_id, environment: session.environment }, {
+      caseId: session.case_id,
+      docId: doc.doc_id,
+      cause: { traceId: input.traceId, idempotencyKey: null, sessionId: session.session_id },
+    });
+    if (!erased.ok) return erased;
+    return ok({ doc_id: doc.doc_id });
+  });
+}
+
+function writable(session: SessionRow, now: Date): boolean {
+  return session.status === 'open' && session.expires_at > now;
+}
+
+/** A file name as shown back to the applicant and operators: no path, no control characters, bounded. */
+function cleanFilename(name: string): string {
+  const base = name.split(/[\\/]/).pop() ?? '';
+  // eslint-disable-next-line no-control-regex
+  const clean = base.replace(/[\u0000-\u001f\u007f]/g, '').trim().slice(0, 200);
+  return clean === '' ? 'upload' : clean;
+}
+
+export { MAX_DOCUMENT_BYTES };

@@ -1,0 +1,97 @@
+import multipart from '@fastify/multipart';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { AppContext } from '../../app-context.ts';
+import { consumeRateLimit } from '../../domain/rate-limit/rate-limit.ts';
+import { loadApplicantIntake, MAX_DOCUMENT_BYTES } from '../../domain/sessions/applicant-intake.ts';
+import type { AssetRegistry } from '../assets.ts';
+import { CSRF_FIELD, csrfMatches } from '../csrf.ts';
+import { formField } from '../face.ts';
+import { APPLICANT_COOKIE, applicantCsrf, CSRF_PURPOSE, localeFor, setApplicantCookie, type AppRouteDeps } from './context.ts';
+import { appErrorHandler, sendAppError } from './errors.ts';
+import { registerLink } from './link.ts';
+import { registerFormStep } from './step-form.ts';
+import { registerUploadStep } from './step-upload.ts';
+import { registerCheckAnswers } from './check-answers.ts';
+import { registerStatus } from './status.ts';
+import { registerFollowUps } from './follow-ups.ts';
+import { registerTaskList } from './task-list.ts';
+
+/** Writes one applicant may make per minute: generous for a person, a wall for a script. */
+export const APPLICANT_WRITES_PER_MINUTE = 60;
+
+/**
+ * The hosted applicant app under APP_URL's path. Access is decided before any handler runs:
+ * - every route declares `auth`: `applicant` (the session's pages) or `public` (assets), or start-up fails;
+ * - an `applicant` route reads the session with the token from the link (first visit) or the
+ *   session cookie, through `loadApplicantIntake` (constant-time check); a wrong or missing token
+ *   is a 403 page, an expired session a 410 page;
+ * - every POST carries the session's CSRF token and counts against the session's write limit.
+ * The token itself is the cookie: the domain operations demand it on every write (hardening §6).
+ */
+export const applicantFace: FastifyPluginAsync<{ ctx: AppContext; assets: AssetRegistry; prefix: string }> = async (scope, { ctx, assets, prefix }) => {
+  const deps: AppRouteDeps = { ctx, assets, prefix };
+  scope.addHook('onRoute', (route) => {
+    const auth = route.config?.auth;
+    if (auth !== 'public' && auth !== 'applicant') {
+      throw new Error(`applicant route ${String(route.method)} ${route.url} must declare config.auth: 'public' or 'applicant'`);
+    }
+  });
+  await scope.register(multipart, {
+    // One file per request, and its size is the documents' limit plus one byte, so "too big" is
+    // told apart from "exactly 20 MB". Fields are the CSRF token and the document kind.
+    limits: { fileSize: MAX_DOCUMENT_BYTES + 1, files: 1, fields: 5, fieldSize: 1024, parts: 6 },
+  });
+
+  scope.addHook('onRequest', async (request, reply) => {
+    if (request.routeOptions.config.auth !== 'applicant') return;
+    const sessionId = (request.params as { sessionId?: string }).sessionId ?? '';
+    const token = tokenOf(request);
+    if (!token) return sendAppError(request, reply, deps, 'forbidden');
+    const loaded = await loadApplicantIntake(ctx, { sessionId, token });
+    if (!loaded.ok) return sendAppError(request, reply, deps, 'forbidden');
+    const intake = loaded.value;
+    const proof = { sessionId: intake.session_id, token };
+    request.applicant = { proof, intake, ...localeFor(request, intake.locale), csrf: applicantCsrf(ctx.secret, proof) };
+    // A submitted session keeps its status page after expiry; only an open one stops working.
+    if (intake.expired && intake.status !== 'submitted') {
+      return sendAppError(request, reply, deps, 'expired', { returnUrl: intake.return_url, orgName: intake.org_name });
+    }
+    if (token !== request.cookies[APPLICANT_COOKIE]) {
+      // First visit through the link: keep the token in an HttpOnly cookie and take it out of the
+      // address bar, history, logs and any Referer at once.
+      setApplicantCookie(reply, deps, proof, intake.expires_at);
+      return reply.redirect(request.url.split('?')[0]!, 303);
+    }
+    if (request.method === 'POST') {
+      const limited = await consumeRateLimit(ctx.rateLimits, `applicant:${intake.session_id}`, APPLICANT_WRITES_PER_MINUTE, ctx.clock.now());
+      if (!limited.ok) return sendAppError(request, reply, deps, 'rate_limited');
+    }
+  });
+
+  // URL-encoded posts are checked here; multipart uploads check the same token from their first field.
+  scope.addHook('preHandler', async (request, reply) => {
+    if (request.method !== 'POST' || !request.applicant || request.isMultipart()) return;
+    if (!csrfMatches(ctx.secret, CSRF_PURPOSE, `${request.applicant.proof.sessionId}:${request.applicant.proof.token}`, formField(request.body, CSRF_FIELD))) {
+      return sendAppError(request, reply, deps, 'csrf');
+    }
+  });
+
+  scope.setErrorHandler(appErrorHandler(deps));
+  scope.setNotFoundHandler({}, (request, reply) => sendAppError(request, reply, deps, 'not_found'));
+
+  assets.register(scope);
+  registerLink(scope, deps);
+  registerTaskList(scope, deps);
+  registerFormStep(scope, deps);
+  registerUploadStep(scope, deps);
+  registerCheckAnswers(scope, deps);
+  registerStatus(scope, deps);
+  registerFollowUps(scope, deps);
+};
+
+/** The link's token on the first visit (GET of the session address), else the session cookie. */
+function tokenOf(request: FastifyRequest): string | undefined {
+  const query = request.query as { token?: unknown } | undefined;
+  if (request.method === 'GET' && typeof query?.token === 'string' && query.token !== '') return query.token;
+  return request.cookies[APPLICANT_COOKIE];
+}

@@ -1,0 +1,4 @@
+import type { FastifyInstance } from 'fastify';
+import type { AppRouteDeps } from './context.ts';
+
+export function registerStatus(_scope: FastifyInstance, _deps: AppRouteDeps): void {}

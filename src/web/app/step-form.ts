@@ -1,0 +1,92 @@
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FormNode } from '../../domain/case-types/definition.ts';
+import { saveFormAnswers } from '../../domain/cases/submit-intake.ts';
+import { formField } from '../face.ts';
+import { html, sendPage } from '../render.ts';
+import { button, type ErrorItem } from '../ui/components.ts';
+import { hiddenInput } from '../ui/fields.ts';
+import { afterStep, applicantOf, beforeStep, paths, stepsOf, type AppRouteDeps, type ApplicantRequest } from './context.ts';
+import { sendAppError } from './errors.ts';
+import { checkField, enteredFromAnswer, enteredFromBody, fieldControl, type Entered } from './form-fields.ts';
+import { appPage, csrfInput } from './layout.ts';
+
+interface FormView {
+  node: FormNode;
+  entered: Entered;
+  errors: ErrorItem[];
+  returnTo: string;
+}
+
+function formPage(deps: AppRouteDeps, a: ApplicantRequest, v: FormView) {
+  const { intake, t, locale } = a;
+  const steps = stepsOf(intake);
+  const index = steps.findIndex((s) => s.node_id === v.node.node_id);
+  const p = paths(deps.prefix, intake.session_id);
+  const back = v.returnTo === 'check' ? p.check : beforeStep(deps.prefix, intake, v.node);
+  return appPage(deps, {
+    locale,
+    t,
+    title: v.node.title,
+    orgName: intake.org_name,
+    testMode: intake.environment === 'test',
+    back,
+    errors: v.errors,
+    children: html`
+      ${steps.length > 1 ? html`<span class="caption">${t('common.step_of', { n: index + 1, total: steps.length })}</span>` : null}
+      <h1>${v.node.title}</h1>
+      <form method="post" action=${p.step(v.node)} novalidate>
+        ${csrfInput(a.csrf)}
+        ${v.returnTo ? hiddenInput('return', v.returnTo) : null}
+        ${v.node.fields.map((f) => fieldControl(f, v.entered, v.errors.find((e) => e.href === f.field_id || e.href.startsWith(`${f.field_id}-`)), t, false))}
+        ${button({ text: t('common.continue'), data: { 'prevent-double-submit': '' } })}
+      </form>
+      <p class="muted small">${t('common.saved_notice', { date: new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' }).format(intake.expires_at) + ' UTC' })}</p>`,
+  });
+}
+
+function formNode(a: ApplicantRequest, nodeId: string): FormNode | undefined {
+  const node = a.intake.definition.workflow.nodes.find((n) => n.node_id === nodeId);
+  return node?.type === 'form' ? node : undefined;
+}
+
+/**
+ * GET and POST …/form/{node_id}: one page per form node, its title as the heading. Fields are
+ * pre-filled from the session's prefill and whatever was saved; "Continue" validates on the
+ * server, re-shows everything typed with an error summary, or saves through `saveFormAnswers`
+ * and moves on (back to the check page when the applicant came from a Change link).
+ */
+export function registerFormStep(scope: FastifyInstance, deps: AppRouteDeps): void {
+  const closed = (reply: FastifyReply, a: ApplicantRequest) => reply.redirect(paths(deps.prefix, a.intake.session_id).status, 303);
+
+  scope.get('/s/:sessionId/form/:nodeId', { config: { auth: 'applicant' } }, async (request, reply) => {
+    const a = applicantOf(request);
+    if (a.intake.status !== 'open') return closed(reply, a);
+    const node = formNode(a, (request.params as { nodeId: string }).nodeId);
+    if (!node) return sendAppError(request, reply, deps, 'not_found');
+    const entered = Object.assign({}, ...node.fields.map((f) => enteredFromAnswer(f, a.intake.answers[f.field_id]))) as Entered;
+    const returnTo = (request.query as { return?: string }).return === 'check' ? 'check' : '';
+    return sendPage(reply, formPage(deps, a, { node, entered, errors: [], returnTo }));
+  });
+
+  scope.post('/s/:sessionId/form/:nodeId', { config: { auth: 'applicant' } }, async (request, reply) => {
+    const a = applicantOf(request);
+    if (a.intake.status !== 'open') return closed(reply, a);
+    const node = formNode(a, (request.params as { nodeId: string }).nodeId);
+    if (!node) return sendAppError(request, reply, deps, 'not_found');
+    const returnTo = formField(request.body, 'return') === 'check' ? 'check' : '';
+    const entered: Entered = {};
+    const answers: Record<string, string> = {};
+    const errors: ErrorItem[] = [];
+    for (const field of node.fields) {
+      const typed = enteredFromBody(field, request.body);
+      Object.assign(entered, typed);
+      const checked = checkField(field, typed, a.t);
+      if (checked.error) errors.push(checked.error);
+      else answers[field.field_id] = checked.value;
+    }
+    if (errors.length > 0) return sendPage(reply, formPage(deps, a, { node, entered, errors, returnTo }), 400);
+    const saved = await saveFormAnswers(deps.ctx, { ...a.proof, answers, traceId: String(request.id) });
+    if (!saved.ok) return saved.code === 'forbidden' ? sendAppError(request, reply, deps, 'forbidden') : closed(reply, a);
+    return reply.redirect(afterStep(deps.prefix, a.intake, node, returnTo), 303);
+  });
+}
