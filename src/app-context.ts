@@ -9,6 +9,7 @@ import { databaseBlobStore } from './storage/document-blobs.ts';
 import { caseWebhookEnqueuer } from './domain/webhooks/case-enqueuer.ts';
 import { wakeDeliveryWorkers } from './jobs/webhook-wake.ts';
 import { hasEnabledEndpoint } from './storage/webhooks/endpoints.ts';
+import { pingDatabase } from './storage/database.ts';
 
 export type { AppContext };
 
@@ -40,6 +41,7 @@ export function createAppContext(deps: Deps, secret: string, rateLimits: RateLim
     // Catalog case events write their deliveries in the event's transaction; workers in this
     // process start at once, others hear the NOTIFY the outbox issues.
     enqueueWebhook: caseWebhookEnqueuer(deps, () => wakeDeliveryWorkers(deps.db)),
+    databaseReachable: () => pingDatabase(deps.db),
     hasEnabledWebhookEndpoint: (orgId, environment) => hasEnabledEndpoint(deps.db, orgId, environment),
   };
 }

@@ -42,6 +42,8 @@ export interface AppContext extends Deps {
   blobs: BlobStore;
   /** OCR for scanned pages and images; starts its engine on first use. */
   ocr: OcrEngine;
+  /** Whether the database answers (readiness). */
+  databaseReachable: () => Promise<boolean>;
   /** Whether the workspace has an enabled webhook endpoint (SELF_SERVE_WEBHOOKS=false refuses sessions then). */
   hasEnabledWebhookEndpoint: (orgId: string, environment: Environment) => Promise<boolean>;
 }

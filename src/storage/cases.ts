@@ -14,6 +14,11 @@ export async function insertCase(tx: Tx, row: NewCaseRow): Promise<CaseRow> {
   return tx.insertInto('cases').values(row).returningAll().executeTakeFirstOrThrow();
 }
 
+/** A case by id alone, for callers that proved their right to it another way (the applicant's session). */
+export async function findCaseById(db: Executor, caseId: string): Promise<CaseRow | undefined> {
+  return db.selectFrom('cases').selectAll().where('case_id', '=', caseId).executeTakeFirst();
+}
+
 /** A case as its workspace sees it: another org's or environment's case does not exist. */
 export async function findCase(db: Executor, orgId: string, environment: Environment, caseId: string): Promise<CaseRow | undefined> {
   return db

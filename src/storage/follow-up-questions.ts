@@ -6,7 +6,7 @@ export type FollowUpQuestionRow = Selectable<FollowUpQuestionsTable>;
 
 /** The case's questions still waiting for the applicant. */
 export async function selectOpenFollowUps(db: Executor, caseId: string): Promise<FollowUpQuestionRow[]> {
-  return db.selectFrom('follow_up_questions').selectAll().where('case_id', '=', caseId).where('status', '=', 'open').execute();
+  return db.selectFrom('follow_up_questions').selectAll().where('case_id', '=', caseId).where('status', '=', 'open').orderBy('created_at').execute();
 }
 
 export async function insertFollowUpQuestion(tx: Tx, row: Insertable<FollowUpQuestionsTable>): Promise<void> {

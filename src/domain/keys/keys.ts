@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ENVIRONMENTS } from '../../config.ts';
 import type { Deps } from '../deps.ts';
-import { findApiKey, insertApiKey, markApiKeyRevoked } from '../../storage/api-keys.ts';
+import { findApiKey, insertApiKey, markApiKeyRevoked, touchApiKeyLastUsed } from '../../storage/api-keys.ts';
 import { findOrg } from '../../storage/orgs.ts';
 import type { ApiKeyRow } from '../../storage/schema.ts';
 import { fail, ok, type Result } from '../errors.ts';
@@ -83,4 +83,9 @@ export async function revokeApiKey(deps: Pick<Deps, 'db' | 'clock'>, keyId: stri
   if (!(await findApiKey(deps.db, keyId))) return fail('not_found', `No API key ${keyId}.`);
   const row = await markApiKeyRevoked(deps.db, keyId, deps.clock.now());
   return row ? ok(toApiKeyView(row)) : fail('not_found', `No API key ${keyId}.`);
+}
+
+/** Records when a key was last used (shown to its owner); callers throttle how often. */
+export async function recordApiKeyUse(deps: Pick<Deps, 'db'>, input: { keyId: string; at: Date }): Promise<void> {
+  await touchApiKeyLastUsed(deps.db, input.keyId, input.at);
 }
