@@ -3,7 +3,7 @@ import { cacheKeyLookup } from './domain/keys/verified-key-cache.ts';
 import type { RateLimitStore } from './ports/rate-limit-store.ts';
 import type { Metrics } from './metrics/metrics.ts';
 import { createSafeHttpClient } from './net/safe-fetch.ts';
-import { createTesseractOcr } from './domain/documents/index.ts';
+import { createExtractionPool } from './jobs/extraction-pool.ts';
 import { findApiKeyByHash } from './storage/api-keys.ts';
 import { databaseBlobStore } from './storage/document-blobs.ts';
 import { caseWebhookEnqueuer } from './domain/webhooks/case-enqueuer.ts';
@@ -37,7 +37,7 @@ export function createAppContext(deps: Deps, secret: string, rateLimits: RateLim
     keys,
     outbound,
     blobs: databaseBlobStore,
-    ocr: createTesseractOcr(),
+    extraction: createExtractionPool({ size: deps.config.extractionProcesses, maxRssBytes: deps.config.extractionMemoryMb * 1024 * 1024 }),
     // Catalog case events write their deliveries in the event's transaction; workers in this
     // process start at once, others hear the NOTIFY the outbox issues.
     enqueueWebhook: caseWebhookEnqueuer(deps, () => wakeDeliveryWorkers(deps.db)),

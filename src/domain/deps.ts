@@ -8,7 +8,7 @@ import type { Ids } from '../ports/ids.ts';
 import type { RateLimitStore } from '../ports/rate-limit-store.ts';
 import type { Db } from '../storage/schema.ts';
 import type { WebhookEnqueuer } from './cases/case-events.ts';
-import type { OcrEngine } from './documents/index.ts';
+import type { ExtractionPool } from './documents/index.ts';
 import type { StoredKey } from './keys/authenticate.ts';
 
 /**
@@ -40,8 +40,8 @@ export interface AppContext extends Deps {
   outbound: OutboundHttp;
   /** Where document bytes live (the database by default). */
   blobs: BlobStore;
-  /** OCR for scanned pages and images; starts its engine on first use. */
-  ocr: OcrEngine;
+  /** Document page extraction in child processes, started on first use (jobs/extraction-pool.ts). */
+  extraction: ExtractionPool;
   /** Whether the database answers (readiness). */
   databaseReachable: () => Promise<boolean>;
   /** Whether the workspace has an enabled webhook endpoint (SELF_SERVE_WEBHOOKS=false refuses sessions then). */

@@ -55,6 +55,8 @@ export interface CaseSnapshot {
   documents: DocumentRow[];
   jobs: CaseJobRow[];
   session: SessionRow | undefined;
+  /** `cases.revision` in the same statement as the rows: the revision this state renders as. */
+  revision: number;
 }
 
 const toDate = (v: unknown) => (v === null || v === undefined ? null : new Date(v as string));
@@ -75,7 +77,7 @@ export async function findCaseSnapshot(db: Executor, caseId: string, scope?: { o
       ${scope ? sql`and c.org_id = ${scope.orgId} and c.environment = ${scope.environment}` : sql``}`.execute(db);
   const found = result.rows[0];
   if (!found) return undefined;
-  const { x_facts, x_documents, x_jobs, x_session, ...row } = found;
+  const { x_facts, x_documents, x_jobs, x_session, revision, ...row } = found as typeof found & { revision: string };
   const facts = (x_facts as Record<string, unknown>[]).map((f) => ({ ...f, updated_at: toDate(f.updated_at) }) as FactRow);
   const documents = (x_documents as Record<string, unknown>[]).map(
     (d) => ({ ...d, created_at: toDate(d.created_at), updated_at: toDate(d.updated_at), erased_at: toDate(d.erased_at) }) as DocumentRow,
@@ -87,7 +89,7 @@ export async function findCaseSnapshot(db: Executor, caseId: string, scope?: { o
   const session = s
     ? ({ ...s, expires_at: toDate(s.expires_at), submitted_at: toDate(s.submitted_at), created_at: toDate(s.created_at) } as SessionRow)
     : undefined;
-  return { row: row as CaseRow, facts, documents, jobs, session };
+  return { row: row as CaseRow, facts, documents, jobs, session, revision: Number(revision) };
 }
 
 /** The session row, locked for the rest of the transaction (applicant writes serialise on it). */

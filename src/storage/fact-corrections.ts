@@ -1,5 +1,5 @@
-import type { Insertable } from 'kysely';
-import type { Tx } from './schema.ts';
+import type { Insertable, Selectable } from 'kysely';
+import type { Executor, Tx } from './schema.ts';
 import type { FactCorrectionsTable } from './tables/cases.ts';
 
 export async function insertFactCorrection(tx: Tx, row: Insertable<FactCorrectionsTable>): Promise<void> {
@@ -17,4 +17,9 @@ export async function forgetDocumentSourcedPreviousValues(tx: Tx, caseId: string
     .where('case_id', '=', caseId)
     .where('previous_source', '=', 'document_extraction')
     .execute();
+}
+
+/** A case's correction history, oldest first. */
+export async function selectCaseFactCorrections(db: Executor, caseId: string): Promise<Selectable<FactCorrectionsTable>[]> {
+  return db.selectFrom('fact_corrections').selectAll().where('case_id', '=', caseId).orderBy('created_at').orderBy('correction_id').execute();
 }

@@ -322,6 +322,58 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/connectors": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List connectors
+         * @description Every connector of the workspace, ordered by key; secrets are never included.
+         */
+        get: operations["listConnectors"];
+        put?: never;
+        /**
+         * Import a connector manifest
+         * @description Creates the connector under the body’s `connector_key` (201), or replaces the one already there (200, `version` + 1). A missing key is `missing_connector_key`; any other problem is `invalid_connector_payload`, whose message lists every problem with its JSON path. The auth secret is sealed at rest and never returned (`secret_set: true`).
+         */
+        post: operations["createConnector"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/connectors/{connector_key}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a connector
+         * @description The manifest as stored, without its secret: edit it and PUT it back.
+         */
+        get: operations["getConnector"];
+        /**
+         * Create or replace a connector
+         * @description The body is a manifest; its `connector_key` may be left out, and must equal the path’s when given (else `invalid_connector_payload`). A replacement that sends no `auth.secret` for the same auth type keeps the stored secret, so a connector read with GET can be PUT back unchanged.
+         */
+        put: operations["putConnector"];
+        post?: never;
+        /**
+         * Delete a connector
+         * @description Case types that name it are refused at their next put; calls already queued fail their attempts.
+         */
+        delete: operations["deleteConnector"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1402,6 +1454,132 @@ export interface components {
             }[];
             has_more: boolean;
             next_cursor: string | null;
+        };
+        ConnectorOperationInput: {
+            operation_id: string;
+            /** @enum {string} */
+            method: "get" | "post" | "put" | "patch" | "delete";
+            /** Format: starts_with */
+            path: string;
+            summary?: string;
+            /** @default [] */
+            parameters: {
+                name: string;
+                /** @enum {string} */
+                in: "path" | "query" | "header";
+                /** @default false */
+                required?: boolean;
+                /**
+                 * @description A JSON Schema (as in the OpenAPI document).
+                 * @default {}
+                 */
+                schema?: {
+                    [key: string]: unknown;
+                };
+            }[];
+            /** @description A JSON Schema (as in the OpenAPI document). */
+            request_body_schema?: {
+                [key: string]: unknown;
+            };
+            /** @description A JSON Schema (as in the OpenAPI document). */
+            response_schema?: {
+                [key: string]: unknown;
+            };
+        };
+        ConnectorAuthInput: {
+            /** @enum {string} */
+            type: "none" | "bearer" | "header" | "basic";
+            /** @description bearer: the token; header: the header value; basic: `user:password`. Write-only: sealed at rest, never returned. */
+            secret?: string;
+            /** @description For type header. */
+            header_name?: string;
+            /** @description Read-only (ignored on input). */
+            secret_set?: boolean;
+        };
+        ConnectorManifestInput: {
+            /**
+             * @description Lower case letters, digits and underscores, starting with a letter; 2 to 64 characters.
+             * @example loan_origination
+             */
+            connector_key: string;
+            name: string;
+            /**
+             * @description Absolute https URL the operation paths are appended to.
+             * @example https://los.example.com/api/v2
+             */
+            base_url: string;
+            /**
+             * @default {
+             *       "type": "none"
+             *     }
+             */
+            auth: components["schemas"]["ConnectorAuthInput"];
+            operations: components["schemas"]["ConnectorOperationInput"][];
+            /** @description Read-only (ignored on input). */
+            version?: number;
+            /** @description Read-only (ignored on input). */
+            created_at?: string;
+            /** @description Read-only (ignored on input). */
+            updated_at?: string;
+        };
+        /**
+         * @example {
+         *       "connector_key": "loan_origination",
+         *       "name": "Loan origination system",
+         *       "base_url": "https://los.example.com/api/v2",
+         *       "auth": {
+         *         "type": "bearer",
+         *         "secret_set": true
+         *       },
+         *       "operations": [
+         *         {
+         *           "operation_id": "createApplication",
+         *           "method": "post",
+         *           "path": "/applications",
+         *           "summary": "Create a loan application",
+         *           "parameters": [],
+         *           "request_body_schema": {
+         *             "type": "object",
+         *             "properties": {
+         *               "applicant_name": {
+         *                 "type": "string"
+         *               },
+         *               "monthly_income": {
+         *                 "type": "number"
+         *               }
+         *             }
+         *           }
+         *         }
+         *       ],
+         *       "version": 1,
+         *       "created_at": "2026-11-22T10:00:00.000Z",
+         *       "updated_at": "2026-11-22T10:00:00.000Z"
+         *     }
+         */
+        ConnectorInput: {
+            connector_key: string;
+            name: string;
+            base_url: string;
+            auth: {
+                /** @enum {string} */
+                type: "none" | "bearer" | "header" | "basic";
+                header_name?: string;
+                /** @description Whether a secret is stored. The secret itself is write-only. */
+                secret_set: boolean;
+            };
+            operations: components["schemas"]["ConnectorOperationInput"][];
+            /** @description 1 when created; each replacement adds one. */
+            version: number;
+            created_at: string;
+            updated_at: string;
+        };
+        ConnectorListInput: {
+            connectors: components["schemas"]["ConnectorInput"][];
+        };
+        ConnectorDeletedInput: {
+            connector_key: string;
+            /** @constant */
+            deleted: true;
         };
         /**
          * @example {
@@ -2502,6 +2680,132 @@ export interface components {
             }[];
             has_more: boolean;
             next_cursor: string | null;
+        };
+        ConnectorOperation: {
+            operation_id: string;
+            /** @enum {string} */
+            method: "get" | "post" | "put" | "patch" | "delete";
+            /** Format: starts_with */
+            path: string;
+            summary?: string;
+            /** @default [] */
+            parameters: {
+                name: string;
+                /** @enum {string} */
+                in: "path" | "query" | "header";
+                /** @default false */
+                required: boolean;
+                /**
+                 * @description A JSON Schema (as in the OpenAPI document).
+                 * @default {}
+                 */
+                schema: {
+                    [key: string]: unknown;
+                };
+            }[];
+            /** @description A JSON Schema (as in the OpenAPI document). */
+            request_body_schema?: {
+                [key: string]: unknown;
+            };
+            /** @description A JSON Schema (as in the OpenAPI document). */
+            response_schema?: {
+                [key: string]: unknown;
+            };
+        };
+        ConnectorAuth: {
+            /** @enum {string} */
+            type: "none" | "bearer" | "header" | "basic";
+            /** @description bearer: the token; header: the header value; basic: `user:password`. Write-only: sealed at rest, never returned. */
+            secret?: string;
+            /** @description For type header. */
+            header_name?: string;
+            /** @description Read-only (ignored on input). */
+            secret_set?: boolean;
+        };
+        ConnectorManifest: {
+            /**
+             * @description Lower case letters, digits and underscores, starting with a letter; 2 to 64 characters.
+             * @example loan_origination
+             */
+            connector_key: string;
+            name: string;
+            /**
+             * @description Absolute https URL the operation paths are appended to.
+             * @example https://los.example.com/api/v2
+             */
+            base_url: string;
+            /**
+             * @default {
+             *       "type": "none"
+             *     }
+             */
+            auth: components["schemas"]["ConnectorAuth"];
+            operations: components["schemas"]["ConnectorOperation"][];
+            /** @description Read-only (ignored on input). */
+            version?: number;
+            /** @description Read-only (ignored on input). */
+            created_at?: string;
+            /** @description Read-only (ignored on input). */
+            updated_at?: string;
+        };
+        /**
+         * @example {
+         *       "connector_key": "loan_origination",
+         *       "name": "Loan origination system",
+         *       "base_url": "https://los.example.com/api/v2",
+         *       "auth": {
+         *         "type": "bearer",
+         *         "secret_set": true
+         *       },
+         *       "operations": [
+         *         {
+         *           "operation_id": "createApplication",
+         *           "method": "post",
+         *           "path": "/applications",
+         *           "summary": "Create a loan application",
+         *           "parameters": [],
+         *           "request_body_schema": {
+         *             "type": "object",
+         *             "properties": {
+         *               "applicant_name": {
+         *                 "type": "string"
+         *               },
+         *               "monthly_income": {
+         *                 "type": "number"
+         *               }
+         *             }
+         *           }
+         *         }
+         *       ],
+         *       "version": 1,
+         *       "created_at": "2026-11-22T10:00:00.000Z",
+         *       "updated_at": "2026-11-22T10:00:00.000Z"
+         *     }
+         */
+        Connector: {
+            connector_key: string;
+            name: string;
+            base_url: string;
+            auth: {
+                /** @enum {string} */
+                type: "none" | "bearer" | "header" | "basic";
+                header_name?: string;
+                /** @description Whether a secret is stored. The secret itself is write-only. */
+                secret_set: boolean;
+            };
+            operations: components["schemas"]["ConnectorOperation"][];
+            /** @description 1 when created; each replacement adds one. */
+            version: number;
+            created_at: string;
+            updated_at: string;
+        };
+        ConnectorList: {
+            connectors: components["schemas"]["Connector"][];
+        };
+        ConnectorDeleted: {
+            connector_key: string;
+            /** @constant */
+            deleted: true;
         };
         /**
          * @example {
@@ -3963,6 +4267,384 @@ export interface operations {
             };
             /** @description Default Response */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listConnectors: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConnectorList"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createConnector: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ConnectorManifestInput"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Connector"];
+                };
+            };
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Connector"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getConnector: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The connector key. */
+                connector_key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Connector"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    putConnector: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The connector key. */
+                connector_key: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ConnectorManifestInput"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Connector"];
+                };
+            };
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Connector"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteConnector: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The connector key. */
+                connector_key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConnectorDeleted"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
