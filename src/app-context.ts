@@ -6,7 +6,7 @@ import type { StoredKey } from './domain/keys/authenticate.ts';
 import type { RateLimitStore } from './ports/rate-limit-store.ts';
 import type { Metrics } from './metrics/metrics.ts';
 import { createSafeHttpClient, type OutboundHttp } from './net/safe-fetch.ts';
-import { createTesseractOcr, type OcrEngine } from './domain/documents/index.ts';
+import { createExtractionPool, type ExtractionPool } from './jobs/extraction-pool.ts';
 import { findApiKeyByHash } from './storage/api-keys.ts';
 import { caseWebhookEnqueuer } from './domain/webhooks/case-enqueuer.ts';
 import { wakeDeliveryWorkers } from './jobs/webhook-wake.ts';
@@ -24,8 +24,8 @@ export interface AppContext extends Deps {
   enqueueWebhook: WebhookEnqueuer;
   /** The one SSRF-safe outbound HTTP client (document fetching; webhooks keep their own pool). */
   outbound: OutboundHttp;
-  /** OCR for scanned pages and images; starts its engine on first use. */
-  ocr: OcrEngine;
+  /** Document page extraction in child processes, started on first use (jobs/extraction-pool.ts). */
+  extraction: ExtractionPool;
   /** Whether the workspace has an enabled webhook endpoint (SELF_SERVE_WEBHOOKS=false refuses sessions then). */
   hasEnabledWebhookEndpoint: (orgId: string, environment: Environment) => Promise<boolean>;
 }
@@ -53,7 +53,7 @@ export function createAppContext(deps: Deps, secret: string, rateLimits: RateLim
     metrics,
     keys,
     outbound,
-    ocr: createTesseractOcr(),
+    extraction: createExtractionPool({ size: deps.config.extractionProcesses, maxRssBytes: deps.config.extractionMemoryMb * 1024 * 1024 }),
     // Catalog case events write their deliveries in the event's transaction; workers in this
     // process start at once, others hear the NOTIFY the outbox issues.
     enqueueWebhook: caseWebhookEnqueuer(deps, () => wakeDeliveryWorkers(deps.db)),

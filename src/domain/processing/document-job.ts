@@ -11,14 +11,15 @@ import { pinnedDefinition } from '../cases/load-case.ts';
 import { recordCaseEvent, type Cause } from '../cases/case-events.ts';
 import { lockCaseRow, transitionCase, type WriterDeps } from '../cases/case-writer.ts';
 import { scheduleGateEvaluation } from '../cases/evaluate-case.ts';
-import { extractPages, MAX_DOCUMENT_BYTES, type OcrEngine } from '../documents/index.ts';
+import { MAX_DOCUMENT_BYTES, type DocumentExtractor } from '../documents/index.ts';
 import { extractFacts, factsForDocumentKind, type ExtractedFact } from '../extraction/index.ts';
 import { documentFormatOf, type Metrics } from '../../metrics/metrics.ts';
 
 export interface DocumentJobDeps extends WriterDeps {
   db: Db;
   http: OutboundHttp;
-  ocr: () => OcrEngine;
+  /** Runs page extraction out of this process; throws when an attempt had to be killed. */
+  extractor: DocumentExtractor;
   blobs?: BlobStore;
   logger: AppContext['logger'];
   /** Times page extraction by format (/metrics); absent in tests that do not look. */
@@ -65,7 +66,7 @@ export async function processDocumentJob(deps: DocumentJobDeps, docId: string): 
   const bytes = await obtainBytes(deps, blobs, doc);
   if (!bytes.ok) return finishFailed(deps, doc, bytes.reason, cause);
   const started = performance.now();
-  const extracted = await extractPages({ ocr: deps.ocr() }, { bytes: bytes.value });
+  const extracted = await deps.extractor.extractPages({ bytes: bytes.value });
   deps.metrics?.observeExtraction({
     // A refused document has no format the sniffer vouched for: it counts as `unknown`.
     format: documentFormatOf(extracted.ok ? extracted.value.mime_type : null),
@@ -98,6 +99,18 @@ export async function processDocumentJob(deps: DocumentJobDeps, docId: string): 
   });
 }
 
+/**
+ * Gives up on a document whose processing job will not run again (every attempt was killed, or
+ * the worker died during each): the document is `failed` with `extraction_aborted`, and the case
+ * moves on as for any other failed document.
+ */
+export async function abandonDocumentJob(deps: Omit<DocumentJobDeps, 'extractor' | 'http'>, docId: string): Promise<void> {
+  const cause: Cause = { traceId: `job:document_processing:${docId}`, idempotencyKey: null };
+  const doc = await findDocument(deps.db, docId);
+  if (!doc) return;
+  await finishFailed(deps, doc, 'extraction_aborted', cause, undefined, ['uploaded', 'processing']);
+}
+
 type Bytes = { ok: true; value: Uint8Array; fetched: boolean } | { ok: false; reason: string };
 
 async function obtainBytes(deps: DocumentJobDeps, blobs: BlobStore, doc: DocumentRow): Promise<Bytes> {
@@ -120,11 +133,18 @@ async function obtainBytes(deps: DocumentJobDeps, blobs: BlobStore, doc: Documen
   return { ok: true, value: new Uint8Array(answer.body), fetched: true };
 }
 
-async function finishFailed(deps: DocumentJobDeps, doc: DocumentRow, reason: string, cause: Cause, fetched?: Uint8Array): Promise<void> {
+async function finishFailed(
+  deps: Omit<DocumentJobDeps, 'extractor' | 'http'>,
+  doc: DocumentRow,
+  reason: string,
+  cause: Cause,
+  fetched?: Uint8Array,
+  from: readonly string[] = ['processing'],
+): Promise<void> {
   await inTransaction(deps.db, async (tx) => {
     const row = await lockCaseRow(tx, doc.case_id);
     const current = await findDocument(tx, doc.doc_id);
-    if (!row || current?.status !== 'processing') return;
+    if (!row || !current || !from.includes(current.status)) return;
     await updateDocument(tx, doc.doc_id, {
       status: 'failed',
       failure_reason: reason,

@@ -10,6 +10,7 @@ import { pageGeometry } from './0008_page_geometry.ts';
 import { connectors } from './0009_connectors.ts';
 import { operations } from './0011_operations.ts';
 import { console_ } from './0012_console.ts';
+import { developerSettings } from './0013_developer_settings.ts';
 import { caseRecords } from './0015_case_records.ts';
 
 /** A forward-only schema step. Applied once, in order, inside one transaction. */
@@ -31,5 +32,6 @@ export const MIGRATIONS: readonly Migration[] = [
   connectors,
   operations,
   console_,
+  developerSettings,
   caseRecords,
 ];
