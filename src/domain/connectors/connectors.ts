@@ -75,7 +75,9 @@ export function validateManifest(deps: Pick<Deps, 'config'>, body: unknown): Res
 /**
  * Creates or replaces the connector under the manifest's key. A replacement bumps `version`; one
  * that sends no secret for the same auth type keeps the stored one, so a manifest read with GET
- * (which never shows the secret) can be PUT back unchanged.
+ * (which never shows the secret) can be PUT back unchanged. A connector may be stored without
+ * its secret (`secret_set: false`: an OpenAPI import maps the scheme, the secret comes later);
+ * its calls fail until one is given.
  */
 export async function putConnector(
   deps: ConnectorDeps,
@@ -93,9 +95,6 @@ export async function putConnector(
     if (needsSecret) {
       if (m.auth.secret !== undefined) secretBox = seal(deps.secret, secretPurpose(connectorId), m.auth.secret);
       else if (existing && existing.auth_type === m.auth.type) secretBox = existing.secret_box;
-      if (secretBox === null) {
-        return fail('invalid_connector_payload', describeProblems('The connector manifest', [{ path: '$.auth.secret', message: `auth type ${m.auth.type} needs a secret` }]));
-      }
     }
     const write: ConnectorWrite = {
       name: m.name,
