@@ -1,5 +1,5 @@
 import type { Environment } from '../../config.ts';
-import type { Deps } from '../../deps.ts';
+import type { Deps } from '../deps.ts';
 import type { DeliveryStatus } from '../../storage/tables/webhooks.ts';
 import { inTransactionResult } from '../../storage/unit-of-work.ts';
 import {

@@ -1,5 +1,5 @@
 import type { Environment } from '../../config.ts';
-import type { Deps } from '../../deps.ts';
+import type { Deps } from '../deps.ts';
 import { checkOutboundUrlResolved, systemLookup, type Lookup } from '../../net/address-policy.ts';
 import { findOrg } from '../../storage/orgs.ts';
 import {
