@@ -78,6 +78,14 @@ export interface DocumentExtractor {
   extractPages(input: ExtractPagesInput): Promise<DocumentResult<ExtractedPages>>;
 }
 
+/** The process-wide extractor a running service holds (`AppContext.extraction`). */
+export interface ExtractionPool extends DocumentExtractor {
+  /** Kills every child; extractions in flight reject. */
+  close(): Promise<void>;
+  /** Process ids of the live children (for tests and metrics). */
+  readonly pids: readonly number[];
+}
+
 export interface ExtractedPages {
   readonly mime_type: SupportedMimeType;
   readonly pages: readonly PageText[];

@@ -374,6 +374,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/connectors/openapi": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Generate a connector from an OpenAPI document
+         * @description Give `connector_key` and exactly one of `openapi_url`, `openapi_json` or `openapi`. OpenAPI 3.0 and 3.1 JSON only: YAML is `openapi_yaml_not_supported`, Swagger 2.0 and other text `invalid_openapi_spec`, a URL that cannot be fetched `openapi_fetch_failed`, and a document no connector can be made of `invalid_openapi_connector` (no absolute https server, no operations left, colliding operationIds, only non-JSON request bodies, an unmappable security scheme). External `$ref`s are refused. Operations without an operationId get one from their method and path (`get_pets_petId`). 201 when created, 200 when replaced.
+         */
+        post: operations["importOpenApiConnector"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1581,6 +1601,28 @@ export interface components {
             connector_key: string;
             /** @constant */
             deleted: true;
+        };
+        ConnectorImportInput: {
+            connector_key: string;
+            name: string;
+            base_url: string;
+            auth: {
+                /** @enum {string} */
+                type: "none" | "bearer" | "header" | "basic";
+                header_name?: string;
+                /** @description Whether a secret is stored. The secret itself is write-only. */
+                secret_set: boolean;
+            };
+            operations: components["schemas"]["ConnectorOperationInput"][];
+            /** @description 1 when created; each replacement adds one. */
+            version: number;
+            created_at: string;
+            updated_at: string;
+            /** @description Operations of the document left out of the connector, and why. */
+            skipped_operations: {
+                operation_id: string;
+                reason: string;
+            }[];
         };
         /**
          * @example {
@@ -2808,6 +2850,28 @@ export interface components {
             connector_key: string;
             /** @constant */
             deleted: true;
+        };
+        ConnectorImport: {
+            connector_key: string;
+            name: string;
+            base_url: string;
+            auth: {
+                /** @enum {string} */
+                type: "none" | "bearer" | "header" | "basic";
+                header_name?: string;
+                /** @description Whether a secret is stored. The secret itself is write-only. */
+                secret_set: boolean;
+            };
+            operations: components["schemas"]["ConnectorOperation"][];
+            /** @description 1 when created; each replacement adds one. */
+            version: number;
+            created_at: string;
+            updated_at: string;
+            /** @description Operations of the document left out of the connector, and why. */
+            skipped_operations: {
+                operation_id: string;
+                reason: string;
+            }[];
         };
         /**
          * @example {
@@ -4657,6 +4721,105 @@ export interface operations {
             };
             /** @description Default Response */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    importOpenApiConnector: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The key to store the generated connector under.
+                     * @example petstore
+                     */
+                    connector_key: string;
+                    /** @description Fetched with the SSRF-safe client: public https, at most 5 MiB and 10 s, no redirects. */
+                    openapi_url?: string;
+                    /** @description The document as a JSON string. */
+                    openapi_json?: string;
+                    /** @description The document as an object. */
+                    openapi?: {
+                        [key: string]: unknown;
+                    };
+                    /** @description Default: the document’s info.title. */
+                    name?: string;
+                    auth?: components["schemas"]["ConnectorAuthInput"];
+                    /** @description Overrides the document’s servers. */
+                    base_url?: string;
+                    /** @description Only these operationIds (derived ones included). */
+                    include_operations?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConnectorImport"];
+                };
+            };
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConnectorImport"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
