@@ -49,6 +49,10 @@ const envSchema = z.object({
   WEBHOOK_RETENTION_DAYS: positiveInt.default(30),
   /** Unset: documents are kept until erased by hand (or by a case type's own retention). */
   DOCUMENT_RETENTION_DAYS: positiveInt.optional(),
+  /** Child processes that extract documents at once (each uses a core while it works). */
+  EXTRACTION_PROCESSES: positiveInt.default(2),
+  /** Resident memory one extraction process may use before it is killed. */
+  EXTRACTION_MEMORY_MB: positiveInt.default(1536),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -74,6 +78,8 @@ export interface Config {
   metricsToken: string | undefined;
   webhookRetentionDays: number;
   documentRetentionDays: number | undefined;
+  extractionProcesses: number;
+  extractionMemoryMb: number;
 }
 
 export class ConfigError extends Error {
@@ -111,5 +117,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     metricsToken: e.METRICS_TOKEN,
     webhookRetentionDays: e.WEBHOOK_RETENTION_DAYS,
     documentRetentionDays: e.DOCUMENT_RETENTION_DAYS,
+    extractionProcesses: e.EXTRACTION_PROCESSES,
+    extractionMemoryMb: e.EXTRACTION_MEMORY_MB,
   };
 }

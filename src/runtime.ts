@@ -56,7 +56,7 @@ export async function openRuntime(config: Config, options: RuntimeOptions): Prom
       async close() {
         await ctx.rateLimits.close();
         await ctx.outbound.close();
-        await ctx.ocr.close();
+        await ctx.extraction.close();
         await database.close();
       },
     };

@@ -31,6 +31,7 @@ export async function registerOpenApi(app: FastifyInstance, config: Config): Pro
         { name: 'Cases', description: 'Case state, events and the review-ready package.' },
         { name: 'Documents', description: 'Document processing and erasure.' },
         { name: 'Webhooks', description: 'Signed webhook delivery, tests and acknowledgements.' },
+        { name: 'Connectors', description: 'Descriptions of your own API that workflow action nodes call.' },
         { name: 'Operations', description: 'Health and the API description itself.' },
       ],
     },

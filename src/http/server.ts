@@ -5,7 +5,7 @@ import { serializeRequest } from '../logging.ts';
 import { registerOpenApi } from './openapi.ts';
 import { registerAuthentication } from './plugins/authenticate.ts';
 import { registerRouteAuthDeclarations } from './plugins/route-auth.ts';
-import { registerErrorEnvelope } from './plugins/error-envelope.ts';
+import { clientError, registerErrorEnvelope, sendError } from './plugins/error-envelope.ts';
 import { BODY_LIMIT_BYTES, registerJsonBody } from './plugins/json-body.ts';
 import { apiRoutes } from './routes/index.ts';
 import { zodValidatorCompiler } from './validation.ts';
@@ -27,6 +27,15 @@ export async function buildServer(ctx: AppContext, options: BuildServerOptions =
     bodyLimit: BODY_LIMIT_BYTES,
     return503OnClosing: true,
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 500 },
+    // The router's own refusals, answered with the catalog envelope instead of Fastify's bodies.
+    frameworkErrors: (error, request, reply) => {
+      reply.header('x-request-id', request.id);
+      if (error.code === 'FST_ERR_BAD_URL') return sendError(reply, 'not_found', 'No resource has this address: the path is not valid percent-encoded UTF-8.');
+      if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') return sendError(reply, 'not_found', 'No resource has this address: a path id is too long.');
+      request.log.error({ err: error }, 'router error');
+      return sendError(reply, 'internal_error', 'An unexpected error occurred. Quote the request_id when reporting it.');
+    },
+    clientErrorHandler: (error, socket) => clientError(error, socket, ctx.ids.next('req')),
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(zodValidatorCompiler);

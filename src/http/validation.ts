@@ -43,15 +43,50 @@ export function validationError(schema: object, issues: readonly z.core.$ZodIssu
   return new AppError('invalid_request', `Invalid ${message}.`);
 }
 
+/** Longest path id we accept at all; ours are ~30 characters, the documented maximum (delivery ids) is 255. */
+export const MAX_PATH_ID_LENGTH = 255;
+
+/**
+ * The name of a path parameter that no stored id can have (too long, or holding control
+ * characters such as NUL, which PostgreSQL refuses in text), so the answer is 404 without a
+ * database round trip. Invalid UTF-8 never gets this far: the router refuses it as a bad URL.
+ */
+function impossiblePathValue(params: unknown): string | undefined {
+  if (params === null || typeof params !== 'object') return undefined;
+  for (const [name, value] of Object.entries(params)) {
+    if (typeof value === 'string' && (value.length > MAX_PATH_ID_LENGTH || /[\u0000-\u001f\u007f]/.test(value))) return name;
+  }
+  return undefined;
+}
+
+function fieldWithNul(data: unknown): string | undefined {
+  if (data === null || typeof data !== 'object') return undefined;
+  for (const [name, value] of Object.entries(data)) {
+    const values = Array.isArray(value) ? value : [value];
+    if (values.some((v) => typeof v === 'string' && v.includes('\u0000'))) return name;
+  }
+  return undefined;
+}
+
 /**
  * Fastify validator for zod schemas: failures become catalog errors (see `withErrorCodes`). A
  * missing body is validated as `{}` so its required fields are reported by name.
  */
 export const zodValidatorCompiler: FastifySchemaCompiler<z.ZodType> = ({ schema, httpPart }) => {
   return (data: unknown) => {
+    if (httpPart === 'params') {
+      const impossible = impossiblePathValue(data);
+      if (impossible !== undefined) return { error: new AppError('not_found', `No resource has the ${impossible} given in the path.`) };
+    } else if (httpPart === 'querystring' || httpPart === 'headers') {
+      const field = fieldWithNul(data);
+      if (field !== undefined) return { error: new AppError('invalid_request', `Invalid ${field}: text may not contain the NUL character.`) };
+    }
     const input = httpPart === 'body' && (data === null || data === undefined) ? {} : data;
     const result = schema.safeParse(input);
     if (result.success) return { value: result.data };
-    return { error: validationError(schema, result.error.issues, input, httpPart ?? 'request') };
+    const error = validationError(schema, result.error.issues, input, httpPart ?? 'request');
+    // A path id that is present but fails its schema (too long, wrong shape) names nothing stored.
+    if (httpPart === 'params' && error.code === 'invalid_request') return { error: new AppError('not_found', `No resource matches this path: ${error.message}`) };
+    return { error };
   };
 };

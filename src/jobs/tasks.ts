@@ -1,4 +1,4 @@
-import { caseJobsTask, CASE_ENGINE_HANDLERS } from './case-jobs.ts';
+import { caseJobsTask, CASE_ENGINE_HANDLERS, CASE_ENGINE_OPTIONS } from './case-jobs.ts';
 import { idempotencySweep } from './idempotency-sweep.ts';
 import { sessionExpirySweep } from './session-expiry.ts';
 import { documentRetentionSweep, webhookRetentionSweep } from './retention-sweeps.ts';
@@ -7,5 +7,5 @@ import type { JobTask } from './worker.ts';
 
 /** The background tasks every worker runs; later capabilities add theirs here. */
 export function jobTasks(): JobTask[] {
-  return [idempotencySweep, sessionExpirySweep, caseJobsTask(CASE_ENGINE_HANDLERS), webhookDeliveryTask(), webhookRetentionSweep(), documentRetentionSweep()];
+  return [idempotencySweep, sessionExpirySweep, caseJobsTask(CASE_ENGINE_HANDLERS, CASE_ENGINE_OPTIONS), webhookDeliveryTask(), webhookRetentionSweep(), documentRetentionSweep()];
 }

@@ -1,3 +1,4 @@
+import type { Environment } from '../config.ts';
 import type { ApiKeyRow, Executor, NewApiKeyRow } from './schema.ts';
 
 export async function insertApiKey(db: Executor, row: NewApiKeyRow): Promise<ApiKeyRow> {
@@ -20,4 +21,14 @@ export async function markApiKeyRevoked(db: Executor, keyId: string, at: Date): 
 
 export async function touchApiKeyLastUsed(db: Executor, keyId: string, at: Date): Promise<void> {
   await db.updateTable('api_keys').set({ last_used_at: at }).where('key_id', '=', keyId).execute();
+}
+
+/** The workspace's keys (of one environment when given), newest first (revoked ones included: the list says so). */
+export async function listApiKeysOfOrg(db: Executor, orgId: string, environment?: Environment): Promise<ApiKeyRow[]> {
+  let q = db.selectFrom('api_keys').selectAll().where('org_id', '=', orgId);
+  if (environment) q = q.where('environment', '=', environment);
+  return q
+    .orderBy('created_at', 'desc')
+    .orderBy('key_id', 'desc')
+    .execute();
 }

@@ -1,4 +1,4 @@
-import { sql, type Insertable, type Selectable } from 'kysely';
+import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { Environment } from '../config.ts';
 import type { Executor, Tx } from './schema.ts';
 import type { CaseJobsTable, CasesTable, DocumentsTable, FactsTable, SessionsTable } from './tables/cases.ts';
@@ -12,6 +12,11 @@ export type CaseJobRow = Selectable<CaseJobsTable>;
 
 export async function insertCase(tx: Tx, row: NewCaseRow): Promise<CaseRow> {
   return tx.insertInto('cases').values(row).returningAll().executeTakeFirstOrThrow();
+}
+
+/** A case by id alone, for callers that proved their right to it another way (the applicant's session). */
+export async function findCaseById(db: Executor, caseId: string): Promise<CaseRow | undefined> {
+  return db.selectFrom('cases').selectAll().where('case_id', '=', caseId).executeTakeFirst();
 }
 
 /** A case as its workspace sees it: another org's or environment's case does not exist. */
@@ -50,6 +55,8 @@ export interface CaseSnapshot {
   documents: DocumentRow[];
   jobs: CaseJobRow[];
   session: SessionRow | undefined;
+  /** `cases.revision` in the same statement as the rows: the revision this state renders as. */
+  revision: number;
 }
 
 const toDate = (v: unknown) => (v === null || v === undefined ? null : new Date(v as string));
@@ -70,7 +77,7 @@ export async function findCaseSnapshot(db: Executor, caseId: string, scope?: { o
       ${scope ? sql`and c.org_id = ${scope.orgId} and c.environment = ${scope.environment}` : sql``}`.execute(db);
   const found = result.rows[0];
   if (!found) return undefined;
-  const { x_facts, x_documents, x_jobs, x_session, ...row } = found;
+  const { x_facts, x_documents, x_jobs, x_session, revision, ...row } = found as typeof found & { revision: string };
   const facts = (x_facts as Record<string, unknown>[]).map((f) => ({ ...f, updated_at: toDate(f.updated_at) }) as FactRow);
   const documents = (x_documents as Record<string, unknown>[]).map(
     (d) => ({ ...d, created_at: toDate(d.created_at), updated_at: toDate(d.updated_at), erased_at: toDate(d.erased_at) }) as DocumentRow,
@@ -82,10 +89,60 @@ export async function findCaseSnapshot(db: Executor, caseId: string, scope?: { o
   const session = s
     ? ({ ...s, expires_at: toDate(s.expires_at), submitted_at: toDate(s.submitted_at), created_at: toDate(s.created_at) } as SessionRow)
     : undefined;
-  return { row: row as CaseRow, facts, documents, jobs, session };
+  return { row: row as CaseRow, facts, documents, jobs, session, revision: Number(revision) };
 }
 
 /** The session row, locked for the rest of the transaction (applicant writes serialise on it). */
 export async function lockSession(tx: Tx, sessionId: string): Promise<SessionRow | undefined> {
   return tx.selectFrom('sessions').selectAll().where('session_id', '=', sessionId).forUpdate().executeTakeFirst();
+}
+
+/** Locks a case row for the rest of the transaction, scoped to its workspace when `scope` is given. */
+export async function lockCase(tx: Tx, caseId: string, scope?: { orgId: string; environment: Environment }): Promise<CaseRow | undefined> {
+  let q = tx.selectFrom('cases').selectAll().where('case_id', '=', caseId);
+  if (scope) q = q.where('org_id', '=', scope.orgId).where('environment', '=', scope.environment);
+  return q.forUpdate().executeTakeFirst();
+}
+
+export async function updateCaseRow(tx: Tx, caseId: string, changes: Updateable<CasesTable>): Promise<void> {
+  await tx.updateTable('cases').set(changes).where('case_id', '=', caseId).execute();
+}
+
+/**
+ * Changes a case only if its runtime_status is still `expected` (the guard of a transition);
+ * undefined when it was not.
+ */
+export async function updateCaseIfStatus(tx: Tx, caseId: string, expected: CaseRow['runtime_status'], changes: Updateable<CasesTable>): Promise<CaseRow | undefined> {
+  return tx.updateTable('cases').set(changes).where('case_id', '=', caseId).where('runtime_status', '=', expected).returningAll().executeTakeFirst();
+}
+
+/** The newest session of a case (a case has one today; the newest wins if that changes). */
+export async function findLatestSession(db: Executor, caseId: string): Promise<SessionRow | undefined> {
+  return db.selectFrom('sessions').selectAll().where('case_id', '=', caseId).orderBy('created_at', 'desc').limit(1).executeTakeFirst();
+}
+
+export async function findSession(db: Executor, sessionId: string): Promise<SessionRow | undefined> {
+  return db.selectFrom('sessions').selectAll().where('session_id', '=', sessionId).executeTakeFirst();
+}
+
+export async function updateSessionRow(tx: Tx, sessionId: string, changes: Updateable<SessionsTable>): Promise<void> {
+  await tx.updateTable('sessions').set(changes).where('session_id', '=', sessionId).execute();
+}
+
+/** Open sessions whose time ran out, oldest first. */
+export async function selectExpiredOpenSessions(db: Executor, now: Date, limit: number): Promise<{ session_id: string; case_id: string }[]> {
+  return db.selectFrom('sessions').select(['session_id', 'case_id']).where('status', '=', 'open').where('expires_at', '<=', now).orderBy('expires_at').limit(limit).execute();
+}
+
+/** Submitted sessions that expired while their case still waits on the applicant (open follow-ups). */
+export async function selectExpiredSessionsAwaitingFollowUp(db: Executor, now: Date, limit: number): Promise<{ session_id: string; case_id: string }[]> {
+  return db
+    .selectFrom('sessions')
+    .innerJoin('cases', 'cases.case_id', 'sessions.case_id')
+    .select(['sessions.session_id', 'sessions.case_id'])
+    .where('sessions.status', '=', 'submitted')
+    .where('sessions.expires_at', '<=', now)
+    .where('cases.runtime_status', '=', 'intake_in_progress')
+    .limit(limit)
+    .execute();
 }

@@ -3,13 +3,14 @@ import type { ApiKeysTable, FoundationTables, OrgsTable } from './tables/foundat
 import type { CaseTables } from './tables/cases.ts';
 import type { WebhookTables } from './tables/webhooks.ts';
 import type { OperatorTables } from './tables/operators.ts';
+import type { ConnectorTables } from './tables/connectors.ts';
 import type { ConsoleTables } from './tables/console.ts';
 
 export type { BillingStatus } from './tables/foundation.ts';
 export type { Timestamp, Json } from './tables/types.ts';
 
 /** Every table, by capability; each capability's file declares its own. */
-export interface Database extends FoundationTables, CaseTables, WebhookTables, OperatorTables, ConsoleTables {}
+export interface Database extends FoundationTables, CaseTables, WebhookTables, OperatorTables, ConnectorTables, ConsoleTables {}
 
 export type Db = Kysely<Database>;
 export type Tx = Transaction<Database>;

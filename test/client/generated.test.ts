@@ -44,9 +44,15 @@ const CALLS = {
   retryWebhookDelivery: (d) => d.webhooks.deliveries.retry('dlv_1'),
   acknowledgeWebhookDelivery: (d) => d.webhooks.deliveries.ack('dlv_1', { acknowledgement_id: 'crm-1' }),
   listNotifications: (d) => d.notifications.list().first(),
+  createConnector: (d) => d.connectors.create({ connector_key: 'crm', name: 'CRM', base_url: 'https://crm.example', auth: { type: 'none' }, operations: [] }),
+  putConnector: (d) => d.connectors.put('crm', { name: 'CRM', base_url: 'https://crm.example', auth: { type: 'none' }, operations: [] }),
+  getConnector: (d) => d.connectors.retrieve('crm'),
+  listConnectors: (d) => d.connectors.list(),
+  deleteConnector: (d) => d.connectors.delete('crm'),
+  importOpenApiConnector: (d) => d.connectors.importOpenApi({ connector_key: 'crm', openapi_url: 'https://crm.example/openapi.json' }),
 } satisfies Record<OperationId, (dossier: Dossier) => Promise<unknown>>;
 
-const SAMPLE_PARAMS: Record<string, string> = { case_id: 'case_1', fact_id: 'pay_date', doc_id: 'doc_1', delivery_id: 'dlv_1' };
+const SAMPLE_PARAMS: Record<string, string> = { case_id: 'case_1', fact_id: 'pay_date', doc_id: 'doc_1', delivery_id: 'dlv_1', connector_key: 'crm' };
 
 it('covers every public operation of the document with the method and path it documents', async () => {
   const documented = Object.entries(doc.paths).filter(([path]) => path.startsWith(API_PREFIX)).flatMap(([path, item]) =>

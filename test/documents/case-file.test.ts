@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { extractPages } from '../../src/domain/documents/index.ts';
 import { ManualClock } from '../../src/ports/clock.ts';
 import { createTestApp, type TestApp, type TestWorkspace } from '../support/harness.ts';
 import { uniqueKey, withExampleCaseTypes } from '../support/fixtures.ts';
@@ -43,7 +42,7 @@ it('seals the facts with their evidence quotes, the documents, the decision, the
   const pdf = await t.app.inject({ method: 'GET', url: `${link.pathname}${link.search}` });
   expect(pdf.statusCode).toBe(200);
 
-  const pages = await extractPages({ ocr: t.ctx.ocr }, { bytes: new Uint8Array(pdf.rawPayload) });
+  const pages = await t.ctx.extraction.extractPages({ bytes: new Uint8Array(pdf.rawPayload) });
   if (!pages.ok) throw new Error(pages.message);
   const text = pages.value.pages.map((p) => p.text).join('\n');
   expect(text).toContain(`Case file ${caseId}`);

@@ -1,6 +1,6 @@
 import { saveFormAnswers, submitIntake } from '../../src/domain/cases/submit-intake.ts';
 import { toJsonb } from '../../src/storage/json.ts';
-import { caseJobsTask, CASE_ENGINE_HANDLERS } from '../../src/jobs/case-jobs.ts';
+import { caseJobsTask, CASE_ENGINE_HANDLERS, CASE_ENGINE_OPTIONS } from '../../src/jobs/case-jobs.ts';
 import type { TestApp, TestWorkspace } from '../support/harness.ts';
 import type { ApplicantSession } from '../support/fixtures.ts';
 export { newSession } from '../support/fixtures.ts';
@@ -51,7 +51,7 @@ export async function answerAndSubmit(t: TestApp, session: ApplicantSession, ans
 
 /** Runs queued case jobs until none is left (the worker's loop, in the test's time). */
 export async function drainCaseJobs(t: TestApp) {
-  const task = caseJobsTask(CASE_ENGINE_HANDLERS);
+  const task = caseJobsTask(CASE_ENGINE_HANDLERS, CASE_ENGINE_OPTIONS);
   for (let i = 0; i < 20; i++) if ((await task.run(t.ctx)) === 0) return;
 }
 

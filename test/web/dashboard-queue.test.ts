@@ -71,6 +71,18 @@ describeEachBackend('dashboard case queue', (backend) => {
     expect(bad.headers['content-type']).toContain('text/html');
   });
 
+  it('shows counts per queue category and 14-day charts drawn as SVG with their numbers as text', async () => {
+    const res = await get('/dashboard');
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toMatch(/<span class="stat__value">3<\/span><span class="stat__label">Intake<\/span>/);
+    expect(res.body).toContain('<svg class="chart"');
+    expect(res.body).toContain('Cases created and completed per day: the numbers');
+    expect(res.body).toContain('3 created, 0 completed.');
+    expect(res.body).toContain('Webhook deliveries per day by outcome');
+    // The text alternative has a row per day: 14 of them in each chart's table.
+    expect(res.body.match(/<th scope="row">/g)).toHaveLength(28);
+  });
+
   it('is scoped to the environment of the session', async () => {
     const home = await get('/dashboard');
     const csrf = /name="_csrf" value="([^"]+)"/.exec(home.body)![1]!;

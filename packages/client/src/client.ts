@@ -1,6 +1,7 @@
 import { systemClock, Transport, type ClientClock, type FetchLike } from './http.ts';
 import { Operations, type CallInput, type OperationId, type ResponseBody } from './operations.ts';
 import { Cases } from './resources/cases.ts';
+import { Connectors } from './resources/connectors.ts';
 import { Notifications } from './resources/notifications.ts';
 import { Process } from './resources/process.ts';
 import { Sessions } from './resources/sessions.ts';
@@ -35,7 +36,7 @@ export interface DossierOptions {
 
 /**
  * The Dossier API client. Resources follow the API paths: `sessions`, `process`, `cases`
- * (with `facts`, `documents`), `webhooks` (with `deliveries`) and `notifications`.
+ * (with `facts`, `documents`), `webhooks` (with `deliveries`), `notifications` and `connectors`.
  */
 export class Dossier {
   readonly sessions: Sessions;
@@ -43,6 +44,7 @@ export class Dossier {
   readonly cases: Cases;
   readonly webhooks: Webhooks;
   readonly notifications: Notifications;
+  readonly connectors: Connectors;
   readonly #ops: Operations;
 
   constructor(options: DossierOptions) {
@@ -71,6 +73,7 @@ export class Dossier {
     this.cases = new Cases(this.#ops);
     this.webhooks = new Webhooks(this.#ops);
     this.notifications = new Notifications(this.#ops);
+    this.connectors = new Connectors(this.#ops);
   }
 
   /**

@@ -1,6 +1,5 @@
-import { sql } from 'kysely';
 import type { Environment } from '../../config.ts';
-import type { Deps } from '../../deps.ts';
+import type { Deps } from '../deps.ts';
 import {
   findCaseType,
   findCaseTypeVersion,
@@ -10,7 +9,7 @@ import {
   upsertCaseType,
   type CaseTypeRow,
 } from '../../storage/case-types.ts';
-import { inTransaction } from '../../storage/unit-of-work.ts';
+import { inTransaction, lockTransactionKey } from '../../storage/unit-of-work.ts';
 import type { Executor } from '../../storage/schema.ts';
 import { canonicalJson, sha256Hex } from '../canonical-json.ts';
 import { fail, ok, type Result } from '../errors.ts';
@@ -66,7 +65,7 @@ export async function putCaseType(
   const now = deps.clock.now();
   return inTransaction(deps.db, async (tx) => {
     // Serialise concurrent puts of one case type so version numbers never collide.
-    await sql`select pg_advisory_xact_lock(hashtext(${`${input.orgId}:${input.environment}:${def.case_type_id}`}))`.execute(tx);
+    await lockTransactionKey(tx, `${input.orgId}:${input.environment}:${def.case_type_id}`);
     const latest = await latestCaseTypeVersion(tx, input.orgId, input.environment, def.case_type_id);
     const versionCreated = latest?.definition_hash !== hash;
     const versionNumber = versionCreated ? (latest?.version_number ?? 0) + 1 : latest!.version_number;

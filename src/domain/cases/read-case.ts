@@ -1,10 +1,11 @@
 import type { Environment } from '../../config.ts';
 import { listCaseEvents } from '../../storage/case-events.ts';
-import { findCase } from '../../storage/cases.ts';
+import { findStoredCaseRecord, storeCaseRecord } from '../../storage/case-records.ts';
+import { findCase, findCaseSnapshot } from '../../storage/cases.ts';
 import type { Executor } from '../../storage/schema.ts';
 import { fail, ok, type Result } from '../errors.ts';
 import { renderCaseRecord, type CaseRecord } from './case-record.ts';
-import { loadCaseState } from './load-case.ts';
+import { loadCaseState, stateOfSnapshot } from './load-case.ts';
 
 export interface Tenant {
   orgId: string;
@@ -19,6 +20,41 @@ export function caseNotFound(caseId: string) {
 export async function readCaseRecord(db: Executor, tenant: Tenant, caseId: string): Promise<Result<CaseRecord>> {
   const state = await loadCaseState(db, tenant.orgId, tenant.environment, caseId);
   return state ? ok(renderCaseRecord(state)) : caseNotFound(caseId);
+}
+
+/** A case record as the JSON text to send, and the revision it renders (the ETag's source). */
+export interface CaseRecordText {
+  json: string;
+  revision: number;
+}
+
+/**
+ * GET /api/v1/cases/{case_id} on the hot path: one primary-key read returning stored text while
+ * the case has not changed since it was rendered (migration 0015 explains why the revision cannot
+ * miss a change), otherwise a render from one snapshot, stored for the next reader.
+ *
+ * `verify` (VALIDATE_RESPONSES, on in every test) renders afresh on every read and fails loudly
+ * when the stored text differs, so the whole suite checks that no change escapes the revision.
+ */
+export async function readCaseRecordText(
+  deps: { db: Executor; format: string; verify: boolean },
+  input: { tenant: Tenant; caseId: string },
+): Promise<Result<CaseRecordText>> {
+  const scope = { orgId: input.tenant.orgId, environment: input.tenant.environment, caseId: input.caseId };
+  const current = await findStoredCaseRecord(deps.db, scope);
+  if (!current) return caseNotFound(input.caseId);
+  const { stored } = current;
+  if (stored && stored.revision === current.revision && stored.format === deps.format && !deps.verify) {
+    return ok({ json: stored.body, revision: stored.revision });
+  }
+  const snapshot = await findCaseSnapshot(deps.db, input.caseId, scope);
+  if (!snapshot) return caseNotFound(input.caseId);
+  const json = JSON.stringify(renderCaseRecord(await stateOfSnapshot(deps.db, snapshot)));
+  if (deps.verify && stored && stored.revision === snapshot.revision && stored.format === deps.format && stored.body !== json) {
+    throw new Error(`stored case record of ${input.caseId} at revision ${stored.revision} differs from a fresh render: a change did not move cases.revision`);
+  }
+  await storeCaseRecord(deps.db, { caseId: input.caseId, revision: snapshot.revision, format: deps.format, body: json });
+  return ok({ json, revision: snapshot.revision });
 }
 
 export interface CaseEventPage {

@@ -69,6 +69,24 @@ export interface ExtractPagesInput {
   readonly signal?: AbortSignal;
 }
 
+/**
+ * Page extraction as a port. The job worker's implementation runs {@link extractPages} in a child
+ * process (src/jobs/extraction-pool.ts) and has the same result values; it throws when the
+ * extraction had to be killed (deadline, memory cap) or its process died, which is a failed
+ * attempt of the job, not a property of the document.
+ */
+export interface DocumentExtractor {
+  extractPages(input: ExtractPagesInput): Promise<DocumentResult<ExtractedPages>>;
+}
+
+/** The process-wide extractor a running service holds (`AppContext.extraction`). */
+export interface ExtractionPool extends DocumentExtractor {
+  /** Kills every child; extractions in flight reject. */
+  close(): Promise<void>;
+  /** Process ids of the live children (for tests and metrics). */
+  readonly pids: readonly number[];
+}
+
 export interface ExtractedPages {
   readonly mime_type: SupportedMimeType;
   readonly pages: readonly PageText[];

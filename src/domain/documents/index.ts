@@ -4,11 +4,12 @@
  */
 export { sniffDocumentType } from './sniff.ts';
 export { extractPages, DEFAULT_EXTRACTION_LIMITS } from './extract-pages.ts';
-export type { ExtractPagesDeps, ExtractPagesInput, ExtractedPages, ExtractionLimits } from './extract-pages.ts';
+export type { DocumentExtractor, ExtractionPool, ExtractPagesDeps, ExtractPagesInput, ExtractedPages, ExtractionLimits } from './extract-pages.ts';
 export { createTesseractOcr, defaultTesseractLangPath } from './ocr.ts';
 export type { OcrEngine, OcrImageResult, OcrWord, TesseractOcrOptions } from './ocr.ts';
 export { canonicalizeText } from './canonical-text.ts';
 export {
+  documentFailure,
   DOCUMENT_REASON_CODES,
   DOCX_MIME_TYPE,
   MAX_DOCUMENT_BYTES,

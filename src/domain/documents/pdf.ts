@@ -268,6 +268,39 @@ export async function renderPdfPages(
   }
 }
 
+/** One PDF page as a PNG for people to look at, with the page's own size in points (evidence boxes are in points). */
+export interface RenderedPdfPage {
+  png: Uint8Array;
+  widthPx: number;
+  heightPx: number;
+  pageWidth: number;
+  pageHeight: number;
+}
+
+/**
+ * Renders one page (0-based) of a PDF for the operator console. Returns undefined when the page
+ * does not exist or the PDF cannot be read (the console then shows the page text alone).
+ */
+export async function renderPdfPage(bytes: Uint8Array, pageIndex: number, options: { scale: number; maxRenderPixels: number }): Promise<RenderedPdfPage | undefined> {
+  const { pdfjs, assets } = await loadPdfjs();
+  const task = pdfjs.getDocument({ data: new Uint8Array(bytes), ...assets, cMapPacked: true, disableFontFace: true, useSystemFonts: false, enableXfa: false, verbosity: 0 });
+  try {
+    const doc = await task.promise;
+    if (!Number.isInteger(pageIndex) || pageIndex < 0 || pageIndex >= doc.numPages) return undefined;
+    const page = await doc.getPage(pageIndex + 1);
+    const unit = page.getViewport({ scale: 1 });
+    const never = new AbortController().signal;
+    const rendered = await renderPage(page, { maxPages: Infinity, maxRenderPixels: options.maxRenderPixels, renderScale: options.scale, maxImagePixels: -1, signal: never, ocrPage: async () => { throw new Error('unused'); } });
+    if (!rendered.ok) return undefined;
+    const { png, scale } = rendered.value;
+    return { png, widthPx: Math.ceil(unit.width * scale), heightPx: Math.ceil(unit.height * scale), pageWidth: unit.width, pageHeight: unit.height };
+  } catch {
+    return undefined;
+  } finally {
+    await task.destroy().catch(() => {});
+  }
+}
+
 /**
  * Whether a PDF needs a password to open, so the applicant app can refuse it at upload instead of
  * failing later in the worker. Only PDFs that carry an `/Encrypt` dictionary are opened with pdfjs

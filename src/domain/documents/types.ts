@@ -67,6 +67,11 @@ export const DOCUMENT_REASON_CODES = [
   'extraction_timeout',
   /** The OCR engine itself failed (not the image): infrastructure, worth a retry. */
   'ocr_failed',
+  /**
+   * Extraction was killed or crashed on every attempt (memory cap, a stuck parser past the
+   * deadline, the worker process dying): the document is given up on, so the case can move on.
+   */
+  'extraction_aborted',
 ] as const;
 export type DocumentReasonCode = (typeof DOCUMENT_REASON_CODES)[number];
 

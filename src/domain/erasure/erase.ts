@@ -1,6 +1,10 @@
-import { databaseBlobStore, type BlobStore } from '../../ports/blob-store.ts';
+import type { BlobStore } from '../../ports/blob-store.ts';
 import type { CaseRow } from '../../storage/cases.ts';
-import { deletePages, findDocument, updateDocument } from '../../storage/documents.ts';
+import { updateCaseRow } from '../../storage/cases.ts';
+import { deletePages, findDocument, selectCaseDocuments, updateDocument } from '../../storage/documents.ts';
+import { forgetDocumentSourcedPreviousValues } from '../../storage/fact-corrections.ts';
+import { selectCaseFacts, updateFactRow } from '../../storage/facts.ts';
+import { deletePageImages } from '../../storage/page-images.ts';
 import { toJsonb } from '../../storage/json.ts';
 import type { Db, Tx } from '../../storage/schema.ts';
 import { inTransactionResult } from '../../storage/unit-of-work.ts';
@@ -10,7 +14,7 @@ import { lockCaseRow, type WriterDeps } from '../cases/case-writer.ts';
 import { caseNotFound, type Tenant } from '../cases/read-case.ts';
 import { fail, ok, type Result } from '../errors.ts';
 
-type EraseDeps = WriterDeps & { db: Db; blobs?: BlobStore };
+export type EraseDeps = WriterDeps & { db: Db; blobs: BlobStore };
 
 /** Why documents were erased, recorded in the erasure events: a request (API, dashboard) or the retention sweep. */
 export type ErasureReason = 'request' | 'retention';
@@ -23,14 +27,14 @@ export type ErasureReason = 'request' | 'retention';
 export async function eraseDocument(
   deps: EraseDeps,
   tenant: Tenant,
-  input: { caseId: string; docId: string; cause: Cause },
+  input: { caseId: string; docId: string; cause: Cause; actor?: string },
 ): Promise<Result<{ doc_id: string; case_id: string; status: 'erased'; erased_at: string }>> {
   return inTransactionResult(deps.db, async (tx) => {
     const row = await lockCaseRow(tx, input.caseId, tenant);
     if (!row) return caseNotFound(input.caseId);
     const doc = await findDocument(tx, input.docId, { ...tenant, caseId: row.case_id });
     if (!doc) return fail('not_found', `Case ${row.case_id} has no document ${input.docId}.`);
-    const erasedAt = doc.erased_at ?? (await eraseDocuments(tx, deps, row, [doc.doc_id], input.cause, 'request'));
+    const erasedAt = doc.erased_at ?? (await eraseDocuments(tx, deps, row, [doc.doc_id], input.cause, 'request', input.actor));
     return ok({ doc_id: doc.doc_id, case_id: row.case_id, status: 'erased' as const, erased_at: erasedAt.toISOString() });
   });
 }
@@ -39,42 +43,45 @@ export async function eraseDocument(
 export async function eraseCase(
   deps: EraseDeps,
   tenant: Tenant,
-  input: { caseId: string; cause: Cause; reason?: ErasureReason },
+  input: { caseId: string; cause: Cause; reason?: ErasureReason; actor?: string },
 ): Promise<Result<{ case_id: string; erased_document_ids: string[]; erased_at: string }>> {
   const reason = input.reason ?? 'request';
   return inTransactionResult(deps.db, async (tx) => {
     const row = await lockCaseRow(tx, input.caseId, tenant);
     if (!row) return caseNotFound(input.caseId);
-    const docs = await tx.selectFrom('documents').select(['doc_id', 'erased_at']).where('case_id', '=', row.case_id).orderBy('doc_id').execute();
+    const docs = await selectCaseDocuments(tx, row.case_id);
     const pending = docs.filter((d) => d.erased_at === null).map((d) => d.doc_id);
     const now = deps.clock.now();
-    if (pending.length > 0) await eraseDocuments(tx, deps, row, pending, input.cause, reason);
-    await recordCaseEvent(tx, deps, row, 'case.erased', { doc_ids: docs.map((d) => d.doc_id), newly_erased: pending.length, reason }, input.cause);
+    if (pending.length > 0) await eraseDocuments(tx, deps, row, pending, input.cause, reason, input.actor);
+    await recordCaseEvent(tx, deps, row, 'case.erased', { doc_ids: docs.map((d) => d.doc_id), newly_erased: pending.length, reason, ...actorOf(input.actor) }, input.cause);
     return ok({ case_id: row.case_id, erased_document_ids: docs.map((d) => d.doc_id), erased_at: now.toISOString() });
   });
 }
 
-async function eraseDocuments(tx: Tx, deps: EraseDeps, row: CaseRow, docIds: string[], cause: Cause, reason: ErasureReason): Promise<Date> {
-  const blobs = deps.blobs ?? databaseBlobStore;
+/** Who asked (an operator or API key id), kept on the erasure events; the retention sweep has none. */
+function actorOf(actor: string | undefined): { actor?: string } {
+  return actor ? { actor } : {};
+}
+
+async function eraseDocuments(tx: Tx, deps: EraseDeps, row: CaseRow, docIds: string[], cause: Cause, reason: ErasureReason, actor?: string): Promise<Date> {
   const now = deps.clock.now();
   const erased = new Set(docIds);
   for (const docId of docIds) {
-    await blobs.delete(tx, docId);
+    await deps.blobs.delete(tx, docId);
     await deletePages(tx, docId);
+    await deletePageImages(tx, docId);
     // The name and address it was fetched from can carry personal data too; the hash identifies the content.
     await updateDocument(tx, docId, { status: 'erased', erased_at: now, updated_at: now, filename: null, source_url: null, sha256: null });
   }
 
-  const facts = await tx.selectFrom('facts').selectAll().where('case_id', '=', row.case_id).execute();
+  const facts = await selectCaseFacts(tx, row.case_id);
   const derived = facts.filter(
     (f) =>
       (f.evidence as Evidence[]).some((e) => erased.has(e.doc_id)) ||
       (f.provenance as Provenance[]).some((p) => erased.has(p.document_id)),
   );
   for (const fact of derived) {
-    await tx
-      .updateTable('facts')
-      .set({
+    await updateFactRow(tx, row.case_id, fact.fact_id, {
         status: 'pending',
         value: null,
         candidate_id: null,
@@ -85,23 +92,15 @@ async function eraseDocuments(tx: Tx, deps: EraseDeps, row: CaseRow, docIds: str
         evidence: toJsonb([]),
         verification_metadata: toJsonb([]),
         updated_at: now,
-      })
-      .where('case_id', '=', row.case_id)
-      .where('fact_id', '=', fact.fact_id)
-      .execute();
+      });
   }
   const derivedIds = derived.map((f) => f.fact_id);
   // Correction history keeps who and when, not values that came from documents. It does not record
   // which document a replaced value came from, so every document-sourced one of the case goes.
-  await tx
-    .updateTable('fact_corrections')
-    .set({ previous_value: null })
-    .where('case_id', '=', row.case_id)
-    .where('previous_source', '=', 'document_extraction')
-    .execute();
+  await forgetDocumentSourcedPreviousValues(tx, row.case_id);
   // Rule details quote values (dates, normalised names): keep the outcome, drop the detail.
   const scrubbed = (row.gate_results as GateRuleResult[]).map((r) => (r.fact_ids.some((id) => derivedIds.includes(id)) ? { ...r, detail: { erased: true } } : r));
-  await tx.updateTable('cases').set({ gate_results: toJsonb(scrubbed), updated_at: now }).where('case_id', '=', row.case_id).execute();
-  for (const docId of docIds) await recordCaseEvent(tx, deps, row, 'document.erased', { doc_id: docId, fact_ids: derivedIds, reason }, cause);
+  await updateCaseRow(tx, row.case_id, { gate_results: toJsonb(scrubbed), updated_at: now });
+  for (const docId of docIds) await recordCaseEvent(tx, deps, row, 'document.erased', { doc_id: docId, fact_ids: derivedIds, reason, ...actorOf(actor) }, cause);
   return now;
 }

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { ENVIRONMENTS } from '../../config.ts';
-import type { Deps } from '../../deps.ts';
-import { findApiKey, insertApiKey, markApiKeyRevoked } from '../../storage/api-keys.ts';
+import type { Deps } from '../deps.ts';
+import { findApiKey, insertApiKey, listApiKeysOfOrg, markApiKeyRevoked, touchApiKeyLastUsed } from '../../storage/api-keys.ts';
+import type { Environment } from '../../config.ts';
 import { findOrg } from '../../storage/orgs.ts';
 import type { ApiKeyRow } from '../../storage/schema.ts';
 import { fail, ok, type Result } from '../errors.ts';
@@ -79,8 +80,24 @@ export async function createApiKey(
   return ok({ ...toApiKeyView(row), key: generated.key });
 }
 
-export async function revokeApiKey(deps: Pick<Deps, 'db' | 'clock'>, keyId: string): Promise<Result<ApiKeyView>> {
-  if (!(await findApiKey(deps.db, keyId))) return fail('not_found', `No API key ${keyId}.`);
+/**
+ * Revokes a key. `owner` scopes the call to one workspace (the dashboard): a key of another
+ * workspace is `not_found`, as the API reports other workspaces' resources. The CLI acts across
+ * workspaces and passes none.
+ */
+export async function revokeApiKey(deps: Pick<Deps, 'db' | 'clock'>, keyId: string, owner?: { orgId: string }): Promise<Result<ApiKeyView>> {
+  const existing = await findApiKey(deps.db, keyId);
+  if (!existing || (owner && existing.org_id !== owner.orgId)) return fail('not_found', `No API key ${keyId}.`);
   const row = await markApiKeyRevoked(deps.db, keyId, deps.clock.now());
   return row ? ok(toApiKeyView(row)) : fail('not_found', `No API key ${keyId}.`);
+}
+
+/** Records when a key was last used (shown to its owner); callers throttle how often. */
+export async function recordApiKeyUse(deps: Pick<Deps, 'db'>, input: { keyId: string; at: Date }): Promise<void> {
+  await touchApiKeyLastUsed(deps.db, input.keyId, input.at);
+}
+
+/** The workspace's keys, newest first; one environment's when given. */
+export async function listApiKeys(deps: Pick<Deps, 'db'>, input: { orgId: string; environment?: Environment }): Promise<ApiKeyView[]> {
+  return (await listApiKeysOfOrg(deps.db, input.orgId, input.environment)).map(toApiKeyView);
 }

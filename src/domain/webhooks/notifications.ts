@@ -1,7 +1,12 @@
 import type { Environment } from '../../config.ts';
-import type { Deps } from '../../deps.ts';
+import type { Deps } from '../deps.ts';
 import type { NotificationKind } from '../../storage/tables/webhooks.ts';
-import { findNotification, listNotifications } from '../../storage/webhooks/notifications.ts';
+import {
+  countUnreadNotifications as countUnreadRows,
+  findNotification,
+  listNotifications,
+  markNotificationsRead as markRows,
+} from '../../storage/webhooks/notifications.ts';
 import { fail, ok, type Result } from '../errors.ts';
 
 export interface NotificationView {
@@ -10,6 +15,8 @@ export interface NotificationView {
   message: string;
   data: Record<string, unknown>;
   created_at: string;
+  /** When it was marked read in the dashboard; null while unread. */
+  read_at: string | null;
 }
 
 export interface NotificationPage {
@@ -36,6 +43,19 @@ export async function listNotificationViews(
     message: r.message,
     data: r.data,
     created_at: r.created_at.toISOString(),
+    read_at: r.read_at?.toISOString() ?? null,
   }));
   return ok({ notifications, has_more: hasMore, next_cursor: hasMore ? notifications.at(-1)!.notification_id : null });
+}
+
+export async function countUnreadNotifications(deps: Pick<Deps, 'db'>, input: { orgId: string; environment: Environment }): Promise<number> {
+  return countUnreadRows(deps.db, input.orgId, input.environment);
+}
+
+/** Marks notifications of the workspace read: the given ones, or all unread ones when `ids` is absent. */
+export async function markNotificationsRead(
+  deps: Pick<Deps, 'db' | 'clock'>,
+  input: { orgId: string; environment: Environment; ids?: readonly string[] },
+): Promise<{ marked: number }> {
+  return { marked: await markRows(deps.db, { ...input, now: deps.clock.now() }) };
 }

@@ -1,3 +1,4 @@
+import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { AppError, errorStatus, errorType, type ErrorCode } from '../../domain/errors.ts';
@@ -54,4 +55,28 @@ export function registerErrorEnvelope(app: FastifyInstance): void {
   app.setNotFoundHandler((request, reply) => {
     return sendError(reply, 'not_found', `No route ${request.method} ${request.url.split('?')[0]}.`);
   });
+}
+
+/**
+ * Refusals by Node's HTTP parser (header overflow, an unknown method, a malformed request line)
+ * never reach Fastify's router, so they are written on the socket here, still as the catalog
+ * envelope with a request id. The catalog has no 408/431, so all are 400 invalid_request.
+ */
+export function clientError(error: Error & { code?: string }, socket: Socket, requestId: string): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const message =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? 'The request headers are too large.'
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? 'The request was not received in time.'
+        : error.code === 'HPE_INVALID_METHOD'
+          ? 'Unknown HTTP method.'
+          : 'The request is not valid HTTP.';
+  const body = JSON.stringify({ error: { type: errorType('invalid_request'), code: 'invalid_request', message, request_id: requestId } } satisfies ErrorEnvelope);
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 400 Bad Request\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy(error);
 }

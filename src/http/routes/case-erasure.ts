@@ -34,7 +34,7 @@ export const erasureRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
       },
     },
     async (request) =>
-      unwrap(await eraseCase(ctx, authOf(request), { caseId: request.params.case_id, cause: { traceId: String(request.id), idempotencyKey: null } })),
+      unwrap(await eraseCase(ctx, authOf(request), { caseId: request.params.case_id, actor: authOf(request).keyId, cause: { traceId: String(request.id), idempotencyKey: null } })),
   );
 
   app.delete(
@@ -56,6 +56,7 @@ export const erasureRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
         await eraseDocument(ctx, authOf(request), {
           caseId: request.params.case_id,
           docId: request.params.doc_id,
+          actor: authOf(request).keyId,
           cause: { traceId: String(request.id), idempotencyKey: null },
         }),
       ),

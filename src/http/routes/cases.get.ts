@@ -1,10 +1,22 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import type { AppContext } from '../../app-context.ts';
-import { readCaseRecord } from '../../domain/cases/read-case.ts';
+import { CODE_FINGERPRINT } from '../../code-fingerprint.ts';
+import { readCaseRecordText } from '../../domain/cases/read-case.ts';
 import { unwrap } from '../../domain/errors.ts';
 import { authOf } from '../plugins/authenticate.ts';
 import { caseIdParams, caseRecordSchema } from '../schemas/case-record.ts';
 import { errorResponses } from '../schemas/error.ts';
+
+/** True when an If-None-Match list names `etag` (weak comparison, RFC 9110 §13.1.2) or is `*`. */
+function matchesIfNoneMatch(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  const bare = etag.replace(/^W\//, '');
+  return header.split(',').some((candidate) => {
+    const tag = candidate.trim();
+    return tag === '*' || tag.replace(/^W\//, '') === bare;
+  });
+}
 
 /** GET /api/v1/cases/{case_id} (spec §4.1). */
 export const getCaseRoute: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
@@ -15,13 +27,36 @@ export const getCaseRoute: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (a
       schema: {
         operationId: 'getCase',
         summary: 'Read a case',
-        description: 'The current, canonical case record: read it after a webhook for the state to act on.',
+        description:
+          'The current, canonical case record: read it after a webhook for the state to act on. Every answer carries an `ETag`; a poller that sends it back in `If-None-Match` gets 304 with no body until the case changes.',
         tags: ['Cases'],
         security: [{ bearerAuth: [] }],
         params: caseIdParams,
-        response: { 200: caseRecordSchema, ...errorResponses(404) },
+        headers: z.looseObject({
+          'if-none-match': z.string().optional().meta({ description: 'The ETag of the record you hold: 304 while it is still current.' }),
+        }),
+        response: {
+          200: caseRecordSchema,
+          304: z.null().meta({ description: 'Not modified: the record you hold (its ETag sent in If-None-Match) is current.' }),
+          ...errorResponses(404),
+        },
       },
     },
-    async (request) => unwrap(await readCaseRecord(ctx.db, authOf(request), request.params.case_id)),
+    async (request, reply) => {
+      const record = unwrap(
+        await readCaseRecordText(
+          { db: ctx.db, format: CODE_FINGERPRINT, verify: ctx.config.validateResponses },
+          { tenant: authOf(request), caseId: request.params.case_id },
+        ),
+      );
+      // The revision moves with every change of what the record shows; the fingerprint with the code that renders it.
+      const etag = `"${record.revision}-${CODE_FINGERPRINT}"`;
+      reply.header('etag', etag).header('cache-control', 'private, no-cache');
+      if (matchesIfNoneMatch(request.headers['if-none-match'], etag)) return reply.code(304).send(null);
+      // Stored text goes out as it is; under VALIDATE_RESPONSES it goes through the schema like any answer.
+      if (ctx.config.validateResponses) return reply.send(JSON.parse(record.json));
+      // A string payload is sent as it is, which the type provider's 200 type cannot express.
+      return reply.type('application/json; charset=utf-8').send(record.json as never);
+    },
   );
 };

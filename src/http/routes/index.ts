@@ -21,6 +21,13 @@ import { retryWebhookDeliveryRoute } from './webhook-delivery.retry.ts';
 import { ackWebhookDeliveryRoute } from './webhook-delivery.ack.ts';
 import { listNotificationsRoute } from './notifications.list.ts';
 import { metricsRoute } from './metrics.get.ts';
+import { createConnectorRoute } from './connectors.create.ts';
+import { putConnectorRoute } from './connector.put.ts';
+import { getConnectorRoute } from './connector.get.ts';
+import { listConnectorsRoute } from './connectors.list.ts';
+import { deleteConnectorRoute } from './connector.delete.ts';
+import { missingConnectorKeyRoutes } from './connector-key-missing.ts';
+import { importOpenApiConnectorRoute } from './connectors-openapi.import.ts';
 
 /** Every route of the service, one file per operation. */
 export const apiRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
@@ -45,4 +52,11 @@ export const apiRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app,
   await app.register(ackWebhookDeliveryRoute, { ctx });
   await app.register(listNotificationsRoute, { ctx });
   await app.register(metricsRoute, { ctx });
+  await app.register(createConnectorRoute, { ctx });
+  await app.register(putConnectorRoute, { ctx });
+  await app.register(getConnectorRoute, { ctx });
+  await app.register(listConnectorsRoute, { ctx });
+  await app.register(deleteConnectorRoute, { ctx });
+  await app.register(missingConnectorKeyRoutes);
+  await app.register(importOpenApiConnectorRoute, { ctx });
 };

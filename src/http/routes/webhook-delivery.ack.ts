@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { AppContext } from '../../app-context.ts';
 import { AppError, unwrap } from '../../domain/errors.ts';
 import { acknowledgeDelivery } from '../../domain/webhooks/acknowledge.ts';
-import { BODY_LIMIT_BYTES } from '../plugins/json-body.ts';
+import { BODY_LIMIT_BYTES, parseApiJson } from '../plugins/json-body.ts';
 import { authOf } from '../plugins/authenticate.ts';
 import { errorResponses } from '../schemas/error.ts';
 import { zodValidatorCompiler } from '../validation.ts';
@@ -71,12 +71,9 @@ export const ackWebhookDeliveryRoute: FastifyPluginAsyncZod<{ ctx: AppContext }>
   app.addContentTypeParser(/^application\/([\w.+-]+\+)?json(\s*;.*)?$/i, { parseAs: 'string', bodyLimit: BODY_LIMIT_BYTES }, (_request, body, done) => {
     const text = String(body);
     if (text.trim() === '') return done(null, undefined);
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch {
-      return done(new AppError('invalid_json', 'The request body is not valid JSON.'), undefined);
-    }
+    const parsed = parseApiJson(text, JSON.parse);
+    if (!parsed.ok) return done(parsed.error, undefined);
+    const value = parsed.value;
     if (value === null) return done(invalidPayload('Invalid acknowledgement payload: the body must be a JSON object.'), undefined);
     return done(null, value);
   });

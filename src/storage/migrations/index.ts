@@ -7,8 +7,12 @@ import { documents } from './0005_documents.ts';
 import { usageShards } from './0006_usage_shards.ts';
 import { operators } from './0007_operators.ts';
 import { pageGeometry } from './0008_page_geometry.ts';
+import { connectors } from './0009_connectors.ts';
+import { envelopeIdempotencyKey } from './0010_envelope_idempotency_key.ts';
 import { operations } from './0011_operations.ts';
 import { console_ } from './0012_console.ts';
+import { developerSettings } from './0013_developer_settings.ts';
+import { caseRecords } from './0015_case_records.ts';
 
 /** A forward-only schema step. Applied once, in order, inside one transaction. */
 export interface Migration {
@@ -17,4 +21,19 @@ export interface Migration {
   up(trx: Tx): Promise<void>;
 }
 
-export const MIGRATIONS: readonly Migration[] = [foundation, cases, webhooks, caseEngine, documents, usageShards, operators, pageGeometry, operations, console_];
+export const MIGRATIONS: readonly Migration[] = [
+  foundation,
+  cases,
+  webhooks,
+  caseEngine,
+  documents,
+  usageShards,
+  operators,
+  pageGeometry,
+  connectors,
+  envelopeIdempotencyKey,
+  operations,
+  console_,
+  developerSettings,
+  caseRecords,
+];

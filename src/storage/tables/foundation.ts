@@ -22,6 +22,8 @@ export interface OrgsTable {
   billing_status: BillingStatus;
   legal_terms_version: string | null;
   legal_accepted_at: Timestamp | null;
+  /** The operator who accepted the terms in the dashboard; null when accepted through the CLI. */
+  legal_accepted_by: string | null;
   live_usage_cap: number | null;
   created_at: Timestamp;
   updated_at: Timestamp;

@@ -75,6 +75,8 @@ export interface IntegrationNotificationsTable {
   message: string;
   data: Json<Record<string, unknown>>;
   created_at: Timestamp;
+  /** When a developer marked it read in the dashboard. */
+  read_at: Timestamp | null;
 }
 
 export interface WebhookTables {

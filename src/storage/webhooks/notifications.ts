@@ -40,3 +40,30 @@ export async function findNotification(db: Executor, orgId: string, environment:
     .where('environment', '=', environment)
     .executeTakeFirst();
 }
+
+export async function countUnreadNotifications(db: Executor, orgId: string, environment: Environment): Promise<number> {
+  const row = await db
+    .selectFrom('integration_notifications')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('org_id', '=', orgId)
+    .where('environment', '=', environment)
+    .where('read_at', 'is', null)
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
+/** Marks the given notifications (or, with no ids, every unread one) of the workspace read; returns how many changed. */
+export async function markNotificationsRead(db: Executor, query: { orgId: string; environment: Environment; ids?: readonly string[]; now: Date }): Promise<number> {
+  let q = db
+    .updateTable('integration_notifications')
+    .set({ read_at: query.now })
+    .where('org_id', '=', query.orgId)
+    .where('environment', '=', query.environment)
+    .where('read_at', 'is', null);
+  if (query.ids) {
+    if (query.ids.length === 0) return 0;
+    q = q.where('notification_id', 'in', [...query.ids]);
+  }
+  const result = await q.executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}

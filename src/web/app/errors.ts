@@ -42,7 +42,7 @@ export function sendAppError(
 export function appErrorHandler(deps: AppRouteDeps) {
   return (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     if (error instanceof AppError) {
-      const kind: AppErrorKind = error.status === 403 ? 'forbidden' : error.status === 404 ? 'not_found' : error.status === 429 ? 'rate_limited' : 'server';
+      const kind: AppErrorKind = error.status === 403 ? 'forbidden' : error.status === 404 ? 'not_found' : error.status === 429 ? 'rate_limited' : error.status < 500 ? 'csrf' : 'server';
       if (kind === 'server') request.log.error({ err: error }, 'applicant page failed');
       return sendAppError(request, reply, deps, kind);
     }

@@ -1,4 +1,86 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppRouteDeps } from './context.ts';
+import type { FactType } from '../../domain/case-types/definition.ts';
+import { answerFollowUps } from '../../domain/cases/follow-ups.ts';
+import { html, sendPage } from '../render.ts';
+import { button, type ErrorItem } from '../ui/components.ts';
+import { applicantOf, labelParams, paths, resumePath, type AppRouteDeps, type ApplicantRequest } from './context.ts';
+import { sendAppError } from './errors.ts';
+import { checkField, enteredFromBody, fieldControl, type Entered, type Field } from './form-fields.ts';
+import { appPage, csrfInput } from './layout.ts';
 
-export function registerFollowUps(_scope: FastifyInstance, _deps: AppRouteDeps): void {}
+const FIELD_FOR_FACT: Record<FactType, Field['type']> = {
+  string: 'text',
+  name: 'text',
+  id_number: 'text',
+  address: 'textarea',
+  date: 'date',
+  money: 'money',
+  number: 'number',
+};
+
+/** A follow-up question as a form field: typed by the fact's type, so dates and amounts are checked like any answer. */
+function questionField(a: ApplicantRequest, factId: string, label: string): Field {
+  const fact = a.intake.definition.facts.find((f) => f.fact_id === factId);
+  return { field_id: factId, label, type: fact ? FIELD_FOR_FACT[fact.type] : 'text', required: true };
+}
+
+function followUpPage(deps: AppRouteDeps, a: ApplicantRequest, entered: Entered, errors: ErrorItem[]) {
+  const { intake, t, locale } = a;
+  const p = paths(deps.prefix, intake.session_id);
+  return appPage(deps, {
+    locale,
+    t,
+    title: t('followup.title'),
+    orgName: intake.org_name,
+    testMode: intake.environment === 'test',
+    errors,
+    children: html`
+      <h1>${t('followup.title')}</h1>
+      <p>${t('followup.intro')}</p>
+      <form method="post" action=${p.followUps} novalidate>
+        ${csrfInput(a.csrf)}
+        ${intake.follow_ups.map((q) => {
+          const field = questionField(a, q.fact_id, q.label);
+          const why = q.filename ? t('followup.could_not_read_doc', { ...labelParams(q.label), file: q.filename }) : t('followup.could_not_read', labelParams(q.label));
+          return html`<div class="question">
+            <p class="question__why">${why}</p>
+            ${fieldControl(field, entered, errors.find((e) => e.href === q.fact_id || e.href.startsWith(`${q.fact_id}-`)), t, false)}
+          </div>`;
+        })}
+        ${button({ text: t('followup.submit'), data: { 'prevent-double-submit': '' } })}
+      </form>`,
+  });
+}
+
+/**
+ * GET and POST …/follow-ups: when the case came back to the applicant with `needs_input` facts,
+ * one question per fact, labelled with the fact's label and saying which document was read.
+ * Answers go through `answerFollowUps`, which runs the gates again once none is left open.
+ */
+export function registerFollowUps(scope: FastifyInstance, deps: AppRouteDeps): void {
+  scope.get('/s/:sessionId/follow-ups', { config: { auth: 'applicant' } }, async (request, reply) => {
+    const a = applicantOf(request);
+    if (a.intake.status !== 'submitted' || a.intake.follow_ups.length === 0) return reply.redirect(resumePath(deps.prefix, a.intake), 303);
+    return sendPage(reply, followUpPage(deps, a, {}, []));
+  });
+
+  scope.post('/s/:sessionId/follow-ups', { config: { auth: 'applicant' } }, async (request, reply) => {
+    const a = applicantOf(request);
+    if (a.intake.status !== 'submitted' || a.intake.follow_ups.length === 0) return reply.redirect(resumePath(deps.prefix, a.intake), 303);
+    const entered: Entered = {};
+    const answers: Record<string, string> = {};
+    const errors: ErrorItem[] = [];
+    for (const q of a.intake.follow_ups) {
+      const field = questionField(a, q.fact_id, q.label);
+      const typed = enteredFromBody(field, request.body);
+      Object.assign(entered, typed);
+      const checked = checkField(field, typed, a.t);
+      if (checked.error) errors.push(checked.error);
+      else answers[q.fact_id] = checked.value;
+    }
+    if (errors.length > 0) return sendPage(reply, followUpPage(deps, a, entered, errors), 400);
+    const answered = await answerFollowUps(deps.ctx, { ...a.proof, answers, traceId: String(request.id) });
+    if (!answered.ok && answered.code === 'forbidden') return sendAppError(request, reply, deps, 'forbidden');
+    return reply.redirect(paths(deps.prefix, a.intake.session_id).status, 303);
+  });
+}

@@ -207,7 +207,7 @@ export function answerText(field: Field, answer: unknown, t: Translate, locale: 
   if (text === '') return '';
   if (field.type === 'checkbox') return text === 'yes' ? t('field.yes') : '';
   if (field.type === 'date' && /^\d{4}-\d{2}-\d{2}$/.test(text)) {
-    return new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' }).format(new Date(`${text}T00:00:00Z`));
+    return new Intl.DateTimeFormat(locale === 'en' ? 'en-GB' : locale, { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' }).format(new Date(`${text}T00:00:00Z`));
   }
   return text;
 }

@@ -40,7 +40,7 @@ function formPage(deps: AppRouteDeps, a: ApplicantRequest, v: FormView) {
         ${v.node.fields.map((f) => fieldControl(f, v.entered, v.errors.find((e) => e.href === f.field_id || e.href.startsWith(`${f.field_id}-`)), t, false))}
         ${button({ text: t('common.continue'), data: { 'prevent-double-submit': '' } })}
       </form>
-      <p class="muted small">${t('common.saved_notice', { date: new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' }).format(intake.expires_at) + ' UTC' })}</p>`,
+      <p class="muted small">${t('common.saved_notice', { date: new Intl.DateTimeFormat(locale === 'en' ? 'en-GB' : locale, { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' }).format(intake.expires_at) + ' UTC' })}</p>`,
   });
 }
 

@@ -28,6 +28,7 @@ export const en = {
   'error.csrf.body': 'We could not save what you sent because the page had expired. Go back, reload the page and try again.',
   'error.rate_limited.title': 'Too many attempts',
   'error.rate_limited.body': 'You have sent a lot of changes in a short time. Wait a minute and try again.',
+  'common.or': 'or',
   'common.step_of': 'Step {n} of {total}',
   'common.saved_notice': 'Your answers are saved as you go. You can close this page and come back with the same link until {date}.',
 
@@ -67,7 +68,7 @@ export const en = {
   'upload.uploaded_heading': 'Files you have uploaded',
   'upload.none_yet': 'No files uploaded yet.',
   'upload.remove': 'Remove',
-  'upload.removed': '{file} has been removed.',
+  'upload.removed': 'The file has been removed.',
   'upload.added': '{file} has been uploaded.',
   'upload.uploading': 'Uploading {file}…',
   'upload.retry': 'Try again',

@@ -26,6 +26,7 @@ export const fr: Messages = {
   'error.csrf.body': 'Nous n’avons pas pu enregistrer votre envoi car la page avait expiré. Revenez en arrière, rechargez la page et réessayez.',
   'error.rate_limited.title': 'Trop de tentatives',
   'error.rate_limited.body': 'Vous avez envoyé beaucoup de modifications en peu de temps. Attendez une minute et réessayez.',
+  'common.or': 'ou',
   'common.step_of': 'Étape {n} sur {total}',
   'common.saved_notice': 'Vos réponses sont enregistrées au fur et à mesure. Vous pouvez fermer cette page et revenir avec le même lien jusqu’au {date}.',
 
@@ -65,7 +66,7 @@ export const fr: Messages = {
   'upload.uploaded_heading': 'Fichiers envoyés',
   'upload.none_yet': 'Aucun fichier envoyé pour l’instant.',
   'upload.remove': 'Supprimer',
-  'upload.removed': '{file} a été supprimé.',
+  'upload.removed': 'Le fichier a été supprimé.',
   'upload.added': '{file} a été envoyé.',
   'upload.uploading': 'Envoi de {file}…',
   'upload.retry': 'Réessayer',

@@ -134,5 +134,29 @@ export const OPERATIONS = {
   "listNotifications": {
     "method": "GET",
     "path": "/api/v1/notifications"
+  },
+  "listConnectors": {
+    "method": "GET",
+    "path": "/api/v1/connectors"
+  },
+  "createConnector": {
+    "method": "POST",
+    "path": "/api/v1/connectors"
+  },
+  "getConnector": {
+    "method": "GET",
+    "path": "/api/v1/connectors/{connector_key}"
+  },
+  "putConnector": {
+    "method": "PUT",
+    "path": "/api/v1/connectors/{connector_key}"
+  },
+  "deleteConnector": {
+    "method": "DELETE",
+    "path": "/api/v1/connectors/{connector_key}"
+  },
+  "importOpenApiConnector": {
+    "method": "POST",
+    "path": "/api/v1/connectors/openapi"
   }
 } as const;

@@ -30,7 +30,7 @@ export interface paths {
         };
         /**
          * Read a case
-         * @description The current, canonical case record: read it after a webhook for the state to act on.
+         * @description The current, canonical case record: read it after a webhook for the state to act on. Every answer carries an `ETag`; a poller that sends it back in `If-None-Match` gets 304 with no body until the case changes.
          */
         get: operations["getCase"];
         put?: never;
@@ -316,6 +316,78 @@ export interface paths {
         get: operations["listNotifications"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/connectors": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List connectors
+         * @description Every connector of the workspace, ordered by key; secrets are never included.
+         */
+        get: operations["listConnectors"];
+        put?: never;
+        /**
+         * Import a connector manifest
+         * @description Creates the connector under the body’s `connector_key` (201), or replaces the one already there (200, `version` + 1). A missing key is `missing_connector_key`; any other problem is `invalid_connector_payload`, whose message lists every problem with its JSON path. The auth secret is sealed at rest and never returned (`secret_set: true`).
+         */
+        post: operations["createConnector"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/connectors/{connector_key}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a connector
+         * @description The manifest as stored, without its secret: edit it and PUT it back.
+         */
+        get: operations["getConnector"];
+        /**
+         * Create or replace a connector
+         * @description The body is a manifest; its `connector_key` may be left out, and must equal the path’s when given (else `invalid_connector_payload`). A replacement that sends no `auth.secret` for the same auth type keeps the stored secret, so a connector read with GET can be PUT back unchanged.
+         */
+        put: operations["putConnector"];
+        post?: never;
+        /**
+         * Delete a connector
+         * @description Case types that name it are refused at their next put; calls already queued fail their attempts.
+         */
+        delete: operations["deleteConnector"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/connectors/openapi": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Generate a connector from an OpenAPI document
+         * @description Give `connector_key` and exactly one of `openapi_url`, `openapi_json` or `openapi`. OpenAPI 3.0 and 3.1 JSON only: YAML is `openapi_yaml_not_supported`, Swagger 2.0 and other text `invalid_openapi_spec`, a URL that cannot be fetched `openapi_fetch_failed`, and a document no connector can be made of `invalid_openapi_connector` (no absolute https server, no operations left, colliding operationIds, only non-JSON request bodies, an unmappable security scheme). External `$ref`s are refused. Operations without an operationId get one from their method and path (`get_pets_petId`). 201 when created, 200 when replaced.
+         */
+        post: operations["importOpenApiConnector"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1217,7 +1289,8 @@ export interface components {
             external_case_id: string | null;
             external_applicant_id: string | null;
             external_customer_id: string | null;
-            idempotency_key: string | null;
+            /** @description The Idempotency-Key of the API request that caused the event, else `event:` + the event id. The same in every delivery, attempt, retry and endpoint of one event: make your side effect idempotent on it. */
+            idempotency_key: string;
             trace_id: string;
             data: {
                 [key: string]: unknown;
@@ -1446,6 +1519,154 @@ export interface components {
             }[];
             has_more: boolean;
             next_cursor: string | null;
+        };
+        ConnectorOperationInput: {
+            operation_id: string;
+            /** @enum {string} */
+            method: "get" | "post" | "put" | "patch" | "delete";
+            /** Format: starts_with */
+            path: string;
+            summary?: string;
+            /** @default [] */
+            parameters: {
+                name: string;
+                /** @enum {string} */
+                in: "path" | "query" | "header";
+                /** @default false */
+                required?: boolean;
+                /**
+                 * @description A JSON Schema (as in the OpenAPI document).
+                 * @default {}
+                 */
+                schema?: {
+                    [key: string]: unknown;
+                };
+            }[];
+            /** @description A JSON Schema (as in the OpenAPI document). */
+            request_body_schema?: {
+                [key: string]: unknown;
+            };
+            /** @description A JSON Schema (as in the OpenAPI document). */
+            response_schema?: {
+                [key: string]: unknown;
+            };
+        };
+        ConnectorAuthInput: {
+            /** @enum {string} */
+            type: "none" | "bearer" | "header" | "basic";
+            /** @description bearer: the token; header: the header value; basic: `user:password`. Write-only: sealed at rest, never returned. */
+            secret?: string;
+            /** @description For type header. */
+            header_name?: string;
+            /** @description Read-only (ignored on input). */
+            secret_set?: boolean;
+        };
+        ConnectorManifestInput: {
+            /**
+             * @description Lower case letters, digits and underscores, starting with a letter; 2 to 64 characters.
+             * @example loan_origination
+             */
+            connector_key: string;
+            name: string;
+            /**
+             * @description Absolute https URL the operation paths are appended to.
+             * @example https://los.example.com/api/v2
+             */
+            base_url: string;
+            /**
+             * @default {
+             *       "type": "none"
+             *     }
+             */
+            auth: components["schemas"]["ConnectorAuthInput"];
+            operations: components["schemas"]["ConnectorOperationInput"][];
+            /** @description Read-only (ignored on input). */
+            version?: number;
+            /** @description Read-only (ignored on input). */
+            created_at?: string;
+            /** @description Read-only (ignored on input). */
+            updated_at?: string;
+        };
+        /**
+         * @example {
+         *       "connector_key": "loan_origination",
+         *       "name": "Loan origination system",
+         *       "base_url": "https://los.example.com/api/v2",
+         *       "auth": {
+         *         "type": "bearer",
+         *         "secret_set": true
+         *       },
+         *       "operations": [
+         *         {
+         *           "operation_id": "createApplication",
+         *           "method": "post",
+         *           "path": "/applications",
+         *           "summary": "Create a loan application",
+         *           "parameters": [],
+         *           "request_body_schema": {
+         *             "type": "object",
+         *             "properties": {
+         *               "applicant_name": {
+         *                 "type": "string"
+         *               },
+         *               "monthly_income": {
+         *                 "type": "number"
+         *               }
+         *             }
+         *           }
+         *         }
+         *       ],
+         *       "version": 1,
+         *       "created_at": "2026-11-22T10:00:00.000Z",
+         *       "updated_at": "2026-11-22T10:00:00.000Z"
+         *     }
+         */
+        ConnectorInput: {
+            connector_key: string;
+            name: string;
+            base_url: string;
+            auth: {
+                /** @enum {string} */
+                type: "none" | "bearer" | "header" | "basic";
+                header_name?: string;
+                /** @description Whether a secret is stored. The secret itself is write-only. */
+                secret_set: boolean;
+            };
+            operations: components["schemas"]["ConnectorOperationInput"][];
+            /** @description 1 when created; each replacement adds one. */
+            version: number;
+            created_at: string;
+            updated_at: string;
+        };
+        ConnectorListInput: {
+            connectors: components["schemas"]["ConnectorInput"][];
+        };
+        ConnectorDeletedInput: {
+            connector_key: string;
+            /** @constant */
+            deleted: true;
+        };
+        ConnectorImportInput: {
+            connector_key: string;
+            name: string;
+            base_url: string;
+            auth: {
+                /** @enum {string} */
+                type: "none" | "bearer" | "header" | "basic";
+                header_name?: string;
+                /** @description Whether a secret is stored. The secret itself is write-only. */
+                secret_set: boolean;
+            };
+            operations: components["schemas"]["ConnectorOperationInput"][];
+            /** @description 1 when created; each replacement adds one. */
+            version: number;
+            created_at: string;
+            updated_at: string;
+            /** @description Operations of the document left out of the connector, and why. */
+            skipped_operations: {
+                operation_id: string;
+                reason: string;
+            }[];
         };
         /**
          * @example {
@@ -2361,7 +2582,8 @@ export interface components {
             external_case_id: string | null;
             external_applicant_id: string | null;
             external_customer_id: string | null;
-            idempotency_key: string | null;
+            /** @description The Idempotency-Key of the API request that caused the event, else `event:` + the event id. The same in every delivery, attempt, retry and endpoint of one event: make your side effect idempotent on it. */
+            idempotency_key: string;
             trace_id: string;
             data: {
                 [key: string]: unknown;
@@ -2591,6 +2813,154 @@ export interface components {
             has_more: boolean;
             next_cursor: string | null;
         };
+        ConnectorOperation: {
+            operation_id: string;
+            /** @enum {string} */
+            method: "get" | "post" | "put" | "patch" | "delete";
+            /** Format: starts_with */
+            path: string;
+            summary?: string;
+            /** @default [] */
+            parameters: {
+                name: string;
+                /** @enum {string} */
+                in: "path" | "query" | "header";
+                /** @default false */
+                required: boolean;
+                /**
+                 * @description A JSON Schema (as in the OpenAPI document).
+                 * @default {}
+                 */
+                schema: {
+                    [key: string]: unknown;
+                };
+            }[];
+            /** @description A JSON Schema (as in the OpenAPI document). */
+            request_body_schema?: {
+                [key: string]: unknown;
+            };
+            /** @description A JSON Schema (as in the OpenAPI document). */
+            response_schema?: {
+                [key: string]: unknown;
+            };
+        };
+        ConnectorAuth: {
+            /** @enum {string} */
+            type: "none" | "bearer" | "header" | "basic";
+            /** @description bearer: the token; header: the header value; basic: `user:password`. Write-only: sealed at rest, never returned. */
+            secret?: string;
+            /** @description For type header. */
+            header_name?: string;
+            /** @description Read-only (ignored on input). */
+            secret_set?: boolean;
+        };
+        ConnectorManifest: {
+            /**
+             * @description Lower case letters, digits and underscores, starting with a letter; 2 to 64 characters.
+             * @example loan_origination
+             */
+            connector_key: string;
+            name: string;
+            /**
+             * @description Absolute https URL the operation paths are appended to.
+             * @example https://los.example.com/api/v2
+             */
+            base_url: string;
+            /**
+             * @default {
+             *       "type": "none"
+             *     }
+             */
+            auth: components["schemas"]["ConnectorAuth"];
+            operations: components["schemas"]["ConnectorOperation"][];
+            /** @description Read-only (ignored on input). */
+            version?: number;
+            /** @description Read-only (ignored on input). */
+            created_at?: string;
+            /** @description Read-only (ignored on input). */
+            updated_at?: string;
+        };
+        /**
+         * @example {
+         *       "connector_key": "loan_origination",
+         *       "name": "Loan origination system",
+         *       "base_url": "https://los.example.com/api/v2",
+         *       "auth": {
+         *         "type": "bearer",
+         *         "secret_set": true
+         *       },
+         *       "operations": [
+         *         {
+         *           "operation_id": "createApplication",
+         *           "method": "post",
+         *           "path": "/applications",
+         *           "summary": "Create a loan application",
+         *           "parameters": [],
+         *           "request_body_schema": {
+         *             "type": "object",
+         *             "properties": {
+         *               "applicant_name": {
+         *                 "type": "string"
+         *               },
+         *               "monthly_income": {
+         *                 "type": "number"
+         *               }
+         *             }
+         *           }
+         *         }
+         *       ],
+         *       "version": 1,
+         *       "created_at": "2026-11-22T10:00:00.000Z",
+         *       "updated_at": "2026-11-22T10:00:00.000Z"
+         *     }
+         */
+        Connector: {
+            connector_key: string;
+            name: string;
+            base_url: string;
+            auth: {
+                /** @enum {string} */
+                type: "none" | "bearer" | "header" | "basic";
+                header_name?: string;
+                /** @description Whether a secret is stored. The secret itself is write-only. */
+                secret_set: boolean;
+            };
+            operations: components["schemas"]["ConnectorOperation"][];
+            /** @description 1 when created; each replacement adds one. */
+            version: number;
+            created_at: string;
+            updated_at: string;
+        };
+        ConnectorList: {
+            connectors: components["schemas"]["Connector"][];
+        };
+        ConnectorDeleted: {
+            connector_key: string;
+            /** @constant */
+            deleted: true;
+        };
+        ConnectorImport: {
+            connector_key: string;
+            name: string;
+            base_url: string;
+            auth: {
+                /** @enum {string} */
+                type: "none" | "bearer" | "header" | "basic";
+                header_name?: string;
+                /** @description Whether a secret is stored. The secret itself is write-only. */
+                secret_set: boolean;
+            };
+            operations: components["schemas"]["ConnectorOperation"][];
+            /** @description 1 when created; each replacement adds one. */
+            version: number;
+            created_at: string;
+            updated_at: string;
+            /** @description Operations of the document left out of the connector, and why. */
+            skipped_operations: {
+                operation_id: string;
+                reason: string;
+            }[];
+        };
         /**
          * @example {
          *       "correction_id": "fc_4Rt5Yu6Io7Pa8Sd9Fg0Hj1Kl",
@@ -2770,7 +3140,10 @@ export interface operations {
     getCase: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the record you hold: 304 while it is still current. */
+                "if-none-match"?: string;
+            };
             path: {
                 /** @description Case identifier (case_…). */
                 case_id: string;
@@ -2787,6 +3160,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["CaseRecord"];
                 };
+            };
+            /** @description Not modified: the record you hold (its ETag sent in If-None-Match) is current. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Default Response */
             400: {
@@ -4029,6 +4409,483 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NotificationPage"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listConnectors: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConnectorList"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createConnector: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ConnectorManifestInput"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Connector"];
+                };
+            };
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Connector"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getConnector: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The connector key. */
+                connector_key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Connector"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    putConnector: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The connector key. */
+                connector_key: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ConnectorManifestInput"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Connector"];
+                };
+            };
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Connector"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteConnector: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The connector key. */
+                connector_key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConnectorDeleted"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    importOpenApiConnector: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The key to store the generated connector under.
+                     * @example petstore
+                     */
+                    connector_key: string;
+                    /** @description Fetched with the SSRF-safe client: public https, at most 5 MiB and 10 s, no redirects. */
+                    openapi_url?: string;
+                    /** @description The document as a JSON string. */
+                    openapi_json?: string;
+                    /** @description The document as an object. */
+                    openapi?: {
+                        [key: string]: unknown;
+                    };
+                    /** @description Default: the document’s info.title. */
+                    name?: string;
+                    auth?: components["schemas"]["ConnectorAuthInput"];
+                    /** @description Overrides the document’s servers. */
+                    base_url?: string;
+                    /** @description Only these operationIds (derived ones included). */
+                    include_operations?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConnectorImport"];
+                };
+            };
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConnectorImport"];
                 };
             };
             /** @description Default Response */

@@ -1,4 +1,6 @@
 // The dashboard's enhancements. Page modules add theirs by looking for their own markup.
 import { enhanceCommon } from './common.js';
+import { enhanceCaseReview } from './case-review.js';
 
 enhanceCommon();
+enhanceCaseReview();

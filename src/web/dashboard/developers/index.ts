@@ -3,6 +3,8 @@ import { html, sendPage } from '../../render.ts';
 import { viewerOf } from '../context.ts';
 import type { DashboardRouteDeps } from '../index.ts';
 import { dashboardPage } from '../layout.ts';
+import { registerKeys } from './keys.ts';
+import { registerWebhooks } from './webhooks.ts';
 
 const SECTIONS = [
   { href: '/dashboard/developers/keys', title: 'API keys', text: 'Create test and live keys, see when each was last used, and revoke them.' },
@@ -13,8 +15,13 @@ const SECTIONS = [
   { href: '/docs', title: 'API reference', text: 'Every endpoint, field and error code, from the OpenAPI document.' },
 ] as const;
 
-/** GET /dashboard/developers: the developer settings, admins only (the server refuses reviewers). */
+/**
+ * GET /dashboard/developers and every developer settings page under it: admins only (each route
+ * declares `auth: 'admin'`; the dashboard's access hook refuses reviewers before a handler runs).
+ */
 export function registerDevelopersIndex(scope: FastifyInstance, deps: DashboardRouteDeps): void {
+  registerKeys(scope, deps);
+  registerWebhooks(scope, deps);
   scope.get('/developers', { config: { auth: 'admin' } }, async (request, reply) =>
     sendPage(
       reply,

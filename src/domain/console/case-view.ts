@@ -1,0 +1,193 @@
+import type { Deps } from '../deps.ts';
+import { listCaseEvents } from '../../storage/case-events.ts';
+import { selectCaseFactCorrections } from '../../storage/fact-corrections.ts';
+import { selectOperatorEmails } from '../../storage/operators.ts';
+import { findPageText } from '../../storage/page-images.ts';
+import type { PageImageMeta } from '../../storage/page-images.ts';
+import type { Executor } from '../../storage/schema.ts';
+import type { FactStatus, FactSource } from '../cases/case-state.ts';
+import { readCaseRecord, type Tenant } from '../cases/read-case.ts';
+import type { CaseRecord } from '../cases/case-record.ts';
+import { getDeliveryDetail } from '../webhooks/delivery-log.ts';
+import { ok, type Result } from '../errors.ts';
+import { ensurePageImage } from './page-images.ts';
+import type { BlobStore } from '../../ports/blob-store.ts';
+
+export type ConsoleFact = CaseRecord['workspace']['facts'][number];
+export type ConsoleDocument = CaseRecord['workspace']['documents'][number];
+
+export interface CorrectionView {
+  correctionId: string;
+  previousValue: string | null;
+  previousStatus: FactStatus;
+  previousSource: FactSource | null;
+  newValue: string | null;
+  newStatus: FactStatus;
+  reason: string | null;
+  actor: string;
+  actorLabel: string;
+  at: Date;
+}
+
+export interface TimelineEvent {
+  cursor: number;
+  eventType: string;
+  at: Date;
+  actorLabel: string | null;
+  data: Record<string, unknown>;
+}
+
+/** Where an evidence item points in its page: the canonical-text offsets, and a box when extraction drew one. */
+export interface EvidenceBox {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+export interface EvidenceView {
+  fact: ConsoleFact;
+  evidenceIndex: number;
+  document: ConsoleDocument | undefined;
+  /** The page shown (the evidence page unless the operator paged away). */
+  pageIndex: number;
+  pageCount: number;
+  /** The page the evidence is on. */
+  evidencePageIndex: number;
+  pageText: string | undefined;
+  /** The quote's offsets in `pageText`, when the shown page is the evidence page. */
+  mark: { start: number; end: number } | undefined;
+  box: EvidenceBox | undefined;
+  image: PageImageMeta | null;
+}
+
+export interface ConsoleCase {
+  record: CaseRecord;
+  corrections: Record<string, CorrectionView[]>;
+  timeline: TimelineEvent[];
+  handoffDelivery: { status: string; attemptCount: number; lastStatusCode: number | null; deliveredAt: string | null; endpointUrl: string } | null;
+  /** Facts an operator should look at: blocking ones, and any not resolved. */
+  flaggedFactIds: string[];
+  evidence: EvidenceView | undefined;
+}
+
+export interface EvidenceSelection {
+  factId?: string | undefined;
+  evidenceIndex?: number | undefined;
+  pageIndex?: number | undefined;
+}
+
+const TIMELINE_LIMIT = 1000;
+
+/** The box of an evidence item when it has one (`source.kind === 'box'`, issue 13), in page units. */
+export function boxOf(evidence: unknown): (EvidenceBox & { pageIndex: number }) | undefined {
+  const source = (evidence as { source?: unknown }).source as Record<string, unknown> | undefined;
+  if (!source || source.kind !== 'box') return undefined;
+  const { x, y, width, height, page_index } = source;
+  if (![x, y, width, height].every((n) => typeof n === 'number' && Number.isFinite(n))) return undefined;
+  return { x: x as number, y: y as number, width: width as number, height: height as number, pageIndex: typeof page_index === 'number' ? page_index : (evidence as { page_index: number }).page_index };
+}
+
+/** Everything the case page shows, read through the same functions the API reads with. */
+export async function readConsoleCase(
+  deps: Pick<Deps, 'db' | 'config' | 'clock'> & { blobs: BlobStore },
+  tenant: Tenant,
+  caseId: string,
+  selection: EvidenceSelection,
+): Promise<Result<ConsoleCase>> {
+  const read = await readCaseRecord(deps.db, tenant, caseId);
+  if (!read.ok) return read;
+  const record = read.value;
+  const [correctionRows, events] = await Promise.all([
+    selectCaseFactCorrections(deps.db, caseId),
+    listCaseEvents(deps.db, caseId, 0, TIMELINE_LIMIT),
+  ]);
+  const actorIds = new Set<string>([...correctionRows.map((c) => c.actor), ...events.events.map((e) => (typeof e.data.actor === 'string' ? e.data.actor : '')).filter(Boolean)]);
+  const labels = await actorLabels(deps.db, tenant.orgId, [...actorIds]);
+  const corrections: Record<string, CorrectionView[]> = {};
+  for (const c of correctionRows) {
+    (corrections[c.fact_id] ??= []).push({
+      correctionId: c.correction_id,
+      previousValue: c.previous_value,
+      previousStatus: c.previous_status,
+      previousSource: c.previous_source,
+      newValue: c.new_value,
+      newStatus: c.new_status,
+      reason: c.reason,
+      actor: c.actor,
+      actorLabel: labels.get(c.actor) ?? c.actor,
+      at: c.created_at,
+    });
+  }
+  const timeline = events.events.map((e) => ({
+    cursor: e.cursor,
+    eventType: e.event_type,
+    at: e.created_at,
+    actorLabel: typeof e.data.actor === 'string' ? (labels.get(e.data.actor) ?? e.data.actor) : null,
+    data: e.data,
+  }));
+  let handoffDelivery: ConsoleCase['handoffDelivery'] = null;
+  if (record.handoff?.delivery_id) {
+    const d = await getDeliveryDetail(deps, tenant.orgId, tenant.environment, record.handoff.delivery_id);
+    if (d.ok) handoffDelivery = { status: d.value.status, attemptCount: d.value.attempt_count, lastStatusCode: d.value.last_status_code, deliveredAt: d.value.delivered_at, endpointUrl: d.value.endpoint_url };
+  }
+  const blocking = new Set(record.workspace.operational_summary.blocking_fact_ids);
+  const facts = [...record.workspace.facts.filter((f) => blocking.has(f.fact_id)), ...record.workspace.facts.filter((f) => !blocking.has(f.fact_id))];
+  record.workspace.facts = facts;
+  const flaggedFactIds = facts.filter((f) => blocking.has(f.fact_id) || f.status !== 'resolved').map((f) => f.fact_id);
+  const evidence = await evidenceView(deps, tenant, record, flaggedFactIds, selection);
+  return ok({ record, corrections, timeline, handoffDelivery, flaggedFactIds, evidence });
+}
+
+async function evidenceView(
+  deps: Pick<Deps, 'db' | 'clock'> & { blobs: BlobStore },
+  tenant: Tenant,
+  record: CaseRecord,
+  flagged: string[],
+  selection: EvidenceSelection,
+): Promise<EvidenceView | undefined> {
+  const facts = record.workspace.facts;
+  const withEvidence = (f: ConsoleFact) => f.evidence.length > 0;
+  // Nothing chosen yet: the first flagged fact that has evidence, else the first fact with any.
+  const fact =
+    (selection.factId ? facts.find((f) => f.fact_id === selection.factId) : undefined) ??
+    facts.find((f) => flagged.includes(f.fact_id) && withEvidence(f)) ??
+    facts.find(withEvidence);
+  if (!fact) return undefined;
+  const evidenceIndex = Math.min(Math.max(0, selection.evidenceIndex ?? 0), Math.max(0, fact.evidence.length - 1));
+  const item = fact.evidence[evidenceIndex];
+  const document = item ? record.workspace.documents.find((d) => d.doc_id === item.doc_id) : undefined;
+  if (!item || !document) {
+    return { fact, evidenceIndex, document: undefined, pageIndex: 0, pageCount: 0, evidencePageIndex: 0, pageText: undefined, mark: undefined, box: undefined, image: null };
+  }
+  const pageCount = document.page_count ?? 1;
+  const pageIndex = selection.pageIndex !== undefined && selection.pageIndex >= 0 && selection.pageIndex < pageCount ? selection.pageIndex : item.page_index;
+  const [pageText, image] = await Promise.all([
+    findPageText(deps.db, document.doc_id, pageIndex),
+    ensurePageImage(deps, tenant, { caseId: record.case_id, docId: document.doc_id, pageIndex }),
+  ]);
+  const onEvidencePage = pageIndex === item.page_index;
+  const { char_start: start, char_end: end } = item.location;
+  const mark = onEvidencePage && pageText !== undefined && pageText.slice(start, end) === item.quote ? { start, end } : undefined;
+  const box = boxOf(item);
+  return {
+    fact,
+    evidenceIndex,
+    document,
+    pageIndex,
+    pageCount,
+    evidencePageIndex: item.page_index,
+    pageText,
+    mark,
+    box: box && box.pageIndex === pageIndex ? box : undefined,
+    image: image.ok ? image.value : null,
+  };
+}
+
+/** Operator ids become their email; API key ids stay as they are (the key's id is what the API shows). */
+async function actorLabels(db: Executor, orgId: string, ids: string[]): Promise<Map<string, string>> {
+  const operatorIds = ids.filter((id) => id.startsWith('op_'));
+  if (operatorIds.length === 0) return new Map();
+  const rows = await selectOperatorEmails(db, orgId, operatorIds);
+  return new Map(rows.map((r) => [r.operator_id, r.email]));
+}

@@ -1,0 +1,76 @@
+import type { BlobStore } from '../../ports/blob-store.ts';
+import type { Clock } from '../../ports/clock.ts';
+import { findDocument } from '../../storage/documents.ts';
+import { findPageImage, findPageImageMeta, savePageImage, type PageImageMeta, type PageImageRow } from '../../storage/page-images.ts';
+import type { Executor } from '../../storage/schema.ts';
+import { renderPdfPage } from '../documents/pdf.ts';
+import { fail, ok, type Result } from '../errors.ts';
+import type { Tenant } from '../cases/read-case.ts';
+
+/**
+ * Scale of console page images: 2 ≈ 144 dpi, sharp at 100 % and still readable at 200 % zoom.
+ * An A4 page is 1190 × 1684 px.
+ */
+export const PAGE_IMAGE_SCALE = 2;
+const MAX_PAGE_PIXELS = 12e6;
+
+interface PageImageDeps {
+  db: Executor;
+  clock: Clock;
+  blobs: BlobStore;
+}
+
+type PageRef = { caseId: string; docId: string; pageIndex: number };
+
+/**
+ * A page of a case's document as an image, rendered and stored the first time anyone asks and
+ * read from the store afterwards. `null`: this document has no page images (text and Word
+ * files, erased or failed documents, a page that does not exist).
+ */
+export async function ensurePageImage(deps: PageImageDeps, tenant: Tenant, ref: PageRef): Promise<Result<PageImageMeta | null>> {
+  const doc = await findDocument(deps.db, ref.docId, { ...tenant, caseId: ref.caseId });
+  if (!doc) return fail('not_found', `Case ${ref.caseId} has no document ${ref.docId}.`);
+  if (doc.erased_at !== null || (doc.mime_type !== 'application/pdf' && doc.mime_type !== 'image/png' && doc.mime_type !== 'image/jpeg')) return ok(null);
+  if (!Number.isInteger(ref.pageIndex) || ref.pageIndex < 0 || (doc.page_count !== null && ref.pageIndex >= doc.page_count)) return ok(null);
+  const cached = await findPageImageMeta(deps.db, doc.doc_id, ref.pageIndex);
+  if (cached) return ok(cached);
+  const bytes = await deps.blobs.get(deps.db, doc.doc_id);
+  if (!bytes) return ok(null);
+  const now = deps.clock.now();
+  if (doc.mime_type === 'application/pdf') {
+    const page = await renderPdfPage(bytes, ref.pageIndex, { scale: PAGE_IMAGE_SCALE, maxRenderPixels: MAX_PAGE_PIXELS });
+    if (!page) return ok(null);
+    const row = { doc_id: doc.doc_id, page_index: ref.pageIndex, content_type: 'image/png', width_px: page.widthPx, height_px: page.heightPx, page_width: page.pageWidth, page_height: page.pageHeight, page_unit: 'pt' as const, created_at: now };
+    await savePageImage(deps.db, { ...row, bytes: Buffer.from(page.png) });
+    return ok(row);
+  }
+  // An image is its own single page, shown as it came; only its size is read.
+  if (ref.pageIndex !== 0) return ok(null);
+  const { loadImage } = await import('@napi-rs/canvas');
+  const image = await loadImage(Buffer.from(bytes)).catch(() => undefined);
+  if (!image) return ok(null);
+  const row = { doc_id: doc.doc_id, page_index: 0, content_type: doc.mime_type, width_px: image.width, height_px: image.height, page_width: image.width, page_height: image.height, page_unit: 'px' as const, created_at: now };
+  await savePageImage(deps.db, { ...row, bytes: Buffer.from(bytes) });
+  return ok(row);
+}
+
+/** The stored image of a page, rendering it first when nobody has looked at it yet. */
+export async function readPageImage(deps: PageImageDeps, tenant: Tenant, ref: PageRef): Promise<Result<PageImageRow>> {
+  const meta = await ensurePageImage(deps, tenant, ref);
+  if (!meta.ok) return meta;
+  const row = meta.value ? await findPageImage(deps.db, ref.docId, ref.pageIndex) : undefined;
+  return row ? ok(row) : fail('not_found', `Document ${ref.docId} has no image of page ${ref.pageIndex + 1}.`);
+}
+
+/** The original file of a case's document, for download; not_found once erased. */
+export async function readOriginalFile(
+  deps: PageImageDeps,
+  tenant: Tenant,
+  ref: { caseId: string; docId: string },
+): Promise<Result<{ bytes: Uint8Array; filename: string; mimeType: string }>> {
+  const doc = await findDocument(deps.db, ref.docId, { ...tenant, caseId: ref.caseId });
+  if (!doc) return fail('not_found', `Case ${ref.caseId} has no document ${ref.docId}.`);
+  const bytes = doc.erased_at === null ? await deps.blobs.get(deps.db, doc.doc_id) : undefined;
+  if (!bytes) return fail('not_found', `Document ${ref.docId} was erased or has no stored file.`);
+  return ok({ bytes, filename: doc.filename ?? doc.doc_id, mimeType: doc.mime_type ?? 'application/octet-stream' });
+}

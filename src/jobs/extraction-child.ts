@@ -1,0 +1,36 @@
+/**
+ * The extraction child process (see extraction-pool.ts): receives document bytes over IPC, runs
+ * extractPages, and answers with its result value. Its OCR engine is started on first use and kept
+ * for the next documents. It exits when its parent goes away.
+ */
+import { createTesseractOcr, extractPages, type ExtractionLimits, type SupportedMimeType } from '../domain/documents/index.ts';
+
+export interface ExtractionRequest {
+  readonly id: number;
+  readonly bytes: Uint8Array;
+  readonly mimeType?: SupportedMimeType;
+  readonly limits?: Partial<ExtractionLimits>;
+}
+
+export type ExtractionReply =
+  | { readonly id: number; readonly result: Awaited<ReturnType<typeof extractPages>> }
+  | { readonly id: number; readonly error: string };
+
+const ocr = createTesseractOcr();
+
+process.on('message', (message: ExtractionRequest) => {
+  void (async () => {
+    let reply: ExtractionReply;
+    try {
+      const result = await extractPages({ ocr, ...(message.limits ? { limits: message.limits } : {}) }, { bytes: message.bytes, ...(message.mimeType ? { mimeType: message.mimeType } : {}) });
+      reply = { id: message.id, result };
+    } catch (error) {
+      reply = { id: message.id, error: error instanceof Error ? error.message.slice(0, 500) : String(error) };
+    }
+    process.send?.(reply);
+  })();
+});
+
+process.on('disconnect', () => {
+  void ocr.close().finally(() => process.exit(0));
+});

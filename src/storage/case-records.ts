@@ -1,0 +1,44 @@
+import { sql } from 'kysely';
+import type { Environment } from '../config.ts';
+import type { Executor } from './schema.ts';
+
+/** The case's current revision and, when one is stored, the rendered record and its revision. */
+export interface StoredCaseRecord {
+  revision: number;
+  stored: { revision: number; format: string; body: string } | undefined;
+}
+
+/**
+ * One primary-key read: the case's revision (moved by triggers on every change, migration 0015)
+ * and the rendered record stored for some revision, if any.
+ */
+export async function findStoredCaseRecord(
+  db: Executor,
+  scope: { orgId: string; environment: Environment; caseId: string },
+): Promise<StoredCaseRecord | undefined> {
+  const result = await sql<{ revision: string; stored_revision: string | null; format: string | null; body: string | null }>`
+    select c.revision, r.revision as stored_revision, r.format, r.body
+    from cases c left join case_records r on r.case_id = c.case_id
+    where c.case_id = ${scope.caseId} and c.org_id = ${scope.orgId} and c.environment = ${scope.environment}`.execute(db);
+  const row = result.rows[0];
+  if (!row) return undefined;
+  return {
+    revision: Number(row.revision),
+    stored:
+      row.stored_revision !== null && row.body !== null && row.format !== null
+        ? { revision: Number(row.stored_revision), format: row.format, body: row.body }
+        : undefined,
+  };
+}
+
+/**
+ * Stores a record rendered at `revision` by code `format`. Never moves backwards: a slow reader
+ * that rendered an older state cannot overwrite a newer record.
+ */
+export async function storeCaseRecord(db: Executor, input: { caseId: string; revision: number; format: string; body: string }): Promise<void> {
+  await sql`
+    insert into case_records (case_id, revision, format, body) values (${input.caseId}, ${input.revision}, ${input.format}, ${input.body})
+    on conflict (case_id) do update set revision = excluded.revision, format = excluded.format, body = excluded.body
+    where case_records.revision < excluded.revision
+       or (case_records.revision = excluded.revision and case_records.format <> excluded.format)`.execute(db);
+}

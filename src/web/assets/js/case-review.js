@@ -1,0 +1,43 @@
+// The case page's keyboard review: j and k move to the next and previous flagged fact and show
+// its evidence. Without this file the same works through each fact's "Show evidence" link.
+
+const FOCUS_KEY = 'dossier:focus-fact';
+
+/** @param {EventTarget | null} target */
+function isTyping(target) {
+  const el = /** @type {HTMLElement | null} */ (target);
+  if (!el) return false;
+  return el.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(el.tagName);
+}
+
+export function enhanceCaseReview() {
+  const flagged = /** @type {HTMLElement[]} */ ([...document.querySelectorAll('li[data-flagged]')]);
+  if (flagged.length === 0) return;
+  // After a j/k move the page reloads on the chosen fact: put focus back on it.
+  const wanted = window.sessionStorage.getItem(FOCUS_KEY);
+  if (wanted) {
+    window.sessionStorage.removeItem(FOCUS_KEY);
+    const item = document.getElementById(wanted);
+    if (item) item.focus();
+  }
+  const quote = document.getElementById('quote');
+  if (quote) quote.scrollIntoView({ block: 'center', inline: 'nearest' });
+
+  document.addEventListener('keydown', (event) => {
+    if (event.key !== 'j' && event.key !== 'k') return;
+    if (event.altKey || event.ctrlKey || event.metaKey || isTyping(event.target)) return;
+    const current = flagged.findIndex((li) => li.classList.contains('fact--selected') || li.contains(document.activeElement));
+    const step = event.key === 'j' ? 1 : -1;
+    const next = current === -1 ? (step === 1 ? 0 : flagged.length - 1) : (current + step + flagged.length) % flagged.length;
+    const item = flagged[next];
+    if (!item) return;
+    event.preventDefault();
+    const link = /** @type {HTMLAnchorElement | null} */ (item.querySelector('a[data-fact-link]'));
+    if (link) {
+      window.sessionStorage.setItem(FOCUS_KEY, item.id);
+      window.location.assign(link.href);
+    } else {
+      item.focus();
+    }
+  });
+}

@@ -1,0 +1,224 @@
+import type { ConsoleCase, ConsoleFact, CorrectionView, TimelineEvent } from '../../../domain/console/case-view.ts';
+import { html } from '../../render.ts';
+import { button, details, notification, summaryList, table, tag } from '../../ui/components.ts';
+import { hiddenInput, textarea, textInput } from '../../ui/fields.ts';
+import type { ErrorItem } from '../../ui/components.ts';
+import type { DashboardViewer } from '../context.ts';
+import { csrfField } from '../layout.ts';
+import { documentFileUrl, type ViewerLinks, type Zoom } from './evidence-viewer.ts';
+import { caseStatusTone, FACT_STATUS, humanize, RUNTIME_STATUS_TEXT, timeText } from './format.ts';
+
+/** What an operator typed into a form that came back with errors: shown again, kept. */
+export interface CaseFormState {
+  correction?: { factId: string; value: string; reason: string; errors: ErrorItem[] };
+  decision?: { reason: string; errors: ErrorItem[] };
+}
+
+export function caseHeader(c: ConsoleCase, now: Date) {
+  const r = c.record;
+  const session = r.workspace.intake_session;
+  const handoff = r.handoff;
+  const d = c.handoffDelivery;
+  const rows = [
+    { key: 'Runtime status', value: tag(RUNTIME_STATUS_TEXT[r.runtime_status], r.runtime_status === 'ready_for_review' ? 'info' : r.runtime_status === 'complete' ? 'success' : 'neutral') },
+    { key: 'Case status', value: r.case_status ? tag(humanize(r.case_status), caseStatusTone(r.case_status)) : html`<span class="muted">Not decided</span>` },
+    { key: 'Why here', value: r.queue_row.why_here },
+    { key: 'Operating mode', value: r.operating_mode === 'system_of_action' ? 'System of action (operators decide here)' : 'System of record (your system decides)' },
+    { key: 'Case type', value: html`<span class="mono">${r.case_type_id}</span> <span class="muted">(workflow ${r.workflow_version})</span>` },
+    ...([
+      ['Your case id', r.external_case_id],
+      ['Applicant id', r.external_applicant_id],
+      ['Customer id', r.external_customer_id],
+    ] as const)
+      .filter(([, v]) => v !== null)
+      .map(([key, v]) => ({ key, value: html`<span class="mono">${v}</span>` })),
+    ...(handoff
+      ? [
+          {
+            key: 'Handoff',
+            value: html`${tag(humanize(handoff.handoff_state), handoff.handoff_state === 'dispatch_failed' ? 'danger' : handoff.handoff_state === 'dispatching' ? 'info' : 'success')}
+              ${d ? html`<span class="small"> Delivery <span class="mono">${handoff.delivery_id}</span> to ${d.endpointUrl}: ${d.status}, ${d.attemptCount} attempt${d.attemptCount === 1 ? '' : 's'}${d.lastStatusCode ? `, last answer ${d.lastStatusCode}` : ''}</span>` : null}
+              ${handoff.acknowledged_at ? html`<span class="small"> Acknowledged ${timeText(handoff.acknowledged_at)}</span>` : null}`,
+          },
+        ]
+      : []),
+    ...(session
+      ? [
+          {
+            key: 'Intake session',
+            value: html`${humanize(session.status)} · ${new Date(session.expires_at) > now ? 'expires' : 'expired'} ${timeText(session.expires_at)}${session.submitted_at ? ` · submitted ${timeText(session.submitted_at)}` : ''}`,
+          },
+        ]
+      : []),
+    { key: 'Created', value: timeText(r.created_at) },
+  ];
+  return summaryList(rows);
+}
+
+function correctionHistory(history: readonly CorrectionView[]) {
+  if (history.length === 0) return null;
+  return html`<div class="fact__history">
+    <h4 class="small">Correction history</h4>
+    <ol class="history">
+      ${history.map(
+        (h) => html`<li>
+          <span class="small">${timeText(h.at)} by <strong>${h.actorLabel}</strong>:</span>
+          ${h.previousValue === null ? html`<span class="muted">(no value${h.previousSource === 'document_extraction' ? ' kept' : ''})</span>` : html`<del><span class="visually-hidden">was </span>${h.previousValue}</del>`}
+          → <ins><span class="visually-hidden">now </span>${h.newValue ?? '(cleared)'}</ins>
+          ${h.reason ? html`<span class="small"> Reason: ${h.reason}</span>` : null}
+        </li>`,
+      )}
+    </ol>
+  </div>`;
+}
+
+function correctionForm(viewer: DashboardViewer, caseId: string, f: ConsoleFact, state: CaseFormState['correction'], closed: boolean) {
+  if (closed) return null;
+  const mine = state?.factId === f.fact_id ? state : undefined;
+  const valueId = `value-${f.fact_id}`;
+  const reasonId = `reason-${f.fact_id}`;
+  return details(
+    `Correct ${f.fact_label}`,
+    html`<form method="post" action=${`/dashboard/cases/${caseId}/facts/${f.fact_id}`} novalidate>
+      ${csrfField(viewer)}
+      ${textInput({ id: valueId, name: 'value', label: 'Correct value', value: mine?.value ?? f.value ?? '', error: mine?.errors.find((e) => e.href === valueId)?.text })}
+      ${textarea({ id: reasonId, name: 'reason', label: 'Reason for the correction', hint: 'Kept with the fact’s history.', rows: 2, value: mine?.reason ?? '', error: mine?.errors.find((e) => e.href === reasonId)?.text })}
+      ${button({ text: 'Save correction', data: { 'prevent-double-submit': '' } })}
+    </form>`,
+    mine !== undefined,
+  );
+}
+
+export function factList(viewer: DashboardViewer, c: ConsoleCase, selected: string | undefined, links: ViewerLinks, zoom: Zoom, form: CaseFormState) {
+  const blocking = new Set(c.record.workspace.operational_summary.blocking_fact_ids);
+  const flagged = new Set(c.flaggedFactIds);
+  const closed = c.record.runtime_status === 'complete';
+  return html`<section class="card facts" aria-labelledby="facts-title">
+    <h2 id="facts-title" class="card__title">Facts</h2>
+    ${flagged.size > 0 ? html`<p class="small muted">${flagged.size} flagged fact${flagged.size === 1 ? '' : 's'} first. Keys <kbd>j</kbd> and <kbd>k</kbd> move to the next and previous one.</p>` : null}
+    <ol class="fact-list">
+      ${c.record.workspace.facts.map((f) => {
+        const status = FACT_STATUS[f.status];
+        const isSelected = f.fact_id === selected;
+        return html`<li class=${`fact${isSelected ? ' fact--selected' : ''}${flagged.has(f.fact_id) ? ' fact--flagged' : ''}`} id=${`fact-${f.fact_id}`} data-flagged=${flagged.has(f.fact_id) ? '' : undefined} tabindex="-1">
+          <div class="fact__head">
+            <h3 class="fact__label">${f.fact_label}</h3>
+            ${tag(status.text, status.tone)}
+            ${blocking.has(f.fact_id) ? tag('Blocking', 'danger') : null}
+          </div>
+          <dl class="fact__meta">
+            <div><dt>Value</dt><dd class=${f.value === null ? 'muted' : 'fact__value'}>${f.value ?? 'No value'}</dd></div>
+            ${f.source ? html`<div><dt>Source</dt><dd>${humanize(f.source)}</dd></div>` : null}
+            ${f.anchor_match_quality !== null ? html`<div><dt>Match quality</dt><dd>${f.anchor_match_quality.toFixed(2)}</dd></div>` : null}
+            ${f.reason_codes.length > 0 ? html`<div><dt>Reason codes</dt><dd>${f.reason_codes.map((r) => html`<code class="code-chip">${r}</code> `)}</dd></div>` : null}
+            ${f.verification_metadata.length > 0 ? html`<div><dt>Verification</dt><dd><code class="small">${JSON.stringify(f.verification_metadata)}</code></dd></div>` : null}
+          </dl>
+          ${f.evidence.length > 0
+            ? html`<a class="fact__show" href=${`${links.href({ fact: f.fact_id, zoom })}#evidence`} aria-current=${isSelected ? 'true' : undefined} data-fact-link="">${isSelected ? 'Showing evidence' : 'Show evidence'}<span class="visually-hidden"> for ${f.fact_label}</span></a>`
+            : html`<p class="small muted">No document evidence.</p>`}
+          ${correctionHistory(c.corrections[f.fact_id] ?? [])}
+          ${correctionForm(viewer, c.record.case_id, f, form.correction, closed)}
+        </li>`;
+      })}
+    </ol>
+  </section>`;
+}
+
+export function decisionSection(viewer: DashboardViewer, c: ConsoleCase, form: CaseFormState['decision']) {
+  const r = c.record;
+  if (r.runtime_status !== 'ready_for_review') {
+    return html`<section class="card" aria-labelledby="decide-title">
+      <h2 id="decide-title" class="card__title">Decision</h2>
+      <p>${r.runtime_status === 'complete' ? html`This case is complete: ${r.case_status ? humanize(r.case_status).toLowerCase() : 'no status'}.` : `This case is not awaiting review yet (${RUNTIME_STATUS_TEXT[r.runtime_status].toLowerCase()}).`}</p>
+    </section>`;
+  }
+  const reasonError = form?.errors.find((e) => e.href === 'decision-reason')?.text;
+  return html`<section class="card" aria-labelledby="decide-title">
+    <h2 id="decide-title" class="card__title">Decision</h2>
+    <p class="small">Approving or rejecting completes the case and sends <code>v1.case.completed</code> to your endpoints, which starts the handoff.</p>
+    <form method="post" action=${`/dashboard/cases/${r.case_id}/decision`} novalidate>
+      ${csrfField(viewer)}
+      ${textarea({ id: 'decision-reason', name: 'reason', label: 'Reason for the decision', hint: 'Kept with the case and printed in the case file.', rows: 3, value: form?.reason ?? '', error: reasonError })}
+      <div class="button-group">
+        ${button({ text: 'Approve', name: 'decision', value: 'approve', data: { 'prevent-double-submit': '' } })}
+        ${button({ text: 'Reject', name: 'decision', value: 'reject', variant: 'warning', data: { 'prevent-double-submit': '', confirm: 'Reject this case?' } })}
+      </div>
+    </form>
+  </section>`;
+}
+
+export function documentsSection(c: ConsoleCase) {
+  const r = c.record;
+  const docs = r.workspace.documents;
+  return html`<section class="card" aria-labelledby="documents-title">
+    <h2 id="documents-title" class="card__title">Documents</h2>
+    ${table<(typeof docs)[number]>({
+      caption: 'Documents of this case',
+      captionHidden: true,
+      rows: docs,
+      empty: 'No documents yet.',
+      columns: [
+        { header: 'Document', rowHeader: true, cell: (d) => html`${d.filename ?? html`<span class="muted">(no name)</span>`}<br /><span class="small muted">${d.document_kind ?? 'unknown kind'} · <span class="mono">${d.doc_id}</span></span>` },
+        { header: 'Status', cell: (d) => tag(humanize(d.status), d.status === 'processed' ? 'success' : d.status === 'failed' ? 'danger' : d.status === 'erased' ? 'neutral' : 'info') },
+        { header: 'Failure reason', cell: (d) => (d.failure_reason ? html`<code>${d.failure_reason}</code>` : html`<span class="muted">None</span>`) },
+        { header: 'Pages', numeric: true, cell: (d) => (d.page_count === null ? '' : String(d.page_count)) },
+        {
+          header: 'Actions',
+          cell: (d) =>
+            d.status === 'erased'
+              ? html`<span class="muted small">Erased</span>`
+              : html`<div class="cluster small">
+                  <a href=${documentFileUrl(r.case_id, d.doc_id)} download="">Download<span class="visually-hidden"> ${d.filename ?? d.doc_id}</span></a>
+                  <a href=${`/dashboard/cases/${r.case_id}/erasure?doc=${d.doc_id}`}>Erase<span class="visually-hidden"> ${d.filename ?? d.doc_id}</span></a>
+                </div>`,
+        },
+      ],
+    })}
+    <p class="cluster">
+      <a href=${`/dashboard/cases/${r.case_id}/package`}>Case package (JSON)</a>
+      <a href=${`/dashboard/cases/${r.case_id}/case-file`}>Sealed case file (PDF)</a>
+      ${docs.some((d) => d.status !== 'erased') ? html`<a href=${`/dashboard/cases/${r.case_id}/erasure`}>Erase the whole case</a>` : null}
+    </p>
+  </section>`;
+}
+
+function eventSummary(e: TimelineEvent): string {
+  const d = e.data;
+  const bits: string[] = [];
+  if (typeof d.decision === 'string') bits.push(`decision: ${d.decision}`);
+  if (typeof d.case_status === 'string') bits.push(`status: ${d.case_status}`);
+  if (typeof d.fact_id === 'string') bits.push(`fact: ${d.fact_id}`);
+  if (typeof d.doc_id === 'string') bits.push(`document: ${d.doc_id}`);
+  if (typeof d.status === 'string' && typeof d.fact_id === 'string') bits.push(`now ${d.status}`);
+  if (typeof d.reason === 'string') bits.push(`reason: ${d.reason}`);
+  return bits.join(' · ');
+}
+
+export function timelineSection(c: ConsoleCase) {
+  return html`<section class="card" aria-labelledby="timeline-title">
+    <h2 id="timeline-title" class="card__title">Timeline</h2>
+    <ol class="timeline">
+      ${c.timeline.map(
+        (e) => html`<li class="timeline__item">
+          <span class="timeline__time small muted">${timeText(e.at)}</span>
+          <span class="timeline__what"><code>${e.eventType}</code>${e.actorLabel ? html` by <strong>${e.actorLabel}</strong>` : null}</span>
+          ${eventSummary(e) ? html`<span class="small muted">${eventSummary(e)}</span>` : null}
+        </li>`,
+      )}
+    </ol>
+  </section>`;
+}
+
+export const NOTICES: Record<string, { tone: 'success' | 'info'; text: string }> = {
+  approved: { tone: 'success', text: 'Case approved. It is complete and the handoff to your system has started.' },
+  rejected: { tone: 'success', text: 'Case rejected. It is complete and the handoff to your system has started.' },
+  corrected: { tone: 'success', text: 'Correction saved. The fact’s history shows it.' },
+  erased: { tone: 'info', text: 'Erased. The documents’ bytes, text, images and derived values are gone; ids, statuses and events remain.' },
+};
+
+export function noticeBanner(code: string | undefined) {
+  const n = code ? NOTICES[code] : undefined;
+  return n ? notification({ tone: n.tone, role: 'status', children: html`<p>${n.text}</p>` }) : null;
+}
+
+export { hiddenInput };

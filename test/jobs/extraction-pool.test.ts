@@ -1,0 +1,78 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { createExtractionPool, ExtractionAborted, type ExtractionPool } from '../../src/jobs/extraction-pool.ts';
+
+const misbehaving = new URL('./misbehaving-child.ts', import.meta.url);
+const text = (s: string) => new TextEncoder().encode(s);
+
+/** True once no process with this id is left. */
+function gone(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+describe('extraction pool', () => {
+  const pools: ExtractionPool[] = [];
+  afterAll(async () => {
+    for (const pool of pools) await pool.close();
+  });
+  const pool = (options: Parameters<typeof createExtractionPool>[0]) => {
+    const created = createExtractionPool(options);
+    pools.push(created);
+    return created;
+  };
+
+  it('extracts real documents in a reused child, with the in-process result values', async () => {
+    const p = pool({ size: 1 });
+    const first = await p.extractPages({ bytes: text('Pay date: 03/14/2026\n\n\nGross pay:  $1.00') });
+    expect(first).toEqual({ ok: true, value: { mime_type: 'text/plain', pages: [{ page_index: 0, text: 'Pay date: 03/14/2026\n\nGross pay:\t$1.00', method: 'plain' }] } });
+    const [pid] = p.pids;
+    expect(pid).not.toBe(process.pid);
+    expect(await p.extractPages({ bytes: new Uint8Array(0) })).toMatchObject({ ok: false, reason_code: 'empty_document' });
+    expect(p.pids).toEqual([pid]);
+  });
+
+  it('kills a child stuck past the deadline, and the next document gets a fresh one', async () => {
+    const p = pool({ size: 1, childModule: misbehaving, limits: { timeoutMs: 300 }, killGraceMs: 200 });
+    const before = await p.extractPages({ bytes: text('pid') });
+    const stuckPid = Number(before.ok && before.value.pages[0]!.text);
+    const error = await p.extractPages({ bytes: text('hang') }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ExtractionAborted);
+    expect((error as ExtractionAborted).reason).toBe('deadline');
+    await expect.poll(() => gone(stuckPid)).toBe(true);
+    const after = await p.extractPages({ bytes: text('pid') });
+    expect(after.ok && Number(after.value.pages[0]!.text)).not.toBe(stuckPid);
+  });
+
+  it('kills a child over the memory cap', async () => {
+    const p = pool({ size: 1, childModule: misbehaving, maxRssBytes: 400 * 1024 * 1024, memoryPollMs: 50 });
+    const error = await p.extractPages({ bytes: text('memory') }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ExtractionAborted);
+    expect((error as ExtractionAborted).reason).toBe('memory');
+    expect((error as Error).message).toMatch(/the cap is 400 MB/);
+  });
+
+  it('reports a child that died as a crash', async () => {
+    const p = pool({ size: 1, childModule: misbehaving });
+    const error = await p.extractPages({ bytes: text('crash') }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ name: 'ExtractionAborted', reason: 'crashed', message: expect.stringMatching(/code 7/) });
+  });
+
+  it('runs at most `size` children, and a cancelled extraction is extraction_timeout', async () => {
+    const p = pool({ size: 2, childModule: misbehaving, limits: { timeoutMs: 60_000 } });
+    const controller = new AbortController();
+    const stuck = [p.extractPages({ bytes: text('hang'), signal: controller.signal }), p.extractPages({ bytes: text('hang'), signal: controller.signal })];
+    const queued = p.extractPages({ bytes: text('pid') });
+    await expect.poll(() => p.pids.length).toBe(2);
+    controller.abort();
+    expect(await Promise.all(stuck)).toEqual([
+      expect.objectContaining({ ok: false, reason_code: 'extraction_timeout' }),
+      expect.objectContaining({ ok: false, reason_code: 'extraction_timeout' }),
+    ]);
+    expect(await queued).toMatchObject({ ok: true });
+    expect(p.pids.length).toBeLessThanOrEqual(2);
+  });
+});

@@ -1,0 +1,158 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { ManualClock } from '../../src/ports/clock.ts';
+import { createTestApp, describeEachBackend, until, type TestApp, type TestWorkspace } from '../support/harness.ts';
+import { withExampleCaseTypes } from '../support/fixtures.ts';
+import { csrfOf, form, FORM, newOperator, signInOperator } from '../support/web.ts';
+import { readCase } from '../engine/engine-fixtures.ts';
+import { startDocumentServer } from '../documents/document-server.ts';
+import { addEndpoint, startDeliveries, startReceiver, verifySignatures, type Receiver, type RunningDeliveries } from '../webhooks/fixtures.ts';
+import { payStubPdf, processedCase } from './console-fixtures.ts';
+
+describeEachBackend('dashboard case page and operator actions', (backend) => {
+  let t: TestApp;
+  let ws: TestWorkspace;
+  let docs: Awaited<ReturnType<typeof startDocumentServer>>;
+  let receiver: Receiver;
+  let deliveries: RunningDeliveries;
+  let secret: string;
+  let cookie: string;
+  let operatorId: string;
+  const clock = new ManualClock('2026-06-15T12:00:00.000Z');
+
+  beforeAll(async () => {
+    docs = await startDocumentServer({ '/stub.pdf': { body: await payStubPdf(2), type: 'application/pdf' } });
+    receiver = await startReceiver();
+    t = await createTestApp(backend, { clock, env: { DOSSIER_ALLOW_PRIVATE_NETWORK: 'true' } });
+    ws = await t.workspace();
+    await withExampleCaseTypes(t, ws.orgId);
+    secret = (await addEndpoint(t.ctx, ws.orgId, receiver.url, ['v1.case.completed'])).signing_secret;
+    deliveries = startDeliveries(t.ctx, backend);
+    const op = await newOperator(t, ws.orgId, 'reviewer');
+    operatorId = op.operator_id;
+    cookie = (await signInOperator(t, op.email, op.password)).cookie;
+  }, 60_000);
+  afterAll(async () => {
+    await deliveries?.stop();
+    await t?.close();
+    await docs?.close();
+    await receiver?.close();
+  });
+
+  const get = (url: string) => t.app.inject({ method: 'GET', url, headers: { cookie } });
+  const post = async (page: string, url: string, fields: Record<string, string>) => {
+    const csrf = csrfOf((await get(page)).body);
+    return t.app.inject({ method: 'POST', url, headers: { ...FORM, cookie }, payload: form({ _csrf: csrf, ...fields }) });
+  };
+
+  it('shows the header, the blocking fact first with its page image and the quote marked at its offsets', async () => {
+    const { caseId, docId } = await processedCase(t, ws, docs.url('/stub.pdf'), 'loan-100');
+    const res = await get(`/dashboard/cases/${caseId}`);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.body).toContain('Ready for review');
+    expect(res.body).toContain('loan-100');
+    expect(res.body).toContain('System of action');
+    // The failed name check makes the employee name blocking: it comes first and is selected.
+    const labels = [...res.body.matchAll(/<h3 class="fact__label">([^<]+)<\/h3>/g)].map((m) => m[1]);
+    expect(labels[0]).toBe('Employee name');
+    expect(res.body).toContain('Evidence for Employee name');
+    expect(res.body).toContain('<mark class="quote" id="quote">Jane Doe</mark>');
+    expect(res.body).toContain(`/dashboard/cases/${caseId}/documents/${docId}/pages/1`);
+    const image = await get(`/dashboard/cases/${caseId}/documents/${docId}/pages/1`);
+    expect(image.statusCode).toBe(200);
+    expect(image.headers['content-type']).toBe('image/png');
+    expect(image.rawPayload.subarray(1, 4).toString()).toBe('PNG');
+    // Rendered once: the stored copy answers the next request.
+    const cached = await t.ctx.db.selectFrom('document_page_images').select(['page_index', 'width_px', 'page_width']).where('doc_id', '=', docId).execute();
+    expect(cached).toEqual([{ page_index: 0, width_px: 1190, page_width: 595 }]);
+    expect((await get(`/dashboard/cases/${caseId}/documents/${docId}/pages/1`)).rawPayload.equals(image.rawPayload)).toBe(true);
+    // Page navigation, zoom and the original file.
+    const page2 = await get(`/dashboard/cases/${caseId}?fact=employee_name&page=2&zoom=150`);
+    expect(page2.body).toContain('page 2 of 3');
+    expect(page2.body).toContain('page-view__page--z150');
+    expect(page2.body).not.toContain('<mark');
+    const file = await get(`/dashboard/cases/${caseId}/documents/${docId}/file`);
+    expect(file.headers['content-disposition']).toContain('attachment');
+    expect(file.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
+    expect((await get(`/dashboard/cases/${caseId}/documents/${docId}/pages/99`)).statusCode).toBe(404);
+  });
+
+  it('corrects a fact through correctFact, keeps the history visible and records the operator', async () => {
+    const { caseId } = await processedCase(t, ws, docs.url('/stub.pdf'), 'loan-101');
+    const page = `/dashboard/cases/${caseId}`;
+    const missing = await post(page, `${page}/facts/gross_pay`, { value: '2500.00', reason: '' });
+    expect(missing.statusCode).toBe(400);
+    expect(missing.body).toContain('Enter the reason for the correction');
+    expect(missing.body).toContain('value="2500.00"');
+    const done = await post(page, `${page}/facts/gross_pay`, { value: '2500.00', reason: 'Checked against the bank statement' });
+    expect(done.statusCode).toBe(303);
+    const after = await get(done.headers.location as string);
+    expect(after.body).toContain('Correction saved');
+    expect(after.body).toContain('Checked against the bank statement');
+    expect(after.body).toMatch(/<del><span class="visually-hidden">was <\/span>2450.00<\/del>/);
+    const api = await readCase(t, ws, caseId);
+    expect(api.workspace.facts.find((f: { fact_id: string }) => f.fact_id === 'gross_pay')).toMatchObject({ value: '2500.00', source: 'operator' });
+    const event = await t.ctx.db.selectFrom('case_events').select('data').where('case_id', '=', caseId).where('event_type', '=', 'fact.corrected').executeTakeFirstOrThrow();
+    expect(event.data).toMatchObject({ fact_id: 'gross_pay', actor: operatorId });
+  });
+
+  it('approves through decideCase: the API reads it complete and the receiver gets the signed v1.case.completed', async () => {
+    const { caseId } = await processedCase(t, ws, docs.url('/stub.pdf'), 'loan-102');
+    const page = `/dashboard/cases/${caseId}`;
+    const noReason = await post(page, `${page}/decision`, { decision: 'approve', reason: '' });
+    expect(noReason.statusCode).toBe(400);
+    expect(noReason.body).toContain('Enter the reason you approve this case');
+    const approved = await post(page, `${page}/decision`, { decision: 'approve', reason: 'Name differs only by a nickname; employer confirmed' });
+    expect(approved.statusCode).toBe(303);
+    const c = await readCase(t, ws, caseId);
+    expect(c).toMatchObject({ runtime_status: 'complete', case_status: 'approved' });
+    const delivered = await until(() => receiver.requests.find((r) => JSON.parse(r.rawBody).case_id === caseId));
+    verifySignatures(delivered, secret, Math.floor(clock.now().getTime() / 1000));
+    expect(JSON.parse(delivered.rawBody)).toMatchObject({ event_type: 'v1.case.completed', case_id: caseId, external_case_id: 'loan-102', data: { case_status: 'approved' } });
+    const decided = await t.ctx.db.selectFrom('case_events').select('data').where('case_id', '=', caseId).where('event_type', '=', 'case.decided').executeTakeFirstOrThrow();
+    expect(decided.data).toEqual({ decision: 'approve', actor: operatorId });
+    const shown = await get(approved.headers.location as string);
+    expect(shown.body).toContain('Case approved');
+    expect(shown.body).toMatch(/<code>case.decided<\/code> by <strong>op-/);
+    // A second decision is refused with a page, not a server error.
+    const again = await post(page, `${page}/decision`, { decision: 'reject', reason: 'again' });
+    expect(again.statusCode).toBe(409);
+    expect(again.body).toContain('is already complete (approved)');
+  });
+
+  it('erases one document behind a confirmation that names it, with its page images', async () => {
+    const { caseId, docId } = await processedCase(t, ws, docs.url('/stub.pdf'), 'loan-103');
+    const page = `/dashboard/cases/${caseId}`;
+    await get(`${page}/documents/${docId}/pages/1`);
+    const confirm = await get(`${page}/erasure?doc=${docId}`);
+    expect(confirm.statusCode).toBe(200);
+    expect(confirm.body).toContain('Erase pay-stub.pdf?');
+    expect(confirm.body).toContain('Employee name');
+    const erased = await post(`${page}/erasure?doc=${docId}`, `${page}/erasure`, { doc: docId });
+    expect(erased.statusCode).toBe(303);
+    expect(await t.ctx.db.selectFrom('document_page_images').select('doc_id').where('doc_id', '=', docId).execute()).toEqual([]);
+    expect((await get(`${page}/documents/${docId}/pages/1`)).statusCode).toBe(404);
+    expect((await get(`${page}/documents/${docId}/file`)).statusCode).toBe(404);
+    const event = await t.ctx.db.selectFrom('case_events').select('data').where('case_id', '=', caseId).where('event_type', '=', 'document.erased').executeTakeFirstOrThrow();
+    expect(event.data).toMatchObject({ doc_id: docId, actor: operatorId });
+    expect((await get(page)).body).toContain('Erased');
+  });
+
+  it('serves the package and the sealed case file, and refuses other workspaces’ cases', async () => {
+    const { caseId } = await processedCase(t, ws, docs.url('/stub.pdf'), 'loan-104');
+    const pkg = await get(`/dashboard/cases/${caseId}/package`);
+    expect(pkg.json()).toMatchObject({ case_id: caseId });
+    const pdf = await get(`/dashboard/cases/${caseId}/case-file`);
+    expect(pdf.headers['content-type']).toBe('application/pdf');
+    const other = await t.workspace();
+    const stranger = await newOperator(t, other.orgId, 'admin');
+    const strangerCookie = (await signInOperator(t, stranger.email, stranger.password)).cookie;
+    expect((await t.app.inject({ method: 'GET', url: `/dashboard/cases/${caseId}`, headers: { cookie: strangerCookie } })).statusCode).toBe(404);
+  });
+
+  it('refuses a case action without the session’s CSRF token', async () => {
+    const { caseId } = await processedCase(t, ws, docs.url('/stub.pdf'), 'loan-105');
+    const res = await t.app.inject({ method: 'POST', url: `/dashboard/cases/${caseId}/decision`, headers: { ...FORM, cookie }, payload: form({ decision: 'approve', reason: 'no token' }) });
+    expect(res.statusCode).toBe(403);
+    expect((await readCase(t, ws, caseId)).runtime_status).toBe('ready_for_review');
+  });
+});
