@@ -28,6 +28,8 @@ export function parseMoney(input: string, context: ParseContext): ParsedValue | 
   const [whole, open, sign1, prefix, sign2, number, , suffix, close] = m;
   const digits = toDecimal(number!);
   if (digits === null) return null;
+  // Lakh grouping is Indian notation: trusted only next to a rupee marker ("$1,23,456" is a typo).
+  if (/^\d{1,2}(,\d{2})+,\d{3}/.test(number!) && !/^(₹|INR|Rs\.?)$/i.test(prefix ?? suffix ?? '')) return null;
   const negative = Boolean(sign1 || sign2 || (open && close));
   const reasons: string[] = [];
   let quality = 1;
