@@ -49,6 +49,7 @@ const CALLS = {
   getConnector: (d) => d.connectors.retrieve('crm'),
   listConnectors: (d) => d.connectors.list(),
   deleteConnector: (d) => d.connectors.delete('crm'),
+  importOpenApiConnector: (d) => d.connectors.importOpenApi({ connector_key: 'crm', openapi_url: 'https://crm.example/openapi.json' }),
 } satisfies Record<OperationId, (dossier: Dossier) => Promise<unknown>>;
 
 const SAMPLE_PARAMS: Record<string, string> = { case_id: 'case_1', fact_id: 'pay_date', doc_id: 'doc_1', delivery_id: 'dlv_1', connector_key: 'crm' };

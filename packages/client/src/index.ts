@@ -20,7 +20,7 @@ export type { CallInput, OperationId, PathParams, QueryParams, RequestBody, Resp
 export { EventStream, PageList } from './pagination.ts';
 export type { RateLimit, ResponseInfo, WithResponse } from './response.ts';
 export type { CaseDecisionParams, CaseErasure, CaseEvent, CaseEventPage, CaseEventsParams, CaseListParams, CasePackage, CaseRecord, DocumentDetail, DocumentErasure, DocumentPage, FactCorrection, FactCorrectionParams, QueuePage, QueueRow } from './resources/cases.ts';
-export type { Connector, ConnectorDeleted, ConnectorList, ConnectorManifest } from './resources/connectors.ts';
+export type { Connector, ConnectorDeleted, ConnectorImport, ConnectorList, ConnectorManifest, OpenApiImportParams } from './resources/connectors.ts';
 export type { IdempotentRequestOptions } from './resources/idempotency.ts';
 export type { IntegrationNotification, NotificationListParams, NotificationPage } from './resources/notifications.ts';
 export type { ProcessAccepted, ProcessCreateParams } from './resources/process.ts';

@@ -1,6 +1,5 @@
-import { sql } from 'kysely';
 import type { Environment } from '../../config.ts';
-import type { Deps } from '../../deps.ts';
+import type { Deps } from '../deps.ts';
 import {
   deleteConnector as deleteConnectorRow,
   findConnector,
@@ -11,7 +10,7 @@ import {
   type ConnectorRow,
   type ConnectorWrite,
 } from '../../storage/connectors.ts';
-import { inTransaction } from '../../storage/unit-of-work.ts';
+import { inTransaction, lockTransactionKey } from '../../storage/unit-of-work.ts';
 import { open, seal } from '../crypto/secret-box.ts';
 import { fail, ok, type Failure, type Result } from '../errors.ts';
 import { describeProblems, parseConnectorManifest, type ConnectorOperation, type ValidManifest } from './manifest.ts';
@@ -76,7 +75,9 @@ export function validateManifest(deps: Pick<Deps, 'config'>, body: unknown): Res
 /**
  * Creates or replaces the connector under the manifest's key. A replacement bumps `version`; one
  * that sends no secret for the same auth type keeps the stored one, so a manifest read with GET
- * (which never shows the secret) can be PUT back unchanged.
+ * (which never shows the secret) can be PUT back unchanged. A connector may be stored without
+ * its secret (`secret_set: false`: an OpenAPI import maps the scheme, the secret comes later);
+ * its calls fail until one is given.
  */
 export async function putConnector(
   deps: ConnectorDeps,
@@ -86,7 +87,7 @@ export async function putConnector(
   const now = deps.clock.now();
   return inTransaction(deps.db, async (tx) => {
     // Serialises concurrent puts of one key: the second waits and then replaces (version 2), never a unique violation.
-    await sql`select pg_advisory_xact_lock(hashtext(${`connector:${input.orgId}:${input.environment}:${m.connector_key}`}))`.execute(tx);
+    await lockTransactionKey(tx, `connector:${input.orgId}:${input.environment}:${m.connector_key}`);
     const existing = await lockConnector(tx, input, m.connector_key);
     const needsSecret = m.auth.type !== 'none';
     const connectorId = existing?.connector_id ?? deps.ids.next('con');
@@ -94,9 +95,6 @@ export async function putConnector(
     if (needsSecret) {
       if (m.auth.secret !== undefined) secretBox = seal(deps.secret, secretPurpose(connectorId), m.auth.secret);
       else if (existing && existing.auth_type === m.auth.type) secretBox = existing.secret_box;
-      if (secretBox === null) {
-        return fail('invalid_connector_payload', describeProblems('The connector manifest', [{ path: '$.auth.secret', message: `auth type ${m.auth.type} needs a secret` }]));
-      }
     }
     const write: ConnectorWrite = {
       name: m.name,

@@ -1,4 +1,4 @@
-import { databaseBlobStore, type BlobStore } from '../../ports/blob-store.ts';
+import type { BlobStore } from '../../ports/blob-store.ts';
 import type { Clock } from '../../ports/clock.ts';
 import { findDocument } from '../../storage/documents.ts';
 import { findPageImage, findPageImageMeta, savePageImage, type PageImageMeta, type PageImageRow } from '../../storage/page-images.ts';
@@ -17,7 +17,7 @@ const MAX_PAGE_PIXELS = 12e6;
 interface PageImageDeps {
   db: Executor;
   clock: Clock;
-  blobs?: BlobStore;
+  blobs: BlobStore;
 }
 
 type PageRef = { caseId: string; docId: string; pageIndex: number };
@@ -34,7 +34,7 @@ export async function ensurePageImage(deps: PageImageDeps, tenant: Tenant, ref: 
   if (!Number.isInteger(ref.pageIndex) || ref.pageIndex < 0 || (doc.page_count !== null && ref.pageIndex >= doc.page_count)) return ok(null);
   const cached = await findPageImageMeta(deps.db, doc.doc_id, ref.pageIndex);
   if (cached) return ok(cached);
-  const bytes = await (deps.blobs ?? databaseBlobStore).get(deps.db, doc.doc_id);
+  const bytes = await deps.blobs.get(deps.db, doc.doc_id);
   if (!bytes) return ok(null);
   const now = deps.clock.now();
   if (doc.mime_type === 'application/pdf') {
@@ -70,7 +70,7 @@ export async function readOriginalFile(
 ): Promise<Result<{ bytes: Uint8Array; filename: string; mimeType: string }>> {
   const doc = await findDocument(deps.db, ref.docId, { ...tenant, caseId: ref.caseId });
   if (!doc) return fail('not_found', `Case ${ref.caseId} has no document ${ref.docId}.`);
-  const bytes = doc.erased_at === null ? await (deps.blobs ?? databaseBlobStore).get(deps.db, doc.doc_id) : undefined;
+  const bytes = doc.erased_at === null ? await deps.blobs.get(deps.db, doc.doc_id) : undefined;
   if (!bytes) return fail('not_found', `Document ${ref.docId} was erased or has no stored file.`);
   return ok({ bytes, filename: doc.filename ?? doc.doc_id, mimeType: doc.mime_type ?? 'application/octet-stream' });
 }

@@ -27,6 +27,7 @@ import { getConnectorRoute } from './connector.get.ts';
 import { listConnectorsRoute } from './connectors.list.ts';
 import { deleteConnectorRoute } from './connector.delete.ts';
 import { missingConnectorKeyRoutes } from './connector-key-missing.ts';
+import { importOpenApiConnectorRoute } from './connectors-openapi.import.ts';
 
 /** Every route of the service, one file per operation. */
 export const apiRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
@@ -57,4 +58,5 @@ export const apiRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app,
   await app.register(listConnectorsRoute, { ctx });
   await app.register(deleteConnectorRoute, { ctx });
   await app.register(missingConnectorKeyRoutes);
+  await app.register(importOpenApiConnectorRoute, { ctx });
 };

@@ -154,5 +154,9 @@ export const OPERATIONS = {
   "deleteConnector": {
     "method": "DELETE",
     "path": "/api/v1/connectors/{connector_key}"
+  },
+  "importOpenApiConnector": {
+    "method": "POST",
+    "path": "/api/v1/connectors/openapi"
   }
 } as const;

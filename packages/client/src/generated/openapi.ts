@@ -30,7 +30,7 @@ export interface paths {
         };
         /**
          * Read a case
-         * @description The current, canonical case record: read it after a webhook for the state to act on.
+         * @description The current, canonical case record: read it after a webhook for the state to act on. Every answer carries an `ETag`; a poller that sends it back in `If-None-Match` gets 304 with no body until the case changes.
          */
         get: operations["getCase"];
         put?: never;
@@ -374,6 +374,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/connectors/openapi": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Generate a connector from an OpenAPI document
+         * @description Give `connector_key` and exactly one of `openapi_url`, `openapi_json` or `openapi`. OpenAPI 3.0 and 3.1 JSON only: YAML is `openapi_yaml_not_supported`, Swagger 2.0 and other text `invalid_openapi_spec`, a URL that cannot be fetched `openapi_fetch_failed`, and a document no connector can be made of `invalid_openapi_connector` (no absolute https server, no operations left, colliding operationIds, only non-JSON request bodies, an unmappable security scheme). External `$ref`s are refused. Operations without an operationId get one from their method and path (`get_pets_petId`). 201 when created, 200 when replaced.
+         */
+        post: operations["importOpenApiConnector"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -446,6 +466,20 @@ export interface components {
              */
             idempotent_replay?: true;
         };
+        EvidenceSourceInput: {
+            /** @constant */
+            kind: "text";
+            char_start: number;
+            char_end: number;
+        } | {
+            /** @constant */
+            kind: "box";
+            page_index: number;
+            x: number;
+            y: number;
+            width: number;
+            height: number;
+        };
         /**
          * @example {
          *       "fact_id": "gross_pay",
@@ -476,7 +510,15 @@ export interface components {
          *             "char_end": 121
          *           },
          *           "doc_id": "doc_1Ab2Cd3Ef4Gh5Ij6Kl7Mn8Op",
-         *           "page_index": 0
+         *           "page_index": 0,
+         *           "source": {
+         *             "kind": "box",
+         *             "page_index": 0,
+         *             "x": 105.62,
+         *             "y": 131.3,
+         *             "width": 53.4,
+         *             "height": 12.85
+         *           }
          *         }
          *       ],
          *       "updated_at": "2026-11-22T10:00:00.000Z"
@@ -505,12 +547,15 @@ export interface components {
             evidence: {
                 evidence_id: string;
                 quote: string;
+                /** @description Offsets into the canonical page text (the document’s `pages[].text`). */
                 location: {
                     char_start: number;
                     char_end: number;
                 };
                 doc_id: string;
                 page_index: number;
+                /** @description The same span in the document as uploaded. Absent only on evidence extracted before sources were recorded. */
+                source?: components["schemas"]["EvidenceSourceInput"];
             }[];
             /** @description ISO 8601 UTC with milliseconds. */
             updated_at: string;
@@ -765,7 +810,15 @@ export interface components {
          *                   "char_end": 121
          *                 },
          *                 "doc_id": "doc_1Ab2Cd3Ef4Gh5Ij6Kl7Mn8Op",
-         *                 "page_index": 0
+         *                 "page_index": 0,
+         *                 "source": {
+         *                   "kind": "box",
+         *                   "page_index": 0,
+         *                   "x": 105.62,
+         *                   "y": 131.3,
+         *                   "width": 53.4,
+         *                   "height": 12.85
+         *                 }
          *               }
          *             ],
          *             "updated_at": "2026-11-22T10:00:00.000Z"
@@ -1028,7 +1081,15 @@ export interface components {
          *                 "char_end": 121
          *               },
          *               "doc_id": "doc_1Ab2Cd3Ef4Gh5Ij6Kl7Mn8Op",
-         *               "page_index": 0
+         *               "page_index": 0,
+         *               "source": {
+         *                 "kind": "box",
+         *                 "page_index": 0,
+         *                 "x": 105.62,
+         *                 "y": 131.3,
+         *                 "width": 53.4,
+         *                 "height": 12.85
+         *               }
          *             }
          *           ],
          *           "provenance": [
@@ -1088,12 +1149,15 @@ export interface components {
                     evidence: {
                         evidence_id: string;
                         quote: string;
+                        /** @description Offsets into the canonical page text (the document’s `pages[].text`). */
                         location: {
                             char_start: number;
                             char_end: number;
                         };
                         doc_id: string;
                         page_index: number;
+                        /** @description The same span in the document as uploaded. Absent only on evidence extracted before sources were recorded. */
+                        source?: components["schemas"]["EvidenceSourceInput"];
                     }[];
                     provenance: {
                         kind: string;
@@ -1225,7 +1289,8 @@ export interface components {
             external_case_id: string | null;
             external_applicant_id: string | null;
             external_customer_id: string | null;
-            idempotency_key: string | null;
+            /** @description The Idempotency-Key of the API request that caused the event, else `event:` + the event id. The same in every delivery, attempt, retry and endpoint of one event: make your side effect idempotent on it. */
+            idempotency_key: string;
             trace_id: string;
             data: {
                 [key: string]: unknown;
@@ -1581,6 +1646,28 @@ export interface components {
             /** @constant */
             deleted: true;
         };
+        ConnectorImportInput: {
+            connector_key: string;
+            name: string;
+            base_url: string;
+            auth: {
+                /** @enum {string} */
+                type: "none" | "bearer" | "header" | "basic";
+                header_name?: string;
+                /** @description Whether a secret is stored. The secret itself is write-only. */
+                secret_set: boolean;
+            };
+            operations: components["schemas"]["ConnectorOperationInput"][];
+            /** @description 1 when created; each replacement adds one. */
+            version: number;
+            created_at: string;
+            updated_at: string;
+            /** @description Operations of the document left out of the connector, and why. */
+            skipped_operations: {
+                operation_id: string;
+                reason: string;
+            }[];
+        };
         /**
          * @example {
          *       "correction_id": "fc_4Rt5Yu6Io7Pa8Sd9Fg0Hj1Kl",
@@ -1672,6 +1759,20 @@ export interface components {
              */
             idempotent_replay?: true;
         };
+        EvidenceSource: {
+            /** @constant */
+            kind: "text";
+            char_start: number;
+            char_end: number;
+        } | {
+            /** @constant */
+            kind: "box";
+            page_index: number;
+            x: number;
+            y: number;
+            width: number;
+            height: number;
+        };
         /**
          * @example {
          *       "fact_id": "gross_pay",
@@ -1702,7 +1803,15 @@ export interface components {
          *             "char_end": 121
          *           },
          *           "doc_id": "doc_1Ab2Cd3Ef4Gh5Ij6Kl7Mn8Op",
-         *           "page_index": 0
+         *           "page_index": 0,
+         *           "source": {
+         *             "kind": "box",
+         *             "page_index": 0,
+         *             "x": 105.62,
+         *             "y": 131.3,
+         *             "width": 53.4,
+         *             "height": 12.85
+         *           }
          *         }
          *       ],
          *       "updated_at": "2026-11-22T10:00:00.000Z"
@@ -1731,12 +1840,15 @@ export interface components {
             evidence: {
                 evidence_id: string;
                 quote: string;
+                /** @description Offsets into the canonical page text (the document’s `pages[].text`). */
                 location: {
                     char_start: number;
                     char_end: number;
                 };
                 doc_id: string;
                 page_index: number;
+                /** @description The same span in the document as uploaded. Absent only on evidence extracted before sources were recorded. */
+                source?: components["schemas"]["EvidenceSource"];
             }[];
             /** @description ISO 8601 UTC with milliseconds. */
             updated_at: string;
@@ -1991,7 +2103,15 @@ export interface components {
          *                   "char_end": 121
          *                 },
          *                 "doc_id": "doc_1Ab2Cd3Ef4Gh5Ij6Kl7Mn8Op",
-         *                 "page_index": 0
+         *                 "page_index": 0,
+         *                 "source": {
+         *                   "kind": "box",
+         *                   "page_index": 0,
+         *                   "x": 105.62,
+         *                   "y": 131.3,
+         *                   "width": 53.4,
+         *                   "height": 12.85
+         *                 }
          *               }
          *             ],
          *             "updated_at": "2026-11-22T10:00:00.000Z"
@@ -2254,7 +2374,15 @@ export interface components {
          *                 "char_end": 121
          *               },
          *               "doc_id": "doc_1Ab2Cd3Ef4Gh5Ij6Kl7Mn8Op",
-         *               "page_index": 0
+         *               "page_index": 0,
+         *               "source": {
+         *                 "kind": "box",
+         *                 "page_index": 0,
+         *                 "x": 105.62,
+         *                 "y": 131.3,
+         *                 "width": 53.4,
+         *                 "height": 12.85
+         *               }
          *             }
          *           ],
          *           "provenance": [
@@ -2314,12 +2442,15 @@ export interface components {
                     evidence: {
                         evidence_id: string;
                         quote: string;
+                        /** @description Offsets into the canonical page text (the document’s `pages[].text`). */
                         location: {
                             char_start: number;
                             char_end: number;
                         };
                         doc_id: string;
                         page_index: number;
+                        /** @description The same span in the document as uploaded. Absent only on evidence extracted before sources were recorded. */
+                        source?: components["schemas"]["EvidenceSource"];
                     }[];
                     provenance: {
                         kind: string;
@@ -2451,7 +2582,8 @@ export interface components {
             external_case_id: string | null;
             external_applicant_id: string | null;
             external_customer_id: string | null;
-            idempotency_key: string | null;
+            /** @description The Idempotency-Key of the API request that caused the event, else `event:` + the event id. The same in every delivery, attempt, retry and endpoint of one event: make your side effect idempotent on it. */
+            idempotency_key: string;
             trace_id: string;
             data: {
                 [key: string]: unknown;
@@ -2807,6 +2939,28 @@ export interface components {
             /** @constant */
             deleted: true;
         };
+        ConnectorImport: {
+            connector_key: string;
+            name: string;
+            base_url: string;
+            auth: {
+                /** @enum {string} */
+                type: "none" | "bearer" | "header" | "basic";
+                header_name?: string;
+                /** @description Whether a secret is stored. The secret itself is write-only. */
+                secret_set: boolean;
+            };
+            operations: components["schemas"]["ConnectorOperation"][];
+            /** @description 1 when created; each replacement adds one. */
+            version: number;
+            created_at: string;
+            updated_at: string;
+            /** @description Operations of the document left out of the connector, and why. */
+            skipped_operations: {
+                operation_id: string;
+                reason: string;
+            }[];
+        };
         /**
          * @example {
          *       "correction_id": "fc_4Rt5Yu6Io7Pa8Sd9Fg0Hj1Kl",
@@ -2986,7 +3140,10 @@ export interface operations {
     getCase: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the record you hold: 304 while it is still current. */
+                "if-none-match"?: string;
+            };
             path: {
                 /** @description Case identifier (case_…). */
                 case_id: string;
@@ -3003,6 +3160,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["CaseRecord"];
                 };
+            };
+            /** @description Not modified: the record you hold (its ETag sent in If-None-Match) is current. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Default Response */
             400: {
@@ -4645,6 +4809,105 @@ export interface operations {
             };
             /** @description Default Response */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    importOpenApiConnector: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The key to store the generated connector under.
+                     * @example petstore
+                     */
+                    connector_key: string;
+                    /** @description Fetched with the SSRF-safe client: public https, at most 5 MiB and 10 s, no redirects. */
+                    openapi_url?: string;
+                    /** @description The document as a JSON string. */
+                    openapi_json?: string;
+                    /** @description The document as an object. */
+                    openapi?: {
+                        [key: string]: unknown;
+                    };
+                    /** @description Default: the document’s info.title. */
+                    name?: string;
+                    auth?: components["schemas"]["ConnectorAuthInput"];
+                    /** @description Overrides the document’s servers. */
+                    base_url?: string;
+                    /** @description Only these operationIds (derived ones included). */
+                    include_operations?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConnectorImport"];
+                };
+            };
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConnectorImport"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -6,6 +6,8 @@ export type ConnectorManifest = RequestBody<'createConnector'>;
 export type Connector = ResponseBody<'getConnector'>;
 export type ConnectorList = ResponseBody<'listConnectors'>;
 export type ConnectorDeleted = ResponseBody<'deleteConnector'>;
+export type OpenApiImportParams = RequestBody<'importOpenApiConnector'>;
+export type ConnectorImport = ResponseBody<'importOpenApiConnector'>;
 
 const withOptions = (options?: RequestOptions) => (options ? { options } : {});
 
@@ -20,6 +22,14 @@ export class Connectors {
   /** POST /api/v1/connectors: imports a manifest (201 created, 200 replaced with `version` + 1). */
   create(manifest: ConnectorManifest, options?: RequestOptions): Promise<WithResponse<Connector>> {
     return this.#ops.call('createConnector', { body: manifest, ...withOptions(options) });
+  }
+
+  /**
+   * POST /api/v1/connectors/openapi: generates a connector from an OpenAPI 3.0/3.1 JSON document
+   * given as exactly one of `openapi_url`, `openapi_json` or `openapi`.
+   */
+  importOpenApi(params: OpenApiImportParams, options?: RequestOptions): Promise<WithResponse<ConnectorImport>> {
+    return this.#ops.call('importOpenApiConnector', { body: params, ...withOptions(options) });
   }
 
   /** PUT /api/v1/connectors/{connector_key}: creates or replaces; leave `auth.secret` out to keep the stored one. */
