@@ -36,7 +36,8 @@ describe('extraction pool', () => {
   });
 
   it('kills a child stuck past the deadline, and the next document gets a fresh one', async () => {
-    const p = pool({ size: 1, childModule: misbehaving, limits: { timeoutMs: 300 }, killGraceMs: 200 });
+    // Long enough for a child to start on a loaded machine: the deadline counts from the hand-over.
+    const p = pool({ size: 1, childModule: misbehaving, limits: { timeoutMs: 3_000 }, killGraceMs: 500 });
     const before = await p.extractPages({ bytes: text('pid') });
     const stuckPid = Number(before.ok && before.value.pages[0]!.text);
     const error = await p.extractPages({ bytes: text('hang') }).catch((e: unknown) => e);
