@@ -1,7 +1,9 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { layoutFragments, type PositionedFragment } from './canonical-text.ts';
+import { Encodings, Font, FontNames } from '@pdf-lib/standard-fonts';
 import type { OcrFrame } from './ocr.ts';
+import { boxOrigin, type PageOrigin } from './origin.ts';
 import { documentFailure, documentOk, type DocumentResult, type PageText } from './types.ts';
 
 /**
@@ -98,9 +100,9 @@ export async function extractPdfPages(bytes: Uint8Array, options: PdfExtractionO
       try {
         const unit = page.getViewport({ scale: 1 });
         const size = { width: round2(unit.width), height: round2(unit.height), unit: 'pt' as const };
-        const text = await textLayerOf(pdfjs, page);
+        const { text, origin } = await textLayerOf(pdfjs, page);
         if (countAlnum(text) >= MIN_TEXT_LAYER_ALNUM) {
-          pages.push({ page_index: index, text, method: 'text_layer', size });
+          pages.push({ page_index: index, text, method: 'text_layer', size, origin });
           continue;
         }
         const png = await renderPage(page, options);
@@ -125,7 +127,7 @@ export async function extractPdfPages(bytes: Uint8Array, options: PdfExtractionO
 type PdfPage = Awaited<ReturnType<Awaited<ReturnType<PdfjsModule['getDocument']>['promise']>['getPage']>>;
 
 /** The page's text items, moved into viewport space (y down, page rotation applied) and laid out. */
-async function textLayerOf(pdfjs: PdfjsModule, page: PdfPage): Promise<string> {
+async function textLayerOf(pdfjs: PdfjsModule, page: PdfPage): Promise<{ text: string; origin: PageOrigin }> {
   const viewport = page.getViewport({ scale: 1 });
   const content = await page.getTextContent({ includeMarkedContent: false, disableNormalization: false });
   const fragments: PositionedFragment[] = [];
@@ -139,10 +141,52 @@ async function textLayerOf(pdfjs: PdfjsModule, page: PdfPage): Promise<string> {
     // item.width is in text space scaled by the item's own transform; the viewport scale is 1.
     const width = Math.abs(item.width) || size * 0.5 * item.str.length;
     // Ascent ≈ 0.8 em and descent ≈ 0.2 em for the fonts that matter here; only the band's
-    // overlap with neighbouring lines is used, so the exact metrics do not matter.
-    fragments.push({ text: item.str, x0, x1: x0 + width, top: baseline - 0.8 * size, bottom: baseline + 0.2 * size });
+    // overlap with neighbouring lines is used, so the exact metrics do not matter. Evidence boxes
+    // do need the glyphs' full extent: the font's own ascent/descent, at least 0.9/0.25 em, which
+    // also covers accented capitals and the Times descender (0.217 em).
+    const style = content.styles[item.fontName];
+    const ascent = Math.max(finiteOr(style?.ascent, 0), 0.9);
+    const descent = Math.max(-finiteOr(style?.descent, 0), 0.25);
+    fragments.push({
+      text: item.str,
+      x0,
+      x1: x0 + width,
+      top: baseline - 0.8 * size,
+      bottom: baseline + 0.2 * size,
+      advances: advancesOf(item.str, style?.fontFamily),
+      ink: { top: baseline - ascent * size, bottom: baseline + descent * size },
+    });
   }
-  return layoutFragments(fragments);
+  const placed: PositionedFragment[] = [];
+  const text = layoutFragments(fragments, undefined, placed);
+  return { text, origin: boxOrigin(text, placed) };
+}
+
+const metricsByFamily = new Map<string, Font | null>();
+
+/**
+ * Relative glyph widths of a text item, so an evidence box can enclose part of an item (a value
+ * after its label in one "Gross pay: $2,450.00" item). pdfjs gives each item's total width but
+ * not its glyphs'; the standard-14 metrics of the item's generic family (what pdfjs itself falls
+ * back to) split it. Exact for the standard fonts; proportional elsewhere, and always summing to
+ * the item's true width. Monospace and unknown families split evenly.
+ */
+function advancesOf(text: string, family: string | undefined): number[] | undefined {
+  const name = family === 'serif' ? FontNames.TimesRoman : family === 'sans-serif' ? FontNames.Helvetica : undefined;
+  if (!name) return undefined;
+  let font = metricsByFamily.get(name);
+  if (font === undefined) {
+    font = Font.load(name);
+    metricsByFamily.set(name, font);
+  }
+  const out: number[] = [];
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    let width: number | void = undefined;
+    if (Encodings.WinAnsi.canEncodeUnicodeCodePoint(code)) width = font!.getWidthOfGlyph(Encodings.WinAnsi.encodeUnicodeCodePoint(code).name);
+    out.push(typeof width === 'number' && width > 0 ? width : 500);
+  }
+  return out;
 }
 
 async function renderPage(page: PdfPage, options: PdfExtractionOptions): Promise<DocumentResult<{ png: Uint8Array; scale: number }>> {
@@ -173,6 +217,10 @@ function openFailure(error: unknown): DocumentResult<never> {
 
 function describe(error: unknown): string {
   return error instanceof Error ? `${error.name}: ${error.message}`.slice(0, 200) : 'unknown error';
+}
+
+function finiteOr(value: number | undefined, fallback: number): number {
+  return typeof value === 'number' && Number.isFinite(value) ? value : fallback;
 }
 
 function round2(n: number): number {
