@@ -171,4 +171,27 @@ describeInBrowser('developer settings in a browser', () => {
       await context.close();
     }, 120_000);
   }
+
+  for (const viewport of ['phone', 'desktop'] as const satisfies readonly ViewportName[]) {
+    it(`renders the API reference from the local bundle with no CSP violation (${viewport})`, async () => {
+      const context = await newContext(browser, { viewport });
+      const page = await context.newPage();
+      const requests: string[] = [];
+      page.on('request', (r) => requests.push(r.url()));
+      const consoleErrors: string[] = [];
+      page.on('console', (m) => { if (m.type() === 'error') consoleErrors.push(m.text()); });
+      await page.addInitScript(() => {
+        (window as unknown as { __violations: string[] }).__violations = [];
+        document.addEventListener('securitypolicyviolation', (e) => (window as unknown as { __violations: string[] }).__violations.push(`${e.violatedDirective} ${e.blockedURI}`));
+      });
+      const res = await page.goto(`${origin}/docs`);
+      expect(res?.headers()['content-security-policy']).toContain("script-src 'self'");
+      await page.getByRole('heading', { name: /Send a signed test webhook/ }).first().waitFor({ timeout: 20_000 });
+      expect(await page.evaluate(() => (window as unknown as { __violations: string[] }).__violations)).toEqual([]);
+      expect(consoleErrors.filter((e) => /Content Security Policy/i.test(e))).toEqual([]);
+      expect(requests.every((u) => u.startsWith(origin)), requests.filter((u) => !u.startsWith(origin)).join(', ')).toBe(true);
+      await screenshot(page, `developers-api-reference-${viewport}`);
+      await context.close();
+    }, 60_000);
+  }
 });
