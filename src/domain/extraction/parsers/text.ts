@@ -126,6 +126,9 @@ export function parseString(input: string, _context: ParseContext): ParsedValue 
  * digit and 3+ characters ("ACC-0012-3345", "12-3456789"), masked digits allowed ("XXX-XX-1234",
  * "****1234"), or digit groups separated by single spaces ("1234 5678 9012").
  */
+/** A register's letters and then its number, "HRB 870543", "SC 123456": one identifier. */
+const PREFIXED_NUMBER = /^[A-Z]{1,4} \d[\d./-]*\d(?![\p{L}\d])/u;
+
 /** UK sort code and account number, "30-92-11 55817264": one identifier across the space. */
 const SORT_CODE_ACCOUNT = /^\d{2}-\d{2}-\d{2}(?: \d{6,10})?(?![\p{L}\d])/u;
 
@@ -160,7 +163,7 @@ export function parseIdNumber(input: string, context: ParseContext): ParsedValue
   const lead = input.match(/^\s*/)![0].length;
   const original = input.slice(lead);
   const repaired = context.ocr ? repairOcrDigits(original) : { text: original, repaired: false };
-  const structured = ibanAt(repaired.text) ?? repaired.text.match(SORT_CODE_ACCOUNT)?.[0];
+  const structured = ibanAt(repaired.text) ?? repaired.text.match(SORT_CODE_ACCOUNT)?.[0] ?? repaired.text.match(PREFIXED_NUMBER)?.[0];
   const m: readonly string[] | null = structured ? [structured, structured] : repaired.text.match(/^(?:#\s?)?((?:\d{2,}(?: \d{2,})+)|[\p{L}\d*#][\p{L}\d*#./-]*[\p{L}\d*])(?![\p{L}\d])/u);
   if (!m) return null;
   const id = m[1]!;
