@@ -97,11 +97,16 @@ export async function putCaseType(
   });
 }
 
-export async function listCaseTypes(deps: Pick<Deps, 'db'>, orgId: string, environment: Environment): Promise<CaseTypeView[]> {
+export async function listCaseTypes(deps: Pick<Deps, 'db'>, input: { orgId: string; environment: Environment }): Promise<CaseTypeView[]> {
+  const { orgId, environment } = input;
   return (await selectCaseTypes(deps.db, orgId, environment)).map(toCaseTypeView);
 }
 
-export async function getCaseType(deps: Pick<Deps, 'db'>, orgId: string, environment: Environment, caseTypeId: string): Promise<Result<CaseTypeView>> {
+export async function getCaseType(
+  deps: Pick<Deps, 'db'>,
+  input: { orgId: string; environment: Environment; caseTypeId: string },
+): Promise<Result<CaseTypeView>> {
+  const { orgId, environment, caseTypeId } = input;
   const row = await findCaseType(deps.db, orgId, environment, caseTypeId);
   return row ? ok(toCaseTypeView(row)) : fail('not_found', `No case type "${caseTypeId}" in this ${environment} workspace.`);
 }
