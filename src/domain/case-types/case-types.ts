@@ -4,6 +4,7 @@ import {
   findCaseType,
   findCaseTypeVersion,
   insertCaseTypeVersion,
+  listCaseTypeVersionsWithCaseCounts,
   latestCaseTypeVersion,
   selectCaseTypes,
   upsertCaseType,
@@ -122,4 +123,22 @@ export async function loadPinnedDefinition(
   const row = await findCaseTypeVersion(db, orgId, environment, caseTypeId, workflowVersion);
   if (!row) throw new Error(`case type version ${caseTypeId}@${workflowVersion} is missing`);
   return row.definition as CaseTypeDefinition;
+}
+
+export interface CaseTypeVersionView {
+  workflow_version: string;
+  created_at: string;
+  /** Cases created on this version (they keep it for their whole life). */
+  cases: number;
+}
+
+/** Each case type's workflow versions, newest first, with the number of cases pinned to each. */
+export async function listCaseTypeVersions(deps: Pick<Deps, 'db'>, orgId: string, environment: Environment): Promise<Map<string, CaseTypeVersionView[]>> {
+  const out = new Map<string, CaseTypeVersionView[]>();
+  for (const r of await listCaseTypeVersionsWithCaseCounts(deps.db, orgId, environment)) {
+    const list = out.get(r.case_type_id) ?? [];
+    list.push({ workflow_version: r.workflow_version, created_at: r.created_at.toISOString(), cases: r.cases });
+    out.set(r.case_type_id, list);
+  }
+  return out;
 }

@@ -30,7 +30,7 @@ export interface paths {
         };
         /**
          * Read a case
-         * @description The current, canonical case record: read it after a webhook for the state to act on.
+         * @description The current, canonical case record: read it after a webhook for the state to act on. Every answer carries an `ETag`; a poller that sends it back in `If-None-Match` gets 304 with no body until the case changes.
          */
         get: operations["getCase"];
         put?: never;
@@ -466,6 +466,20 @@ export interface components {
              */
             idempotent_replay?: true;
         };
+        EvidenceSourceInput: {
+            /** @constant */
+            kind: "text";
+            char_start: number;
+            char_end: number;
+        } | {
+            /** @constant */
+            kind: "box";
+            page_index: number;
+            x: number;
+            y: number;
+            width: number;
+            height: number;
+        };
         /**
          * @example {
          *       "fact_id": "gross_pay",
@@ -496,7 +510,15 @@ export interface components {
          *             "char_end": 121
          *           },
          *           "doc_id": "doc_1Ab2Cd3Ef4Gh5Ij6Kl7Mn8Op",
-         *           "page_index": 0
+         *           "page_index": 0,
+         *           "source": {
+         *             "kind": "box",
+         *             "page_index": 0,
+         *             "x": 105.62,
+         *             "y": 131.3,
+         *             "width": 53.4,
+         *             "height": 12.85
+         *           }
          *         }
          *       ],
          *       "updated_at": "2026-11-22T10:00:00.000Z"
@@ -525,12 +547,15 @@ export interface components {
             evidence: {
                 evidence_id: string;
                 quote: string;
+                /** @description Offsets into the canonical page text (the document’s `pages[].text`). */
                 location: {
                     char_start: number;
                     char_end: number;
                 };
                 doc_id: string;
                 page_index: number;
+                /** @description The same span in the document as uploaded. Absent only on evidence extracted before sources were recorded. */
+                source?: components["schemas"]["EvidenceSourceInput"];
             }[];
             /** @description ISO 8601 UTC with milliseconds. */
             updated_at: string;
@@ -785,7 +810,15 @@ export interface components {
          *                   "char_end": 121
          *                 },
          *                 "doc_id": "doc_1Ab2Cd3Ef4Gh5Ij6Kl7Mn8Op",
-         *                 "page_index": 0
+         *                 "page_index": 0,
+         *                 "source": {
+         *                   "kind": "box",
+         *                   "page_index": 0,
+         *                   "x": 105.62,
+         *                   "y": 131.3,
+         *                   "width": 53.4,
+         *                   "height": 12.85
+         *                 }
          *               }
          *             ],
          *             "updated_at": "2026-11-22T10:00:00.000Z"
@@ -1048,7 +1081,15 @@ export interface components {
          *                 "char_end": 121
          *               },
          *               "doc_id": "doc_1Ab2Cd3Ef4Gh5Ij6Kl7Mn8Op",
-         *               "page_index": 0
+         *               "page_index": 0,
+         *               "source": {
+         *                 "kind": "box",
+         *                 "page_index": 0,
+         *                 "x": 105.62,
+         *                 "y": 131.3,
+         *                 "width": 53.4,
+         *                 "height": 12.85
+         *               }
          *             }
          *           ],
          *           "provenance": [
@@ -1108,12 +1149,15 @@ export interface components {
                     evidence: {
                         evidence_id: string;
                         quote: string;
+                        /** @description Offsets into the canonical page text (the document’s `pages[].text`). */
                         location: {
                             char_start: number;
                             char_end: number;
                         };
                         doc_id: string;
                         page_index: number;
+                        /** @description The same span in the document as uploaded. Absent only on evidence extracted before sources were recorded. */
+                        source?: components["schemas"]["EvidenceSourceInput"];
                     }[];
                     provenance: {
                         kind: string;
@@ -1245,7 +1289,8 @@ export interface components {
             external_case_id: string | null;
             external_applicant_id: string | null;
             external_customer_id: string | null;
-            idempotency_key: string | null;
+            /** @description The Idempotency-Key of the API request that caused the event, else `event:` + the event id. The same in every delivery, attempt, retry and endpoint of one event: make your side effect idempotent on it. */
+            idempotency_key: string;
             trace_id: string;
             data: {
                 [key: string]: unknown;
@@ -1714,6 +1759,20 @@ export interface components {
              */
             idempotent_replay?: true;
         };
+        EvidenceSource: {
+            /** @constant */
+            kind: "text";
+            char_start: number;
+            char_end: number;
+        } | {
+            /** @constant */
+            kind: "box";
+            page_index: number;
+            x: number;
+            y: number;
+            width: number;
+            height: number;
+        };
         /**
          * @example {
          *       "fact_id": "gross_pay",
@@ -1744,7 +1803,15 @@ export interface components {
          *             "char_end": 121
          *           },
          *           "doc_id": "doc_1Ab2Cd3Ef4Gh5Ij6Kl7Mn8Op",
-         *           "page_index": 0
+         *           "page_index": 0,
+         *           "source": {
+         *             "kind": "box",
+         *             "page_index": 0,
+         *             "x": 105.62,
+         *             "y": 131.3,
+         *             "width": 53.4,
+         *             "height": 12.85
+         *           }
          *         }
          *       ],
          *       "updated_at": "2026-11-22T10:00:00.000Z"
@@ -1773,12 +1840,15 @@ export interface components {
             evidence: {
                 evidence_id: string;
                 quote: string;
+                /** @description Offsets into the canonical page text (the document’s `pages[].text`). */
                 location: {
                     char_start: number;
                     char_end: number;
                 };
                 doc_id: string;
                 page_index: number;
+                /** @description The same span in the document as uploaded. Absent only on evidence extracted before sources were recorded. */
+                source?: components["schemas"]["EvidenceSource"];
             }[];
             /** @description ISO 8601 UTC with milliseconds. */
             updated_at: string;
@@ -2033,7 +2103,15 @@ export interface components {
          *                   "char_end": 121
          *                 },
          *                 "doc_id": "doc_1Ab2Cd3Ef4Gh5Ij6Kl7Mn8Op",
-         *                 "page_index": 0
+         *                 "page_index": 0,
+         *                 "source": {
+         *                   "kind": "box",
+         *                   "page_index": 0,
+         *                   "x": 105.62,
+         *                   "y": 131.3,
+         *                   "width": 53.4,
+         *                   "height": 12.85
+         *                 }
          *               }
          *             ],
          *             "updated_at": "2026-11-22T10:00:00.000Z"
@@ -2296,7 +2374,15 @@ export interface components {
          *                 "char_end": 121
          *               },
          *               "doc_id": "doc_1Ab2Cd3Ef4Gh5Ij6Kl7Mn8Op",
-         *               "page_index": 0
+         *               "page_index": 0,
+         *               "source": {
+         *                 "kind": "box",
+         *                 "page_index": 0,
+         *                 "x": 105.62,
+         *                 "y": 131.3,
+         *                 "width": 53.4,
+         *                 "height": 12.85
+         *               }
          *             }
          *           ],
          *           "provenance": [
@@ -2356,12 +2442,15 @@ export interface components {
                     evidence: {
                         evidence_id: string;
                         quote: string;
+                        /** @description Offsets into the canonical page text (the document’s `pages[].text`). */
                         location: {
                             char_start: number;
                             char_end: number;
                         };
                         doc_id: string;
                         page_index: number;
+                        /** @description The same span in the document as uploaded. Absent only on evidence extracted before sources were recorded. */
+                        source?: components["schemas"]["EvidenceSource"];
                     }[];
                     provenance: {
                         kind: string;
@@ -2493,7 +2582,8 @@ export interface components {
             external_case_id: string | null;
             external_applicant_id: string | null;
             external_customer_id: string | null;
-            idempotency_key: string | null;
+            /** @description The Idempotency-Key of the API request that caused the event, else `event:` + the event id. The same in every delivery, attempt, retry and endpoint of one event: make your side effect idempotent on it. */
+            idempotency_key: string;
             trace_id: string;
             data: {
                 [key: string]: unknown;
@@ -3050,7 +3140,10 @@ export interface operations {
     getCase: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the record you hold: 304 while it is still current. */
+                "if-none-match"?: string;
+            };
             path: {
                 /** @description Case identifier (case_…). */
                 case_id: string;
@@ -3067,6 +3160,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["CaseRecord"];
                 };
+            };
+            /** @description Not modified: the record you hold (its ETag sent in If-None-Match) is current. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Default Response */
             400: {
