@@ -133,7 +133,11 @@ export interface CaseTypeVersionView {
 }
 
 /** Each case type's workflow versions, newest first, with the number of cases pinned to each. */
-export async function listCaseTypeVersions(deps: Pick<Deps, 'db'>, orgId: string, environment: Environment): Promise<Map<string, CaseTypeVersionView[]>> {
+export async function listCaseTypeVersions(
+  deps: Pick<Deps, 'db'>,
+  input: { orgId: string; environment: Environment },
+): Promise<Map<string, CaseTypeVersionView[]>> {
+  const { orgId, environment } = input;
   const out = new Map<string, CaseTypeVersionView[]>();
   for (const r of await listCaseTypeVersionsWithCaseCounts(deps.db, orgId, environment)) {
     const list = out.get(r.case_type_id) ?? [];
