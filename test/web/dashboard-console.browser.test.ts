@@ -88,7 +88,7 @@ describeInBrowser('operator console in a browser', () => {
         const res = href ? await fetch(href) : undefined;
         return res ? { status: res.status, type: res.headers.get('content-type') } : undefined;
       });
-      expect(loaded).toEqual({ status: 200, type: 'image/png' });
+      expect(loaded).toEqual({ status: 200, type: 'image/jpeg' });
       expect((await image.boundingBox())!.height).toBeGreaterThan(200);
       await check(page, `console case ${viewport}`);
 
