@@ -7,9 +7,9 @@ import { page } from './helpers.ts';
 
 const dmy = { ocr: false, dateOrder: 'dmy', dateOrderFromDocument: true } as const;
 const facts: FactDefinition[] = [
-  { fact_id: 'address', label: 'Service address', type: 'address', anchors: ['Service address'] },
-  { fact_id: 'account', label: 'Account', type: 'id_number', anchors: ['IBAN', 'Account number'] },
-  { fact_id: 'date', label: 'Statement date', type: 'date', anchors: ['Statement date'] },
+  { fact_id: 'address', label: 'Service address', type: 'address', required: true, document_kinds: [], anchors: ['Service address'] },
+  { fact_id: 'account', label: 'Account', type: 'id_number', required: true, document_kinds: [], anchors: ['IBAN', 'Account number'] },
+  { fact_id: 'date', label: 'Statement date', type: 'date', required: true, document_kinds: [], anchors: ['Statement date'] },
 ];
 const values = (text: string) => Object.fromEntries(extractFacts({ documentId: 'd', pages: [page(text)], facts }).map((f) => [f.fact_id, f.status === 'resolved' ? f.value : f.status]));
 
