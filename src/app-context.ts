@@ -1,6 +1,8 @@
 import type { Deps } from './deps.ts';
 import type { Environment } from './config.ts';
-import type { WebhookEnqueuer } from './domain/cases/case-events.ts';
+import type { ActionEnqueuer, WebhookEnqueuer } from './domain/cases/case-events.ts';
+import { caseActionEnqueuer } from './domain/connectors/actions.ts';
+import { wakeConnectorWorkers } from './jobs/connector-wake.ts';
 import { cacheKeyLookup } from './domain/keys/verified-key-cache.ts';
 import type { StoredKey } from './domain/keys/authenticate.ts';
 import type { RateLimitStore } from './ports/rate-limit-store.ts';
@@ -22,6 +24,8 @@ export interface AppContext extends Deps {
   keys: { find(hash: string): Promise<StoredKey | undefined>; forget(keyId: string): void };
   /** Writes webhook outbox rows for a catalog case event, in the event's transaction. */
   enqueueWebhook: WebhookEnqueuer;
+  /** Writes the connector calls of the action nodes a case event triggers, in the event's transaction. */
+  enqueueActions: ActionEnqueuer;
   /** The one SSRF-safe outbound HTTP client (document fetching; webhooks keep their own pool). */
   outbound: OutboundHttp;
   /** Document page extraction in child processes, started on first use (jobs/extraction-pool.ts). */
@@ -57,6 +61,7 @@ export function createAppContext(deps: Deps, secret: string, rateLimits: RateLim
     // Catalog case events write their deliveries in the event's transaction; workers in this
     // process start at once, others hear the NOTIFY the outbox issues.
     enqueueWebhook: caseWebhookEnqueuer(deps, () => wakeDeliveryWorkers(deps.db)),
+    enqueueActions: caseActionEnqueuer(deps, () => wakeConnectorWorkers(deps.db)),
     hasEnabledWebhookEndpoint: (orgId, environment) => hasEnabledEndpoint(deps.db, orgId, environment),
   };
 }
