@@ -36,10 +36,27 @@ async function withPeakRss<T>(pid: number, work: () => Promise<T>): Promise<{ re
   }
 }
 
+/** The server's statement counter (dossier_db_statements_total) from /metrics. */
+async function statementsSent(url: string): Promise<number> {
+  const text = await (await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${env.METRICS_TOKEN}` } })).text();
+  const match = /^dossier_db_statements_total (\d+)/m.exec(text);
+  if (!match) throw new Error('no dossier_db_statements_total in /metrics');
+  return Number(match[1]);
+}
+
+/** Runs `work` and reports the statements the server sent per request completed meanwhile. */
+async function withStatements(url: string, work: () => Promise<LoadResult>): Promise<{ result: LoadResult; perRequest: number }> {
+  const before = await statementsSent(url);
+  const result = await work();
+  const after = await statementsSent(url);
+  return { result, perRequest: (after - before) / Math.max(1, result.total) };
+}
+
 function mean(results: LoadResult[]): LoadResult {
   const avg = (pick: (r: LoadResult) => number) => results.reduce((s, r) => s + pick(r), 0) / results.length;
   return {
     requestsPerSecond: avg((r) => r.requestsPerSecond),
+    total: results.reduce((s, r) => s + r.total, 0),
     p50: avg((r) => r.p50),
     p99: Math.max(...results.map((r) => r.p99)),
     non2xx: results.reduce((s, r) => s + r.non2xx, 0),
@@ -56,6 +73,9 @@ const env = {
   TEST_SESSIONS_PER_MONTH: '100000000',
   LOG_LEVEL: 'warn',
   VALIDATE_RESPONSES: 'false',
+  METRICS_TOKEN: 'bench-metrics-token-0123456789',
+  // As `npm start` and bin/dossier.js run it.
+  NODE_OPTIONS: '--max-semi-space-size=8',
 };
 const server = await startProcess(['serve', '--no-worker'], env);
 let bareInput: (body: string) => void = () => undefined;
@@ -125,15 +145,21 @@ try {
   const read: LoadResult[] = [];
   const replay: LoadResult[] = [];
   let peakRss = 0;
+  const statements = { fresh: 0, read: 0, replay: 0 };
   for (let round = 0; round < ROUNDS; round++) {
     tpcb.push(await pgbench.tps(duration));
-    fresh.push(await freshSessions());
+    const created = await withStatements(server.url, freshSessions);
+    fresh.push(created.result);
+    statements.fresh = created.perRequest;
     baseline.push(await bareReads());
-    const measured = await withPeakRss(server.pid, reads);
-    read.push(measured.result);
+    const measured = await withPeakRss(server.pid, () => withStatements(server.url, reads));
+    read.push(measured.result.result);
+    statements.read = measured.result.perRequest;
     peakRss = Math.max(peakRss, measured.peakMb);
     baseline.push(await bareReads());
-    replay.push(await replays());
+    const replayed = await withStatements(server.url, replays);
+    replay.push(replayed.result);
+    statements.replay = replayed.perRequest;
   }
 
   const tps = tpcb.reduce((s, v) => s + v, 0) / tpcb.length;
@@ -147,6 +173,9 @@ try {
   console.log(`  sessions, new keys / pgbench TPC-B   ${(f.requestsPerSecond / tps).toFixed(2)}   goal ≥ 0.30`);
   console.log(`  case read / bare Fastify             ${(r.requestsPerSecond / b.requestsPerSecond).toFixed(2)}   goal ≥ 0.50; p99 ${r.p99} ms, goal ≤ 20 ms`);
   console.log(`  replays / bare Fastify               ${(p.requestsPerSecond / b.requestsPerSecond).toFixed(2)}   goal ≥ 0.50`);
+  console.log(
+    `  statements per request (round trips, BEGIN/COMMIT included): session creation ${statements.fresh.toFixed(1)}, case read ${statements.read.toFixed(2)}, replay ${statements.replay.toFixed(2)}`,
+  );
   console.log(`  RSS idle ${idleRss.toFixed(0)} MB (goal ≤ 150), peak under the read load ${peakRss.toFixed(0)} MB (goal ≤ 400)`);
 } finally {
   bare.stop();

@@ -26,6 +26,8 @@ export async function benchSchema(): Promise<{ url: string; drop(): Promise<void
 
 export interface LoadResult {
   requestsPerSecond: number;
+  /** Requests completed in the run. */
+  total: number;
   p50: number;
   p99: number;
   non2xx: number;
@@ -36,6 +38,7 @@ export async function load(options: autocannon.Options): Promise<LoadResult> {
   const result = await autocannon({ connections: 32, duration: 8, ...options });
   return {
     requestsPerSecond: result.requests.average,
+    total: result.requests.total,
     p50: result.latency.p50,
     p99: result.latency.p99,
     non2xx: result.non2xx,

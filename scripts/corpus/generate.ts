@@ -1,13 +1,15 @@
 import type { DocumentKind } from './case-types.ts';
 import { generateDocument, type LogicalDocument } from './documents.ts';
 import { createRng } from './prng.ts';
-import { renderDocx, renderPdf, renderPlain, renderScan, renderScannedPdf, type CorpusFormat } from './render.ts';
+import { renderDocx, renderPdf, type DrawnText, renderPlain, renderScan, renderScannedPdf, type CorpusFormat } from './render.ts';
 
 export interface CorpusDocument {
   readonly id: string;
   readonly format: CorpusFormat;
   readonly bytes: Uint8Array;
   readonly logical: LogicalDocument;
+  /** Text PDFs: every text drawn, with its font and position (for the evidence box property test). */
+  readonly drawn?: readonly DrawnText[];
 }
 
 export interface CorpusOptions {
@@ -33,9 +35,10 @@ export async function* generateCorpus(options: CorpusOptions): AsyncGenerator<Co
     const kind: DocumentKind = i % 2 === 0 ? 'pay_stub' : 'utility_bill';
     const docRng = root.fork(`doc-${i}`);
     const logical = generateDocument(docRng.fork('content'), kind, i);
-    const pdf = await renderPdf(logical, docRng.fork('pdf'));
+    const drawn: DrawnText[] = [];
+    const pdf = await renderPdf(logical, docRng.fork('pdf'), drawn);
     if (i < options.textDocuments) {
-      yield { id: `${logical.id}.pdf`, format: 'pdf', bytes: pdf, logical };
+      yield { id: `${logical.id}.pdf`, format: 'pdf', bytes: pdf, logical, drawn };
       yield { id: `${logical.id}.docx`, format: 'docx', bytes: await renderDocx(logical, docRng.fork('docx')), logical };
       yield { id: `${logical.id}.txt`, format: 'plain', bytes: renderPlain(logical, docRng.fork('plain')), logical };
     }

@@ -2,6 +2,7 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { z } from 'zod';
 import type { AppContext } from '../app-context.ts';
 import { ensureDemoWorkspace } from '../domain/demo/demo-workspace.ts';
+import { createSession } from '../domain/sessions/create-session.ts';
 import { createApiKey, revokeApiKey } from '../domain/keys/keys.ts';
 import { createOrg, getOrg, updateOrg } from '../domain/orgs/orgs.ts';
 import type { Result } from '../domain/errors.ts';
@@ -76,12 +77,33 @@ function demoCurl(baseUrl: string, key: string): string {
   );
 }
 
+/**
+ * An applicant link of the demo workspace, to open in a browser at once. One session per UTC day
+ * (the idempotency key is the date), so printing it again shows the same link and the monthly
+ * test-session allowance is not spent by restarts.
+ */
+async function demoApplicantLink(ctx: AppContext, demo: { org_id: string; key_id: string }): Promise<string | null> {
+  if (ctx.config.appUrl === null) return null;
+  const request = { case_type_id: 'income_verification', prefill: { full_name: 'Jane Doe' } };
+  const created = await createSession(ctx, {
+    key: { keyId: demo.key_id, orgId: demo.org_id, environment: 'test', scopes: ['*'], rateLimitPerMinute: null },
+    idempotencyKey: `demo-applicant-link-${ctx.clock.now().toISOString().slice(0, 10)}`,
+    rawBody: request,
+    request,
+    traceId: 'cli:demo',
+  });
+  if (!created.ok) return null;
+  const url = (created.value.body as { signed_url?: unknown }).signed_url;
+  return typeof url === 'string' ? url : null;
+}
+
 export async function describeDemo(ctx: AppContext) {
   const demo = await ensureDemoWorkspace(ctx);
   return {
     ...demo,
     base_url: ctx.config.baseUrl,
     curl: demo.key ? demoCurl(ctx.config.baseUrl, demo.key) : null,
+    applicant_link: await demoApplicantLink(ctx, demo),
     dashboard: { url: `${ctx.config.baseUrl}/dashboard/login`, email: demo.operator.email, password: demo.operator.password },
   };
 }

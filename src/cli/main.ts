@@ -27,6 +27,7 @@ const USAGE = `usage: dossier <command> [--json]
   endpoint add --org ORG_ID --env test|live --url URL --events e1,e2|'*'   (prints the signing secret once)
   endpoint list --org ORG_ID --env test|live
   endpoint disable ENDPOINT_ID
+  endpoint enable ENDPOINT_ID
   endpoint rotate-secret ENDPOINT_ID   (the old secret keeps signing for 24 hours)
   notifications list --org ORG_ID --env test|live [--limit N]
   operator create --org ORG_ID --email E --password P [--role admin|reviewer]

@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import {
   DEFAULT_EXTRACTION_LIMITS,
   documentFailure,
-  type DocumentExtractor,
+  type ExtractionPool,
   type ExtractedPages,
   type ExtractionLimits,
   type ExtractPagesInput,
@@ -46,12 +46,7 @@ export interface ExtractionPoolOptions {
   readonly childModule?: URL;
 }
 
-export interface ExtractionPool extends DocumentExtractor {
-  /** Kills every child; extractions in flight reject. */
-  close(): Promise<void>;
-  /** Process ids of the live children (for tests and metrics). */
-  readonly pids: readonly number[];
-}
+export type { ExtractionPool };
 
 export class ExtractionAborted extends Error {
   override name = 'ExtractionAborted';

@@ -1,3 +1,4 @@
+import { Counter } from 'prom-client';
 import type { Clock } from '../ports/clock.ts';
 import type { RateLimitStore } from '../ports/rate-limit-store.ts';
 import type { PoolStats } from '../storage/database.ts';
@@ -90,6 +91,17 @@ export function registerCollectors(metrics: Metrics, inputs: CollectorInputs): v
     name: 'dossier_db_pool_waiting_requests',
     help: 'Queries of this process waiting for a free database connection.',
     collect: (gauge) => gauge.set(inputs.pool().waiting),
+  });
+  let statementsCounted = 0;
+  new Counter({
+    name: 'dossier_db_statements_total',
+    help: 'Statements this process has sent to the database (round trips), BEGIN and COMMIT included.',
+    registers: [metrics.registry],
+    collect() {
+      const now = inputs.pool().statements;
+      this.inc(Math.max(0, now - statementsCounted));
+      statementsCounted = now;
+    },
   });
   scrapeGauge(metrics.registry, {
     name: 'dossier_db_pool_max_connections',

@@ -19,27 +19,35 @@ export interface NewCaseEvent {
 /**
  * Appends an event with the case's next cursor. The increment takes the case row lock until the
  * transaction ends, so cursors are gapless and commit in cursor order: a poller that resumes from
- * its last cursor can never skip an event that commits later with a smaller one.
+ * its last cursor can never skip an event that commits later with a smaller one. One statement
+ * (the increment in a CTE feeding the insert): every case change appends events, and a round trip
+ * saved here is saved on each of them.
  */
 export async function appendCaseEvent(tx: Tx, event: NewCaseEvent): Promise<CaseEventRow> {
-  const bumped = await tx
-    .updateTable('cases')
-    .set({ last_event_cursor: sql`last_event_cursor + 1`, updated_at: event.createdAt })
-    .where('case_id', '=', event.caseId)
-    .returning('last_event_cursor')
-    .executeTakeFirstOrThrow();
   return tx
+    .with('bumped', (db) =>
+      db
+        .updateTable('cases')
+        .set({ last_event_cursor: sql`last_event_cursor + 1`, updated_at: event.createdAt })
+        .where('case_id', '=', event.caseId)
+        .returning('last_event_cursor'),
+    )
     .insertInto('case_events')
-    .values({
-      event_id: event.eventId,
-      case_id: event.caseId,
-      org_id: event.orgId,
-      environment: event.environment,
-      cursor: bumped.last_event_cursor,
-      event_type: event.eventType,
-      data: toJsonb(event.data),
-      created_at: event.createdAt,
-    })
+    .columns(['event_id', 'case_id', 'org_id', 'environment', 'cursor', 'event_type', 'data', 'created_at'])
+    .expression((eb) =>
+      eb
+        .selectFrom('bumped')
+        .select([
+          eb.val(event.eventId).as('event_id'),
+          eb.val(event.caseId).as('case_id'),
+          eb.val(event.orgId).as('org_id'),
+          eb.val(event.environment).as('environment'),
+          'bumped.last_event_cursor',
+          eb.val(event.eventType).as('event_type'),
+          sql`${toJsonb(event.data)}::jsonb`.as('data'),
+          sql`${event.createdAt}::timestamptz`.as('created_at'),
+        ]),
+    )
     .returningAll()
     .executeTakeFirstOrThrow();
 }

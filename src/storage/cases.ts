@@ -1,4 +1,4 @@
-import { sql, type Insertable, type Selectable } from 'kysely';
+import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { Environment } from '../config.ts';
 import type { Executor, Tx } from './schema.ts';
 import type { CaseJobsTable, CasesTable, DocumentsTable, FactsTable, SessionsTable } from './tables/cases.ts';
@@ -12,6 +12,11 @@ export type CaseJobRow = Selectable<CaseJobsTable>;
 
 export async function insertCase(tx: Tx, row: NewCaseRow): Promise<CaseRow> {
   return tx.insertInto('cases').values(row).returningAll().executeTakeFirstOrThrow();
+}
+
+/** A case by id alone, for callers that proved their right to it another way (the applicant's session). */
+export async function findCaseById(db: Executor, caseId: string): Promise<CaseRow | undefined> {
+  return db.selectFrom('cases').selectAll().where('case_id', '=', caseId).executeTakeFirst();
 }
 
 /** A case as its workspace sees it: another org's or environment's case does not exist. */
@@ -90,4 +95,54 @@ export async function findCaseSnapshot(db: Executor, caseId: string, scope?: { o
 /** The session row, locked for the rest of the transaction (applicant writes serialise on it). */
 export async function lockSession(tx: Tx, sessionId: string): Promise<SessionRow | undefined> {
   return tx.selectFrom('sessions').selectAll().where('session_id', '=', sessionId).forUpdate().executeTakeFirst();
+}
+
+/** Locks a case row for the rest of the transaction, scoped to its workspace when `scope` is given. */
+export async function lockCase(tx: Tx, caseId: string, scope?: { orgId: string; environment: Environment }): Promise<CaseRow | undefined> {
+  let q = tx.selectFrom('cases').selectAll().where('case_id', '=', caseId);
+  if (scope) q = q.where('org_id', '=', scope.orgId).where('environment', '=', scope.environment);
+  return q.forUpdate().executeTakeFirst();
+}
+
+export async function updateCaseRow(tx: Tx, caseId: string, changes: Updateable<CasesTable>): Promise<void> {
+  await tx.updateTable('cases').set(changes).where('case_id', '=', caseId).execute();
+}
+
+/**
+ * Changes a case only if its runtime_status is still `expected` (the guard of a transition);
+ * undefined when it was not.
+ */
+export async function updateCaseIfStatus(tx: Tx, caseId: string, expected: CaseRow['runtime_status'], changes: Updateable<CasesTable>): Promise<CaseRow | undefined> {
+  return tx.updateTable('cases').set(changes).where('case_id', '=', caseId).where('runtime_status', '=', expected).returningAll().executeTakeFirst();
+}
+
+/** The newest session of a case (a case has one today; the newest wins if that changes). */
+export async function findLatestSession(db: Executor, caseId: string): Promise<SessionRow | undefined> {
+  return db.selectFrom('sessions').selectAll().where('case_id', '=', caseId).orderBy('created_at', 'desc').limit(1).executeTakeFirst();
+}
+
+export async function findSession(db: Executor, sessionId: string): Promise<SessionRow | undefined> {
+  return db.selectFrom('sessions').selectAll().where('session_id', '=', sessionId).executeTakeFirst();
+}
+
+export async function updateSessionRow(tx: Tx, sessionId: string, changes: Updateable<SessionsTable>): Promise<void> {
+  await tx.updateTable('sessions').set(changes).where('session_id', '=', sessionId).execute();
+}
+
+/** Open sessions whose time ran out, oldest first. */
+export async function selectExpiredOpenSessions(db: Executor, now: Date, limit: number): Promise<{ session_id: string; case_id: string }[]> {
+  return db.selectFrom('sessions').select(['session_id', 'case_id']).where('status', '=', 'open').where('expires_at', '<=', now).orderBy('expires_at').limit(limit).execute();
+}
+
+/** Submitted sessions that expired while their case still waits on the applicant (open follow-ups). */
+export async function selectExpiredSessionsAwaitingFollowUp(db: Executor, now: Date, limit: number): Promise<{ session_id: string; case_id: string }[]> {
+  return db
+    .selectFrom('sessions')
+    .innerJoin('cases', 'cases.case_id', 'sessions.case_id')
+    .select(['sessions.session_id', 'sessions.case_id'])
+    .where('sessions.status', '=', 'submitted')
+    .where('sessions.expires_at', '<=', now)
+    .where('cases.runtime_status', '=', 'intake_in_progress')
+    .limit(limit)
+    .execute();
 }

@@ -30,10 +30,25 @@ export interface PoolStats {
   idle: number;
   /** Queries waiting for a connection: above zero for long, the pool is too small or queries too slow. */
   waiting: number;
+  /** Statements sent since the process started, BEGIN and COMMIT included: round trips to the database. */
+  statements: number;
 }
 
+/**
+ * Counts every statement a pooled client sends, Kysely's BEGIN/COMMIT included, by wrapping each
+ * client's `query` as the pool connects it. The count is what the benchmark divides by requests
+ * to report round trips per request (issue 16), and /metrics exposes it.
+ */
 function statsOf(pool: pg.Pool, max: number): () => PoolStats {
-  return () => ({ max, inUse: pool.totalCount - pool.idleCount, idle: pool.idleCount, waiting: pool.waitingCount });
+  let statements = 0;
+  pool.on('connect', (client) => {
+    const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+    (client as { query: unknown }).query = (...args: unknown[]) => {
+      statements++;
+      return query(...args);
+    };
+  });
+  return () => ({ max, inUse: pool.totalCount - pool.idleCount, idle: pool.idleCount, waiting: pool.waitingCount, statements });
 }
 
 export class EmbeddedDatabaseBusyError extends Error {

@@ -55,3 +55,33 @@ export async function listPages(db: Executor, docId: string): Promise<PageRow[]>
 export async function deletePages(tx: Tx, docId: string): Promise<void> {
   await tx.deleteFrom('document_pages').where('doc_id', '=', docId).execute();
 }
+
+/** Every document of a case, oldest id first. */
+export async function selectCaseDocuments(db: Executor, caseId: string): Promise<DocumentRow[]> {
+  return db.selectFrom('documents').selectAll().where('case_id', '=', caseId).orderBy('doc_id').execute();
+}
+
+/** Whether any document of the case is still uploaded or processing. */
+export async function hasUnfinishedDocuments(db: Executor, caseId: string): Promise<boolean> {
+  const row = await db.selectFrom('documents').select('doc_id').where('case_id', '=', caseId).where('status', 'in', ['uploaded', 'processing']).limit(1).executeTakeFirst();
+  return row !== undefined;
+}
+
+/** The files the applicant uploaded and that are not erased, in upload order. */
+export async function selectUploadedDocuments(db: Executor, caseId: string) {
+  return db
+    .selectFrom('documents')
+    .select(['doc_id', 'document_kind', 'filename', 'status', 'failure_reason', 'byte_size'])
+    .where('case_id', '=', caseId)
+    .where('status', '!=', 'erased')
+    .where('source', '=', 'upload')
+    .orderBy('created_at')
+    .orderBy('doc_id')
+    .execute();
+}
+
+/** How many documents of one kind the case holds that count (neither erased nor failed). */
+export async function countLiveDocumentsOfKind(db: Executor, caseId: string, documentKind: string): Promise<number> {
+  const rows = await db.selectFrom('documents').select('doc_id').where('case_id', '=', caseId).where('document_kind', '=', documentKind).where('status', 'not in', ['erased', 'failed']).execute();
+  return rows.length;
+}

@@ -126,3 +126,9 @@ export async function deleteOldSignInFailures(db: Executor, before: Date): Promi
   const result = await db.deleteFrom('sign_in_failures').where('window_start', '<', before).executeTakeFirst();
   return Number(result.numDeletedRows);
 }
+
+/** The emails of some of a workspace's operators, by id (others are left out). */
+export async function selectOperatorEmails(db: Executor, orgId: string, operatorIds: readonly string[]): Promise<{ operator_id: string; email: string }[]> {
+  if (operatorIds.length === 0) return [];
+  return db.selectFrom('operators').select(['operator_id', 'email']).where('org_id', '=', orgId).where('operator_id', 'in', operatorIds).execute();
+}

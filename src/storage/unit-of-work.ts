@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Executor, Tx } from './schema.ts';
 
 /**
@@ -92,4 +93,15 @@ export async function withRetries<T>(work: () => Promise<T>, attempts = 3): Prom
       if (attempt >= attempts || !retryable(err)) throw err;
     }
   }
+}
+
+/**
+ * Serialises transactions on one key until they end (a PostgreSQL transaction-level advisory
+ * lock): strings are hashed with `hashtext`, numbers used as they are. `shared` holders do not
+ * wait for each other, only for an exclusive holder.
+ */
+export async function lockTransactionKey(tx: Tx, key: string | number, mode: 'exclusive' | 'shared' = 'exclusive'): Promise<void> {
+  const id = typeof key === 'number' ? sql`${key}` : sql`hashtext(${key})`;
+  if (mode === 'shared') await sql`select pg_advisory_xact_lock_shared(${id})`.execute(tx);
+  else await sql`select pg_advisory_xact_lock(${id})`.execute(tx);
 }

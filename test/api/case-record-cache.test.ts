@@ -84,7 +84,7 @@ describeEachBackend('stored case records', (backend) => {
   it('every table the record is built from carries the insert, update and delete triggers', async () => {
     const triggers = await sql<{ table: string; n: string }>`
       select c.relname as table, count(*) as n from pg_trigger g join pg_class c on c.oid = g.tgrelid
-      where not g.tgisinternal and g.tgname like '%_touch_case_%' group by c.relname order by c.relname`.execute(t.ctx.db);
+      where c.relnamespace = current_schema()::regnamespace and not g.tgisinternal and g.tgname like '%_touch_case_%' group by c.relname order by c.relname`.execute(t.ctx.db);
     expect(triggers.rows.map((r) => [r.table, Number(r.n)])).toEqual([
       ['case_jobs', 3],
       ['documents', 3],

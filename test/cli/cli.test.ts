@@ -131,6 +131,22 @@ describe('dossier CLI on the embedded database', () => {
       expect(String(demo.curl)).toContain('/api/v1/sessions');
     });
 
+    it('prints an applicant link that opens the intake flow, the same link each time that day', async () => {
+      const demo = (await runCli(['demo', '--json'], env)).json();
+      const link = new URL(String(demo.applicant_link));
+      expect(link.pathname).toMatch(/^\/app\/s\/[0-9a-f-]{36}$/);
+      expect(link.searchParams.get('token')).toBeTruthy();
+      const first = await fetch(`${server.url}${link.pathname}${link.search}`, { redirect: 'manual' });
+      expect(first.status).toBe(303);
+      const cookie = (first.headers.get('set-cookie') ?? '').split(';')[0]!;
+      const resume = await fetch(`${server.url}${link.pathname}`, { redirect: 'manual', headers: { cookie } });
+      expect(resume.status).toBe(303);
+      const page = await fetch(`${server.url}${resume.headers.get('location')}`, { headers: { cookie } });
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain('About you');
+      expect((await runCli(['demo', '--json'], env)).json().applicant_link).toBe(demo.applicant_link);
+    });
+
     it('refuses a second server or worker on the same files', async () => {
       const second = await runCli(['worker', '--json'], env);
       expect(second.code).toBe(1);

@@ -3,6 +3,8 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { createTestApp, until, type TestApp, type TestWorkspace } from '../support/harness.ts';
 import { describeInBrowser, expectAccessible, expectNoHorizontalScroll, launchBrowser, listen, newContext, screenshot, type TestBrowser, type ViewportName } from '../support/browser.ts';
 import { newOperator } from '../support/web.ts';
+import { systemClock } from '../../src/ports/clock.ts';
+import { caseEvent, enqueue, insertCase, startDeliveries, startReceiver, verifySignatures, type Receiver, type RunningDeliveries } from '../webhooks/fixtures.ts';
 
 /** Checks a page state as the UI guide asks: axe clean, no sideways scrolling, and a screenshot to look at. */
 async function check(page: Page, state: string, viewport: ViewportName): Promise<void> {
@@ -16,13 +18,20 @@ describeInBrowser('developer settings in a browser', () => {
   let ws: TestWorkspace;
   let browser: TestBrowser;
   let origin: string;
+  let receiver: Receiver;
+  let deliveries: RunningDeliveries;
   beforeAll(async () => {
-    t = await createTestApp('embedded', { env: { DOSSIER_ALLOW_PRIVATE_NETWORK: 'true', WEBHOOK_RETRY_DELAYS: '1,1,1,1' } });
+    // A real clock: retries become due as time passes, and Stripe's verifier checks the timestamp against it.
+    t = await createTestApp('embedded', { clock: systemClock, env: { DOSSIER_ALLOW_PRIVATE_NETWORK: 'true', WEBHOOK_RETRY_DELAYS: '1,1,1,1' } });
     ws = await t.workspace({ name: 'Acme Lending' });
     origin = await listen(t);
     browser = await launchBrowser();
+    receiver = await startReceiver();
+    deliveries = startDeliveries(t.ctx, 'embedded', { pollMs: 100 });
   });
   afterAll(async () => {
+    await deliveries?.stop();
+    await receiver?.close();
     await browser?.close();
     await t?.close();
   });
@@ -76,6 +85,113 @@ describeInBrowser('developer settings in a browser', () => {
       expect(Date.now() - started).toBeLessThan(5_000);
       await check(page, 'keys-revoked', viewport);
       await context.close();
-    });
+    }, 60_000);
+  }
+
+  for (const viewport of ['phone', 'desktop'] as const satisfies readonly ViewportName[]) {
+    it(`adds an endpoint, sends a verified test event, watches failed attempts and retries one (${viewport})`, async () => {
+      receiver.respond(() => ({ status: 200, body: 'ok' }));
+      const { context, page } = await signedIn(viewport);
+      await page.goto(`${origin}/dashboard/developers/webhooks`);
+      await check(page, 'webhooks', viewport);
+
+      const url = `${receiver.url}?viewport=${viewport}`;
+      await page.getByLabel('Endpoint URL').fill(url);
+      await page.getByRole('button', { name: 'Add endpoint' }).click();
+      await page.getByRole('heading', { name: 'There is a problem' }).waitFor();
+      expect(await page.getByLabel('Endpoint URL').inputValue()).toBe(url);
+      await check(page, 'webhooks-errors', viewport);
+      await page.getByLabel('All events').check();
+      await page.getByRole('button', { name: 'Add endpoint' }).click();
+      await page.getByText('Endpoint added: its signing secret').waitFor();
+      const secret = (await page.locator('#signing-secret').textContent())!.trim();
+      expect(secret).toMatch(/^whsec_/);
+      await check(page, 'endpoint-secret', viewport);
+      const endpointUrl = page.url();
+      await page.goto(endpointUrl);
+      expect(await page.locator('#signing-secret').count(), 'the secret is shown once').toBe(0);
+
+      const before = receiver.requests.length;
+      await page.getByRole('button', { name: 'Send test event' }).click();
+      await page.getByText('Test event delivered').waitFor();
+      await check(page, 'endpoint-test-sent', viewport);
+      const test = receiver.requests[before]!;
+      expect(JSON.parse(test.rawBody).event_type).toBe('v1.webhook.test');
+      verifySignatures(test, secret);
+
+      // The receiver fails: five attempts one second apart, then the delivery is failed.
+      receiver.respond(() => ({ status: 500, body: 'receiver is down' }));
+      const endpointId = endpointUrl.split('/').pop()!;
+      const caseId = await insertCase(t.ctx, ws.orgId);
+      await enqueue(t.ctx, caseEvent(ws.orgId, caseId));
+      // Other tests' endpoints are subscribed too: take this endpoint's delivery.
+      const { delivery_id: deliveryId } = await t.ctx.db
+        .selectFrom('webhook_deliveries')
+        .select('delivery_id')
+        .where('endpoint_id', '=', endpointId)
+        .where('case_id', '=', caseId)
+        .executeTakeFirstOrThrow();
+      await until(async () => {
+        await page.goto(`${endpointUrl}?status=failed`);
+        return (await page.getByRole('link', { name: new RegExp(`delivery ${deliveryId}`) }).count()) > 0;
+      }, 20_000, 500);
+      await check(page, 'delivery-log-failed', viewport);
+      await page.getByLabel('Case id').fill(caseId);
+      await page.getByRole('button', { name: 'Filter' }).click();
+      await page.getByRole('link', { name: new RegExp(`delivery ${deliveryId}`) }).click();
+      await page.getByRole('heading', { name: /^Delivery/ }).waitFor();
+      expect(await page.getByRole('table', { name: 'Attempts, oldest first' }).getByRole('row').count()).toBe(6);
+      expect(await page.getByText('receiver is down').count()).toBeGreaterThan(0);
+      expect(await page.getByText(`"delivery_id": "${deliveryId}"`).count()).toBe(1);
+      await check(page, 'delivery-detail-failed', viewport);
+
+      receiver.respond(() => ({ status: 200, body: 'ok' }));
+      await page.getByRole('button', { name: 'Retry delivery' }).click();
+      await page.getByText('The delivery is queued again.').waitFor();
+      await until(async () => {
+        await page.reload();
+        return (await page.getByText('Delivered', { exact: true }).count()) > 0;
+      }, 10_000, 300);
+      await check(page, 'delivery-detail-retried', viewport);
+      expect(endpointId).toMatch(/^ep_/);
+
+      await page.goto(endpointUrl);
+      await page.getByRole('link', { name: 'Rotate secret' }).click();
+      await check(page, 'endpoint-rotate-confirm', viewport);
+      await page.getByRole('button', { name: 'Rotate secret' }).click();
+      await page.getByText('The new signing secret').waitFor();
+      const rotated = (await page.locator('#signing-secret').textContent())!.trim();
+      expect(rotated).not.toBe(secret);
+      page.once('dialog', (d) => void d.accept());
+      await page.getByRole('button', { name: 'Disable endpoint' }).click();
+      await page.getByText('The endpoint is disabled').waitFor();
+      await check(page, 'endpoint-disabled', viewport);
+      await page.getByRole('button', { name: 'Enable endpoint' }).click();
+      await page.getByText('The endpoint is enabled.').waitFor();
+      await context.close();
+    }, 120_000);
+  }
+
+  for (const viewport of ['phone', 'desktop'] as const satisfies readonly ViewportName[]) {
+    it(`renders the API reference from the local bundle with no CSP violation (${viewport})`, async () => {
+      const context = await newContext(browser, { viewport });
+      const page = await context.newPage();
+      const requests: string[] = [];
+      page.on('request', (r) => requests.push(r.url()));
+      const consoleErrors: string[] = [];
+      page.on('console', (m) => { if (m.type() === 'error') consoleErrors.push(m.text()); });
+      await page.addInitScript(() => {
+        (window as unknown as { __violations: string[] }).__violations = [];
+        document.addEventListener('securitypolicyviolation', (e) => (window as unknown as { __violations: string[] }).__violations.push(`${e.violatedDirective} ${e.blockedURI}`));
+      });
+      const res = await page.goto(`${origin}/docs`);
+      expect(res?.headers()['content-security-policy']).toContain("script-src 'self'");
+      await page.getByRole('heading', { name: /Send a signed test webhook/ }).first().waitFor({ timeout: 20_000 });
+      expect(await page.evaluate(() => (window as unknown as { __violations: string[] }).__violations)).toEqual([]);
+      expect(consoleErrors.filter((e) => /Content Security Policy/i.test(e))).toEqual([]);
+      expect(requests.every((u) => u.startsWith(origin)), requests.filter((u) => !u.startsWith(origin)).join(', ')).toBe(true);
+      await screenshot(page, `developers-api-reference-${viewport}`);
+      await context.close();
+    }, 60_000);
   }
 });

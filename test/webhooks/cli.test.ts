@@ -21,7 +21,7 @@ describeEachBackend('dossier endpoint and notifications commands', (backend) => 
     await strict.close();
   });
 
-  it('adds, lists, rotates and disables an endpoint', async () => {
+  it('adds, lists, rotates, disables and enables an endpoint', async () => {
     const added = await run('endpoint', 'add', '--org', ws.orgId, '--env', 'test', '--url', 'http://127.0.0.1:9/dossier', '--events', 'v1.case.completed,intake.submitted');
     expect(added.exitCode).toBe(0);
     const endpoint = added.result as Record<string, unknown>;
@@ -42,6 +42,12 @@ describeEachBackend('dossier endpoint and notifications commands', (backend) => 
 
     const disabled = await run('endpoint', 'disable', String(endpoint.endpoint_id));
     expect(disabled.result).toMatchObject({ enabled: false });
+    expect((disabled.result as Record<string, unknown>).disabled_at).not.toBeNull();
+    const enabled = await run('endpoint', 'enable', String(endpoint.endpoint_id));
+    expect(enabled.exitCode).toBe(0);
+    expect(enabled.result).toMatchObject({ enabled: true, disabled_at: null });
+    const row = await t.ctx.db.selectFrom('webhook_endpoints').select(['enabled', 'disabled_at']).where('endpoint_id', '=', String(endpoint.endpoint_id)).executeTakeFirstOrThrow();
+    expect(row).toEqual({ enabled: true, disabled_at: null });
     expect((await run('endpoint', 'list', '--org', ws.orgId, '--env', 'live')).result).toEqual({ endpoints: [] });
   });
 
@@ -75,6 +81,7 @@ describeEachBackend('dossier endpoint and notifications commands', (backend) => 
     expect((await run('endpoint', 'add', '--org', ws.orgId, '--env', 'prod', '--url', 'http://127.0.0.1:9/', '--events', '*')).exitCode).toBe(2);
     expect((await run('endpoint', 'add', '--org', 'org_missing', '--env', 'test', '--url', 'http://127.0.0.1:9/', '--events', '*')).result).toMatchObject({ error: { code: 'not_found' } });
     expect((await run('endpoint', 'disable', 'ep_missing')).result).toMatchObject({ error: { code: 'not_found' } });
+    expect((await run('endpoint', 'enable', 'ep_missing')).result).toMatchObject({ error: { code: 'not_found' } });
     expect((await run('endpoint', 'rotate-secret', 'ep_missing')).result).toMatchObject({ error: { code: 'not_found' } });
   });
 

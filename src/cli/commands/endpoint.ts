@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { AppContext } from '../../app-context.ts';
 import { ENVIRONMENTS } from '../../config.ts';
 import type { Result } from '../../domain/errors.ts';
-import { createEndpoint, disableEndpointById, listEndpointViews, rotateEndpointSecret } from '../../domain/webhooks/endpoints.ts';
+import { createEndpoint, disableEndpointById, enableEndpointById, listEndpointViews, rotateEndpointSecret } from '../../domain/webhooks/endpoints.ts';
 import { listNotificationViews } from '../../domain/webhooks/notifications.ts';
 import { cliError } from '../output.ts';
 
@@ -67,6 +67,13 @@ export const ENDPOINT_COMMANDS: readonly EndpointCommand[] = [
     options: {},
     positionals: 1,
     run: async (ctx, _values, [endpointId]) => reported(await disableEndpointById(ctx, endpointId!)),
+  },
+  {
+    path: ['endpoint', 'enable'],
+    usage: 'dossier endpoint enable ENDPOINT_ID',
+    options: {},
+    positionals: 1,
+    run: async (ctx, _values, [endpointId]) => reported(await enableEndpointById(ctx, endpointId!)),
   },
   {
     path: ['endpoint', 'rotate-secret'],

@@ -45,8 +45,8 @@ export async function serve(args: { json: boolean; worker: boolean }): Promise<v
     worker: args.worker,
     pid: process.pid,
     demo: demo.created
-      ? { org_id: demo.org_id, key: demo.key, curl: demo.curl, dashboard: demo.dashboard }
-      : { org_id: demo.org_id, note: 'the demo workspace exists: `npm run dossier -- demo` prints its key again' },
+      ? { org_id: demo.org_id, key: demo.key, curl: demo.curl, dashboard: demo.dashboard, applicant_link: demo.applicant_link }
+      : { org_id: demo.org_id, applicant_link: demo.applicant_link, note: 'the demo workspace exists: `npm run dossier -- demo` prints its key again' },
   };
   if (args.json) printResult(banner, true);
   else printBanner(banner, demo.created);
@@ -77,6 +77,9 @@ function printBanner(banner: { url: string; database: string; demo: Record<strin
     }
   } else {
     lines.push(`Demo workspace ${String(banner.demo.org_id)}: \`npm run dossier -- demo\` prints its key and a curl line.`);
+  }
+  if (typeof banner.demo.applicant_link === 'string') {
+    lines.push('', 'Open the applicant flow of a demo session in your browser (valid for 24 hours):', `  ${banner.demo.applicant_link}`);
   }
   process.stdout.write(`${lines.join('\n')}\n`);
 }

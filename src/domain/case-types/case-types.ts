@@ -1,16 +1,16 @@
-import { sql } from 'kysely';
 import type { Environment } from '../../config.ts';
-import type { Deps } from '../../deps.ts';
+import type { Deps } from '../deps.ts';
 import {
   findCaseType,
   findCaseTypeVersion,
   insertCaseTypeVersion,
+  listCaseTypeVersionsWithCaseCounts,
   latestCaseTypeVersion,
   selectCaseTypes,
   upsertCaseType,
   type CaseTypeRow,
 } from '../../storage/case-types.ts';
-import { inTransaction } from '../../storage/unit-of-work.ts';
+import { inTransaction, lockTransactionKey } from '../../storage/unit-of-work.ts';
 import type { Executor } from '../../storage/schema.ts';
 import { canonicalJson, sha256Hex } from '../canonical-json.ts';
 import { fail, ok, type Result } from '../errors.ts';
@@ -75,7 +75,7 @@ export async function putCaseType(
   const now = deps.clock.now();
   return inTransaction(deps.db, async (tx) => {
     // Serialise concurrent puts of one case type so version numbers never collide.
-    await sql`select pg_advisory_xact_lock(hashtext(${`${input.orgId}:${input.environment}:${def.case_type_id}`}))`.execute(tx);
+    await lockTransactionKey(tx, `${input.orgId}:${input.environment}:${def.case_type_id}`);
     const latest = await latestCaseTypeVersion(tx, input.orgId, input.environment, def.case_type_id);
     const versionCreated = latest?.definition_hash !== hash;
     const versionNumber = versionCreated ? (latest?.version_number ?? 0) + 1 : latest!.version_number;
@@ -127,4 +127,22 @@ export async function loadPinnedDefinition(
   const row = await findCaseTypeVersion(db, orgId, environment, caseTypeId, workflowVersion);
   if (!row) throw new Error(`case type version ${caseTypeId}@${workflowVersion} is missing`);
   return row.definition as CaseTypeDefinition;
+}
+
+export interface CaseTypeVersionView {
+  workflow_version: string;
+  created_at: string;
+  /** Cases created on this version (they keep it for their whole life). */
+  cases: number;
+}
+
+/** Each case type's workflow versions, newest first, with the number of cases pinned to each. */
+export async function listCaseTypeVersions(deps: Pick<Deps, 'db'>, orgId: string, environment: Environment): Promise<Map<string, CaseTypeVersionView[]>> {
+  const out = new Map<string, CaseTypeVersionView[]>();
+  for (const r of await listCaseTypeVersionsWithCaseCounts(deps.db, orgId, environment)) {
+    const list = out.get(r.case_type_id) ?? [];
+    list.push({ workflow_version: r.workflow_version, created_at: r.created_at.toISOString(), cases: r.cases });
+    out.set(r.case_type_id, list);
+  }
+  return out;
 }

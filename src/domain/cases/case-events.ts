@@ -1,4 +1,4 @@
-import type { Deps } from '../../deps.ts';
+import type { Deps } from '../deps.ts';
 import { appendCaseEvent, type CaseEventRow } from '../../storage/case-events.ts';
 import type { CaseRow } from '../../storage/cases.ts';
 import type { Tx } from '../../storage/schema.ts';

@@ -1,6 +1,6 @@
-import type { Deps } from '../../deps.ts';
+import type { Deps } from '../deps.ts';
 import type { Environment } from '../../config.ts';
-import { findCaseSnapshot, type CaseRow } from '../../storage/cases.ts';
+import { findCaseSnapshot, lockCase, updateCaseIfStatus, updateCaseRow, type CaseRow } from '../../storage/cases.ts';
 import { toJsonb } from '../../storage/json.ts';
 import type { Tx } from '../../storage/schema.ts';
 import type { CaseStatus, GateRuleResult, RuntimeStatus } from './case-state.ts';
@@ -34,9 +34,7 @@ export async function transitionCase(
 ): Promise<CaseRow> {
   if (!canTransition(row.runtime_status, to)) throw new IllegalTransitionError(row.runtime_status, to);
   const now = deps.clock.now();
-  const updated = await tx
-    .updateTable('cases')
-    .set({
+  const updated = await updateCaseIfStatus(tx, row.case_id, row.runtime_status, {
       runtime_status: to,
       status_changed_at: now,
       updated_at: now,
@@ -45,11 +43,7 @@ export async function transitionCase(
       ...(patch.currentNodeId !== undefined ? { current_node_id: patch.currentNodeId } : {}),
       ...(patch.currentGateId !== undefined ? { current_gate_id: patch.currentGateId } : {}),
       ...(patch.gateResults !== undefined ? { gate_results: toJsonb(patch.gateResults) } : {}),
-    })
-    .where('case_id', '=', row.case_id)
-    .where('runtime_status', '=', row.runtime_status)
-    .returningAll()
-    .executeTakeFirst();
+    });
   // The row is locked by the caller; a status that changed under us means the caller did not lock it.
   if (!updated) throw new Error(`case ${row.case_id} changed status concurrently; lock it before transitioning`);
   await recordCaseEvent(tx, deps, updated, 'case.status_changed', { from: row.runtime_status, to }, cause);
@@ -58,9 +52,7 @@ export async function transitionCase(
 
 /** Locks a case row for the rest of the transaction, scoped to its workspace. */
 export async function lockCaseRow(tx: Tx, caseId: string, scope?: { orgId: string; environment: Environment }): Promise<CaseRow | undefined> {
-  let q = tx.selectFrom('cases').selectAll().where('case_id', '=', caseId);
-  if (scope) q = q.where('org_id', '=', scope.orgId).where('environment', '=', scope.environment);
-  return q.forUpdate().executeTakeFirst();
+  return lockCase(tx, caseId, scope);
 }
 
 /**
@@ -72,9 +64,5 @@ export async function refreshQueueProjection(tx: Tx, caseId: string): Promise<vo
   const snapshot = await findCaseSnapshot(tx, caseId);
   if (!snapshot) return;
   const record = renderCaseRecord(await stateOfSnapshot(tx, snapshot));
-  await tx
-    .updateTable('cases')
-    .set({ queue_category: record.queue_row.queue_category, queue_status: record.queue_row.queue_status, queue_row: toJsonb(record.queue_row) })
-    .where('case_id', '=', caseId)
-    .execute();
+  await updateCaseRow(tx, caseId, { queue_category: record.queue_row.queue_category, queue_status: record.queue_row.queue_status, queue_row: toJsonb(record.queue_row) });
 }

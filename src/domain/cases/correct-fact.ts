@@ -1,3 +1,5 @@
+import { insertFactCorrection } from '../../storage/fact-corrections.ts';
+import { findFact, updateFactRow } from '../../storage/facts.ts';
 import type { Db } from '../../storage/schema.ts';
 import { inTransactionResult } from '../../storage/unit-of-work.ts';
 import { toJsonb } from '../../storage/json.ts';
@@ -30,14 +32,12 @@ export async function correctFact(deps: WriterDeps & { db: Db }, tenant: Tenant,
     const row = await lockCaseRow(tx, input.caseId, tenant);
     if (!row) return caseNotFound(input.caseId);
     if (row.runtime_status === 'complete') return fail('invalid_request', `Case ${row.case_id} is complete; its facts can no longer be corrected.`);
-    const fact = await tx.selectFrom('facts').selectAll().where('case_id', '=', row.case_id).where('fact_id', '=', input.factId).executeTakeFirst();
+    const fact = await findFact(tx, row.case_id, input.factId);
     if (!fact) return fail('not_found', `Case ${row.case_id} has no fact ${input.factId}.`);
     const status = input.status ?? (input.value === null ? 'needs_input' : 'resolved');
     if (status === 'resolved' && input.value === null) return fail('invalid_request', 'A resolved fact needs a value.');
     const correctionId = deps.ids.next('fc');
-    await tx
-      .insertInto('fact_corrections')
-      .values({
+    await insertFactCorrection(tx, {
         correction_id: correctionId,
         case_id: row.case_id,
         org_id: row.org_id,
@@ -51,15 +51,9 @@ export async function correctFact(deps: WriterDeps & { db: Db }, tenant: Tenant,
         reason: input.reason,
         actor: input.actor,
         created_at: now,
-      })
-      .execute();
-    await tx
-      .updateTable('facts')
-      // The operator's value did not come from a document: the old evidence no longer supports it.
-      .set({ value: input.value, status, source: 'operator', candidate_id: null, anchor_match_quality: null, evidence: toJsonb([]), provenance: toJsonb([]), updated_at: now })
-      .where('case_id', '=', row.case_id)
-      .where('fact_id', '=', fact.fact_id)
-      .execute();
+      });
+    // The operator's value did not come from a document: the old evidence no longer supports it.
+    await updateFactRow(tx, row.case_id, fact.fact_id, { value: input.value, status, source: 'operator', candidate_id: null, anchor_match_quality: null, evidence: toJsonb([]), provenance: toJsonb([]), updated_at: now });
     await recordCaseEvent(
       tx,
       deps,

@@ -1,6 +1,8 @@
 import { enqueueCaseJob } from '../../storage/case-jobs.ts';
 import type { CaseRow } from '../../storage/cases.ts';
 import { findCaseSnapshot } from '../../storage/cases.ts';
+import { selectCaseFacts, updateFactRow } from '../../storage/facts.ts';
+import { insertFollowUpQuestion, selectOpenFollowUps } from '../../storage/follow-up-questions.ts';
 import { toJsonb } from '../../storage/json.ts';
 import type { Db, Tx } from '../../storage/schema.ts';
 import { inTransaction } from '../../storage/unit-of-work.ts';
@@ -81,7 +83,7 @@ async function applyPlan(tx: Tx, deps: WriterDeps, row: CaseRow, plan: WorkflowP
 
 /** Writes what the gates found onto the facts: rule reason codes, comparisons, and needs_input. */
 async function annotateFacts(tx: Tx, deps: WriterDeps, row: CaseRow, plan: WorkflowPlan): Promise<void> {
-  const facts = await tx.selectFrom('facts').selectAll().where('case_id', '=', row.case_id).execute();
+  const facts = await selectCaseFacts(tx, row.case_id);
   const needsInput = new Set(plan.evaluations.flatMap((e) => e.needsInputFactIds));
   for (const fact of facts) {
     const ruleCodes = plan.evaluations.flatMap((e) => e.factReasonCodes.get(fact.fact_id) ?? []);
@@ -93,26 +95,17 @@ async function annotateFacts(tx: Tx, deps: WriterDeps, row: CaseRow, plan: Workf
       JSON.stringify(reasonCodes) === JSON.stringify(fact.reason_codes) &&
       JSON.stringify(verifications) === JSON.stringify(fact.verification_metadata);
     if (unchanged) continue;
-    await tx
-      .updateTable('facts')
-      .set({ status, reason_codes: toJsonb(reasonCodes), verification_metadata: toJsonb(verifications), updated_at: deps.clock.now() })
-      .where('case_id', '=', row.case_id)
-      .where('fact_id', '=', fact.fact_id)
-      .execute();
+    await updateFactRow(tx, row.case_id, fact.fact_id, { status, reason_codes: toJsonb(reasonCodes), verification_metadata: toJsonb(verifications), updated_at: deps.clock.now() });
   }
 }
 
 async function openFollowUpQuestions(tx: Tx, deps: WriterDeps, row: CaseRow, factIds: string[]): Promise<void> {
-  const open = new Set(
-    (await tx.selectFrom('follow_up_questions').select('fact_id').where('case_id', '=', row.case_id).where('status', '=', 'open').execute()).map((r) => r.fact_id),
-  );
-  const facts = await tx.selectFrom('facts').select(['fact_id', 'fact_label']).where('case_id', '=', row.case_id).execute();
+  const open = new Set((await selectOpenFollowUps(tx, row.case_id)).map((r) => r.fact_id));
+  const facts = await selectCaseFacts(tx, row.case_id);
   for (const factId of factIds) {
     if (open.has(factId)) continue;
     const label = facts.find((f) => f.fact_id === factId)?.fact_label ?? factId;
-    await tx
-      .insertInto('follow_up_questions')
-      .values({
+    await insertFollowUpQuestion(tx, {
         question_id: deps.ids.next('fq'),
         case_id: row.case_id,
         org_id: row.org_id,
@@ -123,7 +116,6 @@ async function openFollowUpQuestions(tx: Tx, deps: WriterDeps, row: CaseRow, fac
         answer: null,
         created_at: deps.clock.now(),
         answered_at: null,
-      })
-      .execute();
+      });
   }
 }

@@ -1,3 +1,5 @@
+import { findSession, selectExpiredOpenSessions, selectExpiredSessionsAwaitingFollowUp, updateSessionRow } from '../../storage/cases.ts';
+import { markOpenFollowUpsWithdrawn } from '../../storage/follow-up-questions.ts';
 import type { Db } from '../../storage/schema.ts';
 import { inTransaction } from '../../storage/unit-of-work.ts';
 import { recordCaseEvent } from './case-events.ts';
@@ -11,21 +13,14 @@ import { scheduleGateEvaluation } from './evaluate-case.ts';
  */
 export async function expireSessions(deps: WriterDeps & { db: Db }, batch = 100): Promise<number> {
   const now = deps.clock.now();
-  const due = await deps.db
-    .selectFrom('sessions')
-    .select(['session_id', 'case_id'])
-    .where('status', '=', 'open')
-    .where('expires_at', '<=', now)
-    .orderBy('expires_at')
-    .limit(batch)
-    .execute();
+  const due = await selectExpiredOpenSessions(deps.db, now, batch);
   let closed = 0;
   for (const { session_id: sessionId, case_id: caseId } of due) {
     await inTransaction(deps.db, async (tx) => {
       const row = await lockCaseRow(tx, caseId);
-      const session = await tx.selectFrom('sessions').selectAll().where('session_id', '=', sessionId).executeTakeFirst();
+      const session = await findSession(tx, sessionId);
       if (!row || !session || session.status !== 'open' || session.expires_at > now) return;
-      await tx.updateTable('sessions').set({ status: 'expired' }).where('session_id', '=', sessionId).execute();
+      await updateSessionRow(tx, sessionId, { status: 'expired' });
       const cause = { traceId: `sweep:session-expiry:${sessionId}`, idempotencyKey: null, sessionId };
       await recordCaseEvent(tx, deps, row, 'session.expired', { session_id: sessionId, expired_at: session.expires_at.toISOString() }, cause);
       if (row.runtime_status === 'intake_in_progress' || row.runtime_status === 'processing') {
@@ -44,29 +39,15 @@ export async function expireSessions(deps: WriterDeps & { db: Db }, batch = 100)
  * case to operator review (`needs_input_without_applicant`) instead of leaving it waiting forever.
  */
 async function handFollowUpsToOperators(deps: WriterDeps & { db: Db }, now: Date, batch: number): Promise<number> {
-  const waiting = await deps.db
-    .selectFrom('sessions')
-    .innerJoin('cases', 'cases.case_id', 'sessions.case_id')
-    .select(['sessions.session_id', 'sessions.case_id'])
-    .where('sessions.status', '=', 'submitted')
-    .where('sessions.expires_at', '<=', now)
-    .where('cases.runtime_status', '=', 'intake_in_progress')
-    .limit(batch)
-    .execute();
+  const waiting = await selectExpiredSessionsAwaitingFollowUp(deps.db, now, batch);
   let moved = 0;
   for (const { session_id: sessionId, case_id: caseId } of waiting) {
     await inTransaction(deps.db, async (tx) => {
       const row = await lockCaseRow(tx, caseId);
       if (row?.runtime_status !== 'intake_in_progress') return;
-      const withdrawn = await tx
-        .updateTable('follow_up_questions')
-        .set({ status: 'withdrawn' })
-        .where('case_id', '=', caseId)
-        .where('status', '=', 'open')
-        .returning('fact_id')
-        .execute();
+      const withdrawn = await markOpenFollowUpsWithdrawn(tx, caseId);
       const cause = { traceId: `sweep:follow-up-expiry:${sessionId}`, idempotencyKey: null, sessionId };
-      await recordCaseEvent(tx, deps, row, 'follow_up.expired', { session_id: sessionId, fact_ids: withdrawn.map((w) => w.fact_id) }, cause);
+      await recordCaseEvent(tx, deps, row, 'follow_up.expired', { session_id: sessionId, fact_ids: withdrawn }, cause);
       await scheduleGateEvaluation(tx, deps, row, cause);
       moved++;
     });

@@ -1,3 +1,5 @@
+import { updateFactRow } from '../../storage/facts.ts';
+import { markFollowUpAnswered, selectOpenFollowUps } from '../../storage/follow-up-questions.ts';
 import type { Db } from '../../storage/schema.ts';
 import { inTransactionResult } from '../../storage/unit-of-work.ts';
 import { fail, ok, type Result } from '../errors.ts';
@@ -22,7 +24,7 @@ export async function answerFollowUps(
     if (session.expires_at <= now) return fail('invalid_request', 'This session has expired.');
     const row = await lockCaseRow(tx, session.case_id);
     if (!row) return fail('not_found', 'No such case.');
-    const open = await tx.selectFrom('follow_up_questions').selectAll().where('case_id', '=', row.case_id).where('status', '=', 'open').execute();
+    const open = await selectOpenFollowUps(tx, row.case_id);
     const openIds = new Set(open.map((q) => q.fact_id));
     const unexpected = Object.keys(input.answers).filter((id) => !openIds.has(id));
     if (unexpected.length > 0) return fail('invalid_request', `No open question for: ${unexpected.join(', ')}.`);
@@ -30,19 +32,8 @@ export async function answerFollowUps(
     if (blank.length > 0) return fail('invalid_request', `Answers must not be empty: ${blank.map(([k]) => k).join(', ')}.`);
 
     for (const [factId, value] of Object.entries(input.answers)) {
-      await tx
-        .updateTable('facts')
-        .set({ value: value.trim(), status: 'resolved', source: 'applicant_follow_up', candidate_id: null, anchor_match_quality: null, updated_at: now })
-        .where('case_id', '=', row.case_id)
-        .where('fact_id', '=', factId)
-        .execute();
-      await tx
-        .updateTable('follow_up_questions')
-        .set({ status: 'answered', answer: value.trim(), answered_at: now })
-        .where('case_id', '=', row.case_id)
-        .where('fact_id', '=', factId)
-        .where('status', '=', 'open')
-        .execute();
+      await updateFactRow(tx, row.case_id, factId, { value: value.trim(), status: 'resolved', source: 'applicant_follow_up', candidate_id: null, anchor_match_quality: null, updated_at: now });
+      await markFollowUpAnswered(tx, row.case_id, factId, value.trim(), now);
     }
     const cause = { traceId: input.traceId, idempotencyKey: null, sessionId: session.session_id };
     await recordCaseEvent(tx, deps, row, 'follow_up.answered', { fact_ids: Object.keys(input.answers) }, cause);

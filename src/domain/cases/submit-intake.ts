@@ -1,3 +1,6 @@
+import { updateCaseRow, updateSessionRow } from '../../storage/cases.ts';
+import { selectCaseDocuments } from '../../storage/documents.ts';
+import { updateFactRow } from '../../storage/facts.ts';
 import type { Db } from '../../storage/schema.ts';
 import { toJsonb } from '../../storage/json.ts';
 import { inTransactionResult } from '../../storage/unit-of-work.ts';
@@ -36,7 +39,7 @@ export async function submitIntake(deps: WriterDeps & { db: Db }, input: Applica
     }
     const definition = await pinnedDefinition(tx, row);
     const answers = { ...row.prefill, ...row.structured_inputs };
-    const documents = await tx.selectFrom('documents').select(['document_kind', 'status']).where('case_id', '=', row.case_id).execute();
+    const documents = await selectCaseDocuments(tx, row.case_id);
 
     const missing: string[] = [];
     for (const node of definition.workflow.nodes) {
@@ -55,21 +58,15 @@ export async function submitIntake(deps: WriterDeps & { db: Db }, input: Applica
     }
     if (missing.length > 0) return fail('invalid_request', `The intake is incomplete: ${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} required.`);
 
-    await tx.updateTable('sessions').set({ status: 'submitted', submitted_at: now }).where('session_id', '=', session.session_id).execute();
+    await updateSessionRow(tx, session.session_id, { status: 'submitted', submitted_at: now });
     // Form answers whose field shares a fact's id stand for that fact until a document says more.
     for (const fact of definition.facts) {
       const value = answers[fact.fact_id];
       if (typeof value !== 'string' || value.trim() === '') continue;
       const source = row.structured_inputs[fact.fact_id] !== undefined ? 'applicant_input' : 'prefill';
-      await tx
-        .updateTable('facts')
-        .set({ value, status: 'resolved', source, updated_at: now })
-        .where('case_id', '=', row.case_id)
-        .where('fact_id', '=', fact.fact_id)
-        .where('status', 'in', ['pending', 'needs_input'])
-        .execute();
+      await updateFactRow(tx, row.case_id, fact.fact_id, { value, status: 'resolved', source, updated_at: now }, ['pending', 'needs_input']);
     }
-    await tx.updateTable('cases').set({ structured_inputs: toJsonb(row.structured_inputs), updated_at: now }).where('case_id', '=', row.case_id).execute();
+    await updateCaseRow(tx, row.case_id, { structured_inputs: toJsonb(row.structured_inputs), updated_at: now });
     const cause: Cause = { traceId: input.traceId, idempotencyKey: null, sessionId: session.session_id };
     await recordCaseEvent(tx, deps, row, 'intake.submitted', { session_id: session.session_id }, cause);
     const stillProcessing = documents.some((d) => d.status === 'uploaded' || d.status === 'processing');
@@ -95,7 +92,7 @@ export async function saveFormAnswers(
     const unknown = Object.keys(input.answers).filter((k) => !known.has(k));
     if (unknown.length > 0) return fail('invalid_request', `Unknown form fields: ${unknown.join(', ')}.`);
     const merged = { ...row.structured_inputs, ...input.answers };
-    await tx.updateTable('cases').set({ structured_inputs: toJsonb(merged), updated_at: deps.clock.now() }).where('case_id', '=', row.case_id).execute();
+    await updateCaseRow(tx, row.case_id, { structured_inputs: toJsonb(merged), updated_at: deps.clock.now() });
     await recordCaseEvent(tx, deps, row, 'intake.answers_saved', { field_ids: Object.keys(input.answers) }, { traceId: input.traceId, idempotencyKey: null, sessionId: session.session_id });
     return ok({ case_id: row.case_id });
   });

@@ -1,4 +1,4 @@
-import type { Deps } from '../../deps.ts';
+import type { Deps } from '../deps.ts';
 import type { FetchResult, OutboundRequest } from '../../net/safe-fetch.ts';
 import type { CaseRow } from '../../storage/cases.ts';
 import {

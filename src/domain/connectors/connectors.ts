@@ -1,6 +1,5 @@
-import { sql } from 'kysely';
 import type { Environment } from '../../config.ts';
-import type { Deps } from '../../deps.ts';
+import type { Deps } from '../deps.ts';
 import {
   deleteConnector as deleteConnectorRow,
   findConnector,
@@ -11,7 +10,7 @@ import {
   type ConnectorRow,
   type ConnectorWrite,
 } from '../../storage/connectors.ts';
-import { inTransaction } from '../../storage/unit-of-work.ts';
+import { inTransaction, lockTransactionKey } from '../../storage/unit-of-work.ts';
 import { open, seal } from '../crypto/secret-box.ts';
 import { fail, ok, type Failure, type Result } from '../errors.ts';
 import { describeProblems, parseConnectorManifest, type ConnectorOperation, type ValidManifest } from './manifest.ts';
@@ -88,7 +87,7 @@ export async function putConnector(
   const now = deps.clock.now();
   return inTransaction(deps.db, async (tx) => {
     // Serialises concurrent puts of one key: the second waits and then replaces (version 2), never a unique violation.
-    await sql`select pg_advisory_xact_lock(hashtext(${`connector:${input.orgId}:${input.environment}:${m.connector_key}`}))`.execute(tx);
+    await lockTransactionKey(tx, `connector:${input.orgId}:${input.environment}:${m.connector_key}`);
     const existing = await lockConnector(tx, input, m.connector_key);
     const needsSecret = m.auth.type !== 'none';
     const connectorId = existing?.connector_id ?? deps.ids.next('con');

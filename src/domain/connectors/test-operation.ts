@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Deps } from '../../deps.ts';
+import type { Deps } from '../deps.ts';
 import type { OutboundHttp } from '../../net/safe-fetch.ts';
 import { findConnector } from '../../storage/connectors.ts';
 import { fail, ok, type Result } from '../errors.ts';

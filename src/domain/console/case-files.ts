@@ -1,4 +1,4 @@
-import type { AppContext } from '../../app-context.ts';
+import type { AppContext } from '../deps.ts';
 import { listCaseEvents } from '../../storage/case-events.ts';
 import { loadCaseState } from '../cases/load-case.ts';
 import { caseNotFound, type Tenant } from '../cases/read-case.ts';

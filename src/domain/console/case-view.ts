@@ -1,5 +1,7 @@
-import type { Deps } from '../../deps.ts';
+import type { Deps } from '../deps.ts';
 import { listCaseEvents } from '../../storage/case-events.ts';
+import { selectCaseFactCorrections } from '../../storage/fact-corrections.ts';
+import { selectOperatorEmails } from '../../storage/operators.ts';
 import { findPageText } from '../../storage/page-images.ts';
 import type { PageImageMeta } from '../../storage/page-images.ts';
 import type { Executor } from '../../storage/schema.ts';
@@ -88,7 +90,7 @@ export function boxOf(evidence: unknown): (EvidenceBox & { pageIndex: number }) 
 
 /** Everything the case page shows, read through the same functions the API reads with. */
 export async function readConsoleCase(
-  deps: Pick<Deps, 'db' | 'config' | 'clock'> & { blobs?: BlobStore },
+  deps: Pick<Deps, 'db' | 'config' | 'clock'> & { blobs: BlobStore },
   tenant: Tenant,
   caseId: string,
   selection: EvidenceSelection,
@@ -97,7 +99,7 @@ export async function readConsoleCase(
   if (!read.ok) return read;
   const record = read.value;
   const [correctionRows, events] = await Promise.all([
-    deps.db.selectFrom('fact_corrections').selectAll().where('case_id', '=', caseId).orderBy('created_at').orderBy('correction_id').execute(),
+    selectCaseFactCorrections(deps.db, caseId),
     listCaseEvents(deps.db, caseId, 0, TIMELINE_LIMIT),
   ]);
   const actorIds = new Set<string>([...correctionRows.map((c) => c.actor), ...events.events.map((e) => (typeof e.data.actor === 'string' ? e.data.actor : '')).filter(Boolean)]);
@@ -138,7 +140,7 @@ export async function readConsoleCase(
 }
 
 async function evidenceView(
-  deps: Pick<Deps, 'db' | 'clock'> & { blobs?: BlobStore },
+  deps: Pick<Deps, 'db' | 'clock'> & { blobs: BlobStore },
   tenant: Tenant,
   record: CaseRecord,
   flagged: string[],
@@ -186,6 +188,6 @@ async function evidenceView(
 async function actorLabels(db: Executor, orgId: string, ids: string[]): Promise<Map<string, string>> {
   const operatorIds = ids.filter((id) => id.startsWith('op_'));
   if (operatorIds.length === 0) return new Map();
-  const rows = await db.selectFrom('operators').select(['operator_id', 'email']).where('org_id', '=', orgId).where('operator_id', 'in', operatorIds).execute();
+  const rows = await selectOperatorEmails(db, orgId, operatorIds);
   return new Map(rows.map((r) => [r.operator_id, r.email]));
 }

@@ -1,7 +1,6 @@
-import { sql } from 'kysely';
-import type { AppContext } from '../../app-context.ts';
+import type { AppContext } from '../deps.ts';
 import { readSetting, writeSetting } from '../../storage/settings.ts';
-import { inTransaction } from '../../storage/unit-of-work.ts';
+import { inTransaction, lockTransactionKey } from '../../storage/unit-of-work.ts';
 import { findApiKey } from '../../storage/api-keys.ts';
 import { open, seal } from '../crypto/secret-box.ts';
 import { createApiKey } from '../keys/keys.ts';
@@ -48,7 +47,7 @@ export const DEMO_OPERATOR_EMAIL = 'demo@example.com';
  */
 export async function ensureDemoWorkspace(ctx: AppContext): Promise<DemoWorkspace> {
   return inTransaction(ctx.db, async (trx) => {
-    await sql`select pg_advisory_xact_lock(${DEMO_LOCK_KEY})`.execute(trx);
+    await lockTransactionKey(trx, DEMO_LOCK_KEY);
     const deps = { ...ctx, db: trx };
     const now = ctx.clock.now();
     const storedText = await readSetting(trx, DEMO_SETTING);

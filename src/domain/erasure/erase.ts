@@ -1,6 +1,9 @@
-import { databaseBlobStore, type BlobStore } from '../../ports/blob-store.ts';
+import type { BlobStore } from '../../ports/blob-store.ts';
 import type { CaseRow } from '../../storage/cases.ts';
-import { deletePages, findDocument, updateDocument } from '../../storage/documents.ts';
+import { updateCaseRow } from '../../storage/cases.ts';
+import { deletePages, findDocument, selectCaseDocuments, updateDocument } from '../../storage/documents.ts';
+import { forgetDocumentSourcedPreviousValues } from '../../storage/fact-corrections.ts';
+import { selectCaseFacts, updateFactRow } from '../../storage/facts.ts';
 import { deletePageImages } from '../../storage/page-images.ts';
 import { toJsonb } from '../../storage/json.ts';
 import type { Db, Tx } from '../../storage/schema.ts';
@@ -11,7 +14,7 @@ import { lockCaseRow, type WriterDeps } from '../cases/case-writer.ts';
 import { caseNotFound, type Tenant } from '../cases/read-case.ts';
 import { fail, ok, type Result } from '../errors.ts';
 
-type EraseDeps = WriterDeps & { db: Db; blobs?: BlobStore };
+export type EraseDeps = WriterDeps & { db: Db; blobs: BlobStore };
 
 /** Why documents were erased, recorded in the erasure events: a request (API, dashboard) or the retention sweep. */
 export type ErasureReason = 'request' | 'retention';
@@ -46,7 +49,7 @@ export async function eraseCase(
   return inTransactionResult(deps.db, async (tx) => {
     const row = await lockCaseRow(tx, input.caseId, tenant);
     if (!row) return caseNotFound(input.caseId);
-    const docs = await tx.selectFrom('documents').select(['doc_id', 'erased_at']).where('case_id', '=', row.case_id).orderBy('doc_id').execute();
+    const docs = await selectCaseDocuments(tx, row.case_id);
     const pending = docs.filter((d) => d.erased_at === null).map((d) => d.doc_id);
     const now = deps.clock.now();
     if (pending.length > 0) await eraseDocuments(tx, deps, row, pending, input.cause, reason, input.actor);
@@ -61,27 +64,24 @@ function actorOf(actor: string | undefined): { actor?: string } {
 }
 
 async function eraseDocuments(tx: Tx, deps: EraseDeps, row: CaseRow, docIds: string[], cause: Cause, reason: ErasureReason, actor?: string): Promise<Date> {
-  const blobs = deps.blobs ?? databaseBlobStore;
   const now = deps.clock.now();
   const erased = new Set(docIds);
   for (const docId of docIds) {
-    await blobs.delete(tx, docId);
+    await deps.blobs.delete(tx, docId);
     await deletePages(tx, docId);
     await deletePageImages(tx, docId);
     // The name and address it was fetched from can carry personal data too; the hash identifies the content.
     await updateDocument(tx, docId, { status: 'erased', erased_at: now, updated_at: now, filename: null, source_url: null, sha256: null });
   }
 
-  const facts = await tx.selectFrom('facts').selectAll().where('case_id', '=', row.case_id).execute();
+  const facts = await selectCaseFacts(tx, row.case_id);
   const derived = facts.filter(
     (f) =>
       (f.evidence as Evidence[]).some((e) => erased.has(e.doc_id)) ||
       (f.provenance as Provenance[]).some((p) => erased.has(p.document_id)),
   );
   for (const fact of derived) {
-    await tx
-      .updateTable('facts')
-      .set({
+    await updateFactRow(tx, row.case_id, fact.fact_id, {
         status: 'pending',
         value: null,
         candidate_id: null,
@@ -92,23 +92,15 @@ async function eraseDocuments(tx: Tx, deps: EraseDeps, row: CaseRow, docIds: str
         evidence: toJsonb([]),
         verification_metadata: toJsonb([]),
         updated_at: now,
-      })
-      .where('case_id', '=', row.case_id)
-      .where('fact_id', '=', fact.fact_id)
-      .execute();
+      });
   }
   const derivedIds = derived.map((f) => f.fact_id);
   // Correction history keeps who and when, not values that came from documents. It does not record
   // which document a replaced value came from, so every document-sourced one of the case goes.
-  await tx
-    .updateTable('fact_corrections')
-    .set({ previous_value: null })
-    .where('case_id', '=', row.case_id)
-    .where('previous_source', '=', 'document_extraction')
-    .execute();
+  await forgetDocumentSourcedPreviousValues(tx, row.case_id);
   // Rule details quote values (dates, normalised names): keep the outcome, drop the detail.
   const scrubbed = (row.gate_results as GateRuleResult[]).map((r) => (r.fact_ids.some((id) => derivedIds.includes(id)) ? { ...r, detail: { erased: true } } : r));
-  await tx.updateTable('cases').set({ gate_results: toJsonb(scrubbed), updated_at: now }).where('case_id', '=', row.case_id).execute();
+  await updateCaseRow(tx, row.case_id, { gate_results: toJsonb(scrubbed), updated_at: now });
   for (const docId of docIds) await recordCaseEvent(tx, deps, row, 'document.erased', { doc_id: docId, fact_ids: derivedIds, reason, ...actorOf(actor) }, cause);
   return now;
 }

@@ -1,8 +1,6 @@
 import { findCasesDueForDocumentErasure } from '../../storage/document-retention.ts';
-import type { Db } from '../../storage/schema.ts';
 import type { Config } from '../../config.ts';
-import type { WriterDeps } from '../cases/case-writer.ts';
-import { eraseCase } from './erase.ts';
+import { eraseCase, type EraseDeps } from './erase.ts';
 
 /**
  * Document retention: erases the documents of cases whose retention ran out after completion,
@@ -11,7 +9,7 @@ import { eraseCase } from './erase.ts';
  * per case. Returns how many cases were erased; a full batch means more may be due.
  */
 export async function eraseExpiredDocuments(
-  deps: WriterDeps & { db: Db; config: Pick<Config, 'documentRetentionDays'> },
+  deps: EraseDeps & { config: Pick<Config, 'documentRetentionDays'> },
   input: { limit: number },
 ): Promise<{ cases: number; documents: number }> {
   const now = deps.clock.now();

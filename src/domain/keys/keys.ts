@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ENVIRONMENTS } from '../../config.ts';
-import type { Deps } from '../../deps.ts';
-import { findApiKey, insertApiKey, listApiKeysOfOrg, markApiKeyRevoked } from '../../storage/api-keys.ts';
+import type { Deps } from '../deps.ts';
+import { findApiKey, insertApiKey, listApiKeysOfOrg, markApiKeyRevoked, touchApiKeyLastUsed } from '../../storage/api-keys.ts';
 import type { Environment } from '../../config.ts';
 import { findOrg } from '../../storage/orgs.ts';
 import type { ApiKeyRow } from '../../storage/schema.ts';
@@ -90,6 +90,11 @@ export async function revokeApiKey(deps: Pick<Deps, 'db' | 'clock'>, keyId: stri
   if (!existing || (owner && existing.org_id !== owner.orgId)) return fail('not_found', `No API key ${keyId}.`);
   const row = await markApiKeyRevoked(deps.db, keyId, deps.clock.now());
   return row ? ok(toApiKeyView(row)) : fail('not_found', `No API key ${keyId}.`);
+}
+
+/** Records when a key was last used (shown to its owner); callers throttle how often. */
+export async function recordApiKeyUse(deps: Pick<Deps, 'db'>, input: { keyId: string; at: Date }): Promise<void> {
+  await touchApiKeyLastUsed(deps.db, input.keyId, input.at);
 }
 
 /** The workspace's keys, newest first; one environment's when given. */

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Environment } from '../../config.ts';
-import type { Deps } from '../../deps.ts';
+import type { Deps } from '../deps.ts';
 import {
   findLiveOperatorSession,
   revokeOperatorSession,

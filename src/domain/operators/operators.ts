@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Deps } from '../../deps.ts';
+import type { Deps } from '../deps.ts';
 import {
   findOperatorByEmail,
   findOperatorInOrg,

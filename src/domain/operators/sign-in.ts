@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Deps } from '../../deps.ts';
+import type { Deps } from '../deps.ts';
 import {
   clearSignInFailures,
   countSignInFailures,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CURRENT_LEGAL_TERMS_VERSION } from '../../config.ts';
-import type { Deps } from '../../deps.ts';
+import type { Deps } from '../deps.ts';
 import { findOrg, insertOrg, updateOrgRow } from '../../storage/orgs.ts';
 import type { OrgRow, OrgUpdate } from '../../storage/schema.ts';
 import { fail, ok, type Result } from '../errors.ts';

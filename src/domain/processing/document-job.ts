@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
-import type { AppContext } from '../../app-context.ts';
+import type { AppContext } from '../deps.ts';
 import type { OutboundHttp } from '../../net/safe-fetch.ts';
-import { databaseBlobStore, type BlobStore } from '../../ports/blob-store.ts';
-import type { CaseRow, DocumentRow, FactRow } from '../../storage/cases.ts';
-import { findDocument, savePages, updateDocument } from '../../storage/documents.ts';
+import type { BlobStore } from '../../ports/blob-store.ts';
+import { findLatestSession, type CaseRow, type DocumentRow, type FactRow } from '../../storage/cases.ts';
+import { findDocument, hasUnfinishedDocuments, savePages, updateDocument } from '../../storage/documents.ts';
+import { selectCaseFacts, updateFactRow } from '../../storage/facts.ts';
 import { toJsonb } from '../../storage/json.ts';
 import type { Db, Tx } from '../../storage/schema.ts';
 import { inTransaction } from '../../storage/unit-of-work.ts';
@@ -20,7 +21,7 @@ export interface DocumentJobDeps extends WriterDeps {
   http: OutboundHttp;
   /** Runs page extraction out of this process; throws when an attempt had to be killed. */
   extractor: DocumentExtractor;
-  blobs?: BlobStore;
+  blobs: BlobStore;
   logger: AppContext['logger'];
   /** Times page extraction by format (/metrics); absent in tests that do not look. */
   metrics?: Pick<Metrics, 'observeExtraction'>;
@@ -48,7 +49,6 @@ const FETCH_REASONS: Record<string, string> = {
  * processing. Document content never reaches the log.
  */
 export async function processDocumentJob(deps: DocumentJobDeps, docId: string): Promise<void> {
-  const blobs = deps.blobs ?? databaseBlobStore;
   const cause: Cause = { traceId: `job:document_processing:${docId}`, idempotencyKey: null };
   const doc = await inTransaction(deps.db, async (tx) => {
     const found = await findDocument(tx, docId);
@@ -63,7 +63,7 @@ export async function processDocumentJob(deps: DocumentJobDeps, docId: string): 
   });
   if (!doc) return;
 
-  const bytes = await obtainBytes(deps, blobs, doc);
+  const bytes = await obtainBytes(deps, doc);
   if (!bytes.ok) return finishFailed(deps, doc, bytes.reason, cause);
   const started = performance.now();
   const extracted = await deps.extractor.extractPages({ bytes: bytes.value });
@@ -79,7 +79,7 @@ export async function processDocumentJob(deps: DocumentJobDeps, docId: string): 
     const row = await lockCaseRow(tx, doc.case_id);
     const current = await findDocument(tx, doc.doc_id);
     if (!row || current?.status !== 'processing') return;
-    if (bytes.fetched) await blobs.put(tx, doc.doc_id, bytes.value);
+    if (bytes.fetched) await deps.blobs.put(tx, doc.doc_id, bytes.value);
     await savePages(tx, doc.doc_id, extracted.value.pages);
     const definition = await pinnedDefinition(tx, row);
     const wanted = doc.document_kind ? factsForDocumentKind(definition.facts, doc.document_kind) : definition.facts;
@@ -113,9 +113,9 @@ export async function abandonDocumentJob(deps: Omit<DocumentJobDeps, 'extractor'
 
 type Bytes = { ok: true; value: Uint8Array; fetched: boolean } | { ok: false; reason: string };
 
-async function obtainBytes(deps: DocumentJobDeps, blobs: BlobStore, doc: DocumentRow): Promise<Bytes> {
+async function obtainBytes(deps: DocumentJobDeps, doc: DocumentRow): Promise<Bytes> {
   if (doc.source !== 'url' || !doc.source_url) {
-    const stored = await blobs.get(deps.db, doc.doc_id);
+    const stored = await deps.blobs.get(deps.db, doc.doc_id);
     return stored ? { ok: true, value: stored, fetched: false } : { ok: false, reason: 'missing_bytes' };
   }
   const answer = await deps.http.fetch({
@@ -164,14 +164,12 @@ const SOURCE_RANK: Record<string, number> = { operator: 4, applicant_follow_up: 
  * extraction replaces anything less certain; between two documents the better anchor match wins.
  */
 async function mergeExtractedFacts(tx: Tx, deps: WriterDeps, row: CaseRow, extracted: readonly ExtractedFact[]): Promise<string[]> {
-  const stored = new Map((await tx.selectFrom('facts').selectAll().where('case_id', '=', row.case_id).execute()).map((f) => [f.fact_id, f]));
+  const stored = new Map((await selectCaseFacts(tx, row.case_id)).map((f) => [f.fact_id, f]));
   const changed: string[] = [];
   for (const fact of extracted) {
     const current = stored.get(fact.fact_id);
     if (!current || !shouldTake(current, fact)) continue;
-    await tx
-      .updateTable('facts')
-      .set({
+    await updateFactRow(tx, row.case_id, fact.fact_id, {
         status: fact.status,
         value: fact.value,
         candidate_id: fact.candidate_id,
@@ -182,10 +180,7 @@ async function mergeExtractedFacts(tx: Tx, deps: WriterDeps, row: CaseRow, extra
         evidence: toJsonb(fact.evidence),
         verification_metadata: toJsonb([]),
         updated_at: deps.clock.now(),
-      })
-      .where('case_id', '=', row.case_id)
-      .where('fact_id', '=', fact.fact_id)
-      .execute();
+      });
     changed.push(fact.fact_id);
   }
   return changed;
@@ -207,9 +202,8 @@ function shouldTake(current: FactRow, fact: ExtractedFact): boolean {
  */
 async function moveOnWhenProcessed(tx: Tx, deps: WriterDeps, row: CaseRow, cause: Cause): Promise<void> {
   if (row.runtime_status !== 'processing') return;
-  const pending = await tx.selectFrom('documents').select('doc_id').where('case_id', '=', row.case_id).where('status', 'in', ['uploaded', 'processing']).execute();
-  if (pending.length > 0) return;
-  const session = await tx.selectFrom('sessions').select('status').where('case_id', '=', row.case_id).orderBy('created_at', 'desc').limit(1).executeTakeFirst();
+  if (await hasUnfinishedDocuments(tx, row.case_id)) return;
+  const session = await findLatestSession(tx, row.case_id);
   const readyForGates = row.origin === 'process' || session?.status === 'submitted';
   if (readyForGates) await scheduleGateEvaluation(tx, deps, row, cause);
   else await transitionCase(tx, deps, row, 'intake_in_progress', {}, cause);

@@ -1,6 +1,7 @@
-import type { AppContext } from '../../app-context.ts';
+import type { AppContext } from '../deps.ts';
 import { checkOutboundUrlResolved, systemLookup, type Lookup } from '../../net/address-policy.ts';
 import { enqueueCaseJob } from '../../storage/case-jobs.ts';
+import { updateCaseRow } from '../../storage/cases.ts';
 import { insertDocument } from '../../storage/documents.ts';
 import { toJsonb } from '../../storage/json.ts';
 import type { Tx } from '../../storage/schema.ts';
@@ -136,11 +137,7 @@ async function existingCase(tx: Tx, deps: Writer, key: AuthenticatedKey, request
     return fail('invalid_request', `Case ${row.case_id} takes no more documents: its runtime_status is ${row.runtime_status}.`);
   }
   if (request.structured_inputs) {
-    await tx
-      .updateTable('cases')
-      .set({ structured_inputs: toJsonb({ ...row.structured_inputs, ...request.structured_inputs }) })
-      .where('case_id', '=', row.case_id)
-      .execute();
+    await updateCaseRow(tx, row.case_id, { structured_inputs: toJsonb({ ...row.structured_inputs, ...request.structured_inputs }) });
   }
   const current = row.runtime_status === 'intake_in_progress' ? await transitionCase(tx, deps, row, 'processing', {}, cause) : row;
   return ok(current);

@@ -1,7 +1,9 @@
-import { databaseBlobStore, type BlobStore } from '../../ports/blob-store.ts';
+import type { BlobStore } from '../../ports/blob-store.ts';
 import { enqueueCaseJob } from '../../storage/case-jobs.ts';
-import type { CaseRow, SessionRow } from '../../storage/cases.ts';
-import { findDocument, insertDocument } from '../../storage/documents.ts';
+import { findCaseById, type CaseRow, type SessionRow } from '../../storage/cases.ts';
+import { countLiveDocumentsOfKind, findDocument, insertDocument, selectUploadedDocuments } from '../../storage/documents.ts';
+import { selectOpenFollowUps } from '../../storage/follow-up-questions.ts';
+import { findOrg } from '../../storage/orgs.ts';
 import type { Db, Tx } from '../../storage/schema.ts';
 import type { RuntimeStatus, SessionStatus } from '../../storage/tables/cases.ts';
 import { inTransactionResult } from '../../storage/unit-of-work.ts';
@@ -16,7 +18,7 @@ import { fail, ok, type Result } from '../errors.ts';
 import { DOCUMENT_PROCESSING_JOB } from '../processing/process-document.ts';
 import { authorizeApplicant, type ApplicantProof } from './applicant-access.ts';
 
-type IntakeDeps = WriterDeps & { db: Db; blobs?: BlobStore };
+type IntakeDeps = WriterDeps & { db: Db; blobs: BlobStore };
 
 export interface ApplicantDocument {
   doc_id: string;
@@ -65,19 +67,11 @@ export async function loadApplicantIntake(deps: { db: Db; clock: WriterDeps['clo
     const authorized = await authorizeApplicant(tx, proof);
     if (!authorized.ok) return authorized;
     const session = authorized.value;
-    const row = await tx.selectFrom('cases').selectAll().where('case_id', '=', session.case_id).executeTakeFirst();
+    const row = await findCaseById(tx, session.case_id);
     if (!row) return fail('not_found', 'No such case.');
     const definition = await pinnedDefinition(tx, row);
-    const org = await tx.selectFrom('orgs').select('name').where('org_id', '=', row.org_id).executeTakeFirst();
-    const documents = await tx
-      .selectFrom('documents')
-      .select(['doc_id', 'document_kind', 'filename', 'status', 'failure_reason', 'byte_size'])
-      .where('case_id', '=', row.case_id)
-      .where('status', '!=', 'erased')
-      .where('source', '=', 'upload')
-      .orderBy('created_at')
-      .orderBy('doc_id')
-      .execute();
+    const org = await findOrg(tx, row.org_id);
+    const documents = await selectUploadedDocuments(tx, row.case_id);
     const follow_ups = await openFollowUps(tx, row, definition, documents);
     return ok({
       session_id: session.session_id,
@@ -100,7 +94,7 @@ export async function loadApplicantIntake(deps: { db: Db; clock: WriterDeps['clo
 }
 
 async function openFollowUps(tx: Tx, row: CaseRow, definition: CaseTypeDefinition, documents: readonly ApplicantDocument[]): Promise<ApplicantFollowUp[]> {
-  const open = await tx.selectFrom('follow_up_questions').select(['fact_id']).where('case_id', '=', row.case_id).where('status', '=', 'open').orderBy('created_at').execute();
+  const open = await selectOpenFollowUps(tx, row.case_id);
   if (open.length === 0) return [];
   return open.map((q) => {
     const fact = definition.facts.find((f) => f.fact_id === q.fact_id);
@@ -157,14 +151,7 @@ export async function uploadApplicantDocument(
     if (problem) return refused(problem);
     if (!mime || !(kind.accept as readonly string[]).includes(mime)) return refused('wrong_type');
     if (locked) return refused('password_protected');
-    const present = await tx
-      .selectFrom('documents')
-      .select('doc_id')
-      .where('case_id', '=', row.case_id)
-      .where('document_kind', '=', input.documentKind)
-      .where('status', 'not in', ['erased', 'failed'])
-      .execute();
-    if (present.length >= kind.max_files) return refused('too_many_files');
+    if ((await countLiveDocumentsOfKind(tx, row.case_id, input.documentKind)) >= kind.max_files) return refused('too_many_files');
 
     const cause: Cause = { traceId: input.traceId, idempotencyKey: null, sessionId: session.session_id };
     const docId = deps.ids.next('doc');
@@ -187,7 +174,7 @@ export async function uploadApplicantDocument(
       updated_at: now,
       erased_at: null,
     });
-    await (deps.blobs ?? databaseBlobStore).put(tx, docId, input.bytes);
+    await deps.blobs.put(tx, docId, input.bytes);
     await recordCaseEvent(tx, deps, row, 'document.uploaded', { doc_id: docId, source: 'upload', document_kind: input.documentKind }, cause);
     await enqueueCaseJob(tx, { jobId: deps.ids.next('job'), caseId: row.case_id, orgId: row.org_id, environment: row.environment, kind: DOCUMENT_PROCESSING_JOB, subjectId: docId, runAfter: now });
     // As /process does for a case that is still open: processing takes it back to the applicant when done.

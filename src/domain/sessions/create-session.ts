@@ -1,4 +1,4 @@
-import type { AppContext } from '../../app-context.ts';
+import type { AppContext } from '../deps.ts';
 import type { AuthenticatedKey } from '../keys/authenticate.ts';
 import { insertSession } from '../../storage/cases.ts';
 import { recordCaseEvent, type ActionEnqueuer, type WebhookEnqueuer } from '../cases/case-events.ts';

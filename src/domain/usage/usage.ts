@@ -1,7 +1,7 @@
-import { sql } from 'kysely';
 import type { Environment } from '../../config.ts';
-import type { Tx } from '../../storage/schema.ts';
-import { RetryUnitOfWork } from '../../storage/unit-of-work.ts';
+import type { Executor, Tx } from '../../storage/schema.ts';
+import { inTransaction, lockTransactionKey, RetryUnitOfWork } from '../../storage/unit-of-work.ts';
+import { incrementUsageCounter, sumUsageCounters } from '../../storage/usage-counters.ts';
 
 /** The UTC calendar month a moment falls in, `YYYY-MM`: the test cap resets at its start. */
 export function usagePeriod(now: Date): string {
@@ -29,22 +29,11 @@ function lockKey(c: Counter): string {
 
 /** Sessions counted so far this month (committed ones, as this transaction sees them). */
 export async function sessionsUsed(tx: Tx, input: Counter): Promise<number> {
-  const row = await tx
-    .selectFrom('usage_counters')
-    .select(sql<number>`coalesce(sum(sessions_created), 0)::int`.as('used'))
-    .where('org_id', '=', input.orgId)
-    .where('environment', '=', input.environment)
-    .where('period', '=', usagePeriod(input.now))
-    .executeTakeFirst();
-  return row?.used ?? 0;
+  return sumUsageCounters(tx, periodKey(input));
 }
 
-async function increment(tx: Tx, input: Counter, shard: number): Promise<void> {
-  await tx
-    .insertInto('usage_counters')
-    .values({ org_id: input.orgId, environment: input.environment, period: usagePeriod(input.now), shard, sessions_created: 1 })
-    .onConflict((oc) => oc.columns(['org_id', 'environment', 'period', 'shard']).doUpdateSet({ sessions_created: sql`usage_counters.sessions_created + 1` }))
-    .execute();
+function periodKey(c: Counter) {
+  return { orgId: c.orgId, environment: c.environment, period: usagePeriod(c.now) };
 }
 
 /**
@@ -64,17 +53,37 @@ export async function consumeSessionAllowance(
   const margin = input.nearCapMargin ?? NEAR_CAP_MARGIN;
   const farFromCap = input.cap === null || (input.usedSoFar ?? (await sessionsUsed(tx, input))) + margin < input.cap;
   if (farFromCap) {
-    await sql`select pg_advisory_xact_lock_shared(hashtext(${lockKey(input)}))`.execute(tx);
+    await lockTransactionKey(tx, lockKey(input), 'shared');
     // Re-read under the lock: exclusive holders may have brought the count near the cap meanwhile.
     if (input.cap === null || (await sessionsUsed(tx, input)) + margin < input.cap) {
-      await increment(tx, input, Math.floor(Math.random() * SHARDS));
+      await incrementUsageCounter(tx, periodKey(input), Math.floor(Math.random() * SHARDS));
       return { allowed: true };
     }
     // Upgrading a shared lock we hold to exclusive can deadlock with another upgrader: start over.
     throw new RetryUnitOfWork('usage count crossed the near-cap margin');
   }
-  await sql`select pg_advisory_xact_lock(hashtext(${lockKey(input)}))`.execute(tx);
+  await lockTransactionKey(tx, lockKey(input));
   if ((await sessionsUsed(tx, input)) >= input.cap!) return { allowed: false };
-  await increment(tx, input, 0);
+  await incrementUsageCounter(tx, periodKey(input), 0);
   return { allowed: true };
+}
+
+export interface MonthlyUsage {
+  /** `YYYY-MM`, UTC. */
+  period: string;
+  test: { used: number; cap: number };
+  live: { used: number; cap: number | null };
+}
+
+/** Sessions created this UTC month in each environment, against their caps (what the gates count). */
+export async function monthlyUsage(
+  deps: { db: Executor; clock: { now(): Date } },
+  input: { orgId: string; testCap: number; liveCap: number | null },
+): Promise<MonthlyUsage> {
+  const now = deps.clock.now();
+  return inTransaction(deps.db, async (tx) => ({
+    period: usagePeriod(now),
+    test: { used: await sessionsUsed(tx, { orgId: input.orgId, environment: 'test', now }), cap: input.testCap },
+    live: { used: await sessionsUsed(tx, { orgId: input.orgId, environment: 'live', now }), cap: input.liveCap },
+  }));
 }

@@ -1,5 +1,5 @@
 import type { Environment } from '../../config.ts';
-import type { Deps } from '../../deps.ts';
+import type { Deps } from '../deps.ts';
 import { appendCaseEvent } from '../../storage/case-events.ts';
 import type { Tx } from '../../storage/schema.ts';
 import { inTransactionResult } from '../../storage/unit-of-work.ts';

@@ -1,4 +1,4 @@
-import type { Deps } from '../../deps.ts';
+import type { Deps } from '../deps.ts';
 import type { Tx } from '../../storage/schema.ts';
 import { caseHasLiveHandoffDelivery, type ClaimedDelivery } from '../../storage/webhooks/deliveries.ts';
 import { moveHandoff } from '../../storage/webhooks/handoff.ts';
@@ -95,7 +95,8 @@ export async function applyAttemptEffects(
       externalCaseId: envelope.external_case_id,
       externalApplicantId: envelope.external_applicant_id,
       externalCustomerId: envelope.external_customer_id,
-      idempotencyKey: envelope.idempotency_key,
+      // Its own event with its own key: one per failed delivery, so the key is not the original's.
+      idempotencyKey: null,
       traceId: envelope.trace_id,
       occurredAt: now,
       data: failure,

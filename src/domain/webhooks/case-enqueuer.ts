@@ -1,4 +1,4 @@
-import type { Deps } from '../../deps.ts';
+import type { Deps } from '../deps.ts';
 import type { Tx } from '../../storage/schema.ts';
 import { enqueueWebhookEvent } from './outbox.ts';
 

@@ -1,8 +1,9 @@
 import type { Environment } from '../../config.ts';
-import type { Deps } from '../../deps.ts';
+import type { Deps } from '../deps.ts';
 import type { DeliveryStatus } from '../../storage/tables/webhooks.ts';
 import { inTransactionResult } from '../../storage/unit-of-work.ts';
 import {
+  countRecentDeliveriesByEndpoint,
   findDelivery,
   listAttempts,
   listDeliveries,
@@ -102,6 +103,7 @@ export interface DeliveryListInput {
   caseId?: string;
   status?: DeliveryStatus;
   eventType?: string;
+  endpointId?: string;
   limit: number;
   /** The `next_cursor` of the previous page: the id of its last delivery. */
   startingAfter?: string;
@@ -129,6 +131,7 @@ export async function listDeliveryLog(deps: LogDeps, input: DeliveryListInput): 
     ...(input.caseId !== undefined ? { caseId: input.caseId } : {}),
     ...(input.status !== undefined ? { status: input.status } : {}),
     ...(input.eventType !== undefined ? { eventType: input.eventType } : {}),
+    ...(input.endpointId !== undefined ? { endpointId: input.endpointId } : {}),
     ...(after ? { after } : {}),
   });
   const deliveries = rows.map((r) => toSummary(r, r.url, deps.config.webhookRetryDelaysSeconds));
@@ -179,4 +182,28 @@ export async function retryDelivery(
   });
   if (!requeued.ok) return requeued;
   return ok(await detailOf(deps, requeued.value));
+}
+
+export interface RecentDeliveryStats {
+  delivered: number;
+  failed: number;
+  /** Pending or waiting for a retry. */
+  waiting: number;
+}
+
+/** Per endpoint: what became of the deliveries created in the last 24 hours. */
+export async function recentDeliveryStats(
+  deps: Pick<Deps, 'db' | 'clock'>,
+  input: { orgId: string; environment: Environment },
+): Promise<Map<string, RecentDeliveryStats>> {
+  const since = new Date(deps.clock.now().getTime() - 24 * 60 * 60 * 1000);
+  const stats = new Map<string, RecentDeliveryStats>();
+  for (const row of await countRecentDeliveriesByEndpoint(deps.db, { ...input, since })) {
+    const s = stats.get(row.endpoint_id) ?? { delivered: 0, failed: 0, waiting: 0 };
+    if (row.status === 'delivered') s.delivered += row.n;
+    else if (row.status === 'failed') s.failed += row.n;
+    else s.waiting += row.n;
+    stats.set(row.endpoint_id, s);
+  }
+  return stats;
 }

@@ -1,9 +1,10 @@
 import type { Environment } from '../../config.ts';
-import type { Deps } from '../../deps.ts';
+import type { Deps } from '../deps.ts';
 import { checkOutboundUrlResolved, systemLookup, type Lookup } from '../../net/address-policy.ts';
 import { findOrg } from '../../storage/orgs.ts';
 import {
   disableEndpoint,
+  enableEndpoint,
   findEndpoint,
   insertEndpoint,
   listEndpoints,
@@ -63,10 +64,43 @@ export async function checkEndpointUrl(deps: Pick<EndpointDeps, 'config' | 'look
   return ok(checked.url.toString());
 }
 
+/**
+ * The workspace an endpoint call is scoped to. The dashboard passes its tenant, so another
+ * workspace's (or environment's) endpoint is `not_found`; the CLI acts across workspaces and passes none.
+ */
+export interface EndpointOwner {
+  orgId: string;
+  environment: Environment;
+}
+
+async function ownedEndpoint(deps: Pick<EndpointDeps, 'db'>, endpointId: string, owner?: EndpointOwner): Promise<EndpointRow | undefined> {
+  const row = await findEndpoint(deps.db, endpointId);
+  if (!row || (owner && (row.org_id !== owner.orgId || row.environment !== owner.environment))) return undefined;
+  return row;
+}
+
+export async function getEndpoint(deps: Pick<EndpointDeps, 'db' | 'clock'>, endpointId: string, owner: EndpointOwner): Promise<Result<EndpointView>> {
+  const row = await ownedEndpoint(deps, endpointId, owner);
+  return row ? ok(toEndpointView(row, deps.clock.now())) : fail('not_found', `No webhook endpoint ${endpointId}.`);
+}
+
 export async function createEndpoint(
   deps: EndpointDeps,
-  input: { orgId: string; environment: Environment; url: string; events: readonly string[] },
+  input: {
+    orgId: string;
+    environment: Environment;
+    url: string;
+    events: readonly string[];
+    /**
+     * Registered by the workspace itself (the dashboard) rather than by the deployment's operator
+     * (the CLI): refused with 428 when the deployment disables self-serve webhooks, as the API is.
+     */
+    selfServe?: boolean;
+  },
 ): Promise<Result<EndpointView & { signing_secret: string }>> {
+  if (input.selfServe && !deps.config.selfServeWebhooks) {
+    return fail('self_serve_webhooks_disabled', 'Self-serve webhook delivery is disabled on this deployment (SELF_SERVE_WEBHOOKS=false): ask its operator to register the endpoint.');
+  }
   if (!(await findOrg(deps.db, input.orgId))) return fail('not_found', `No organization ${input.orgId}.`);
   const url = await checkEndpointUrl(deps, input.url);
   if (!url.ok) return url;
@@ -97,9 +131,18 @@ export async function listEndpointViews(deps: Pick<EndpointDeps, 'db' | 'clock'>
 }
 
 /** A disabled endpoint gets no new deliveries; those already queued fail their attempts unsent. */
-export async function disableEndpointById(deps: Pick<EndpointDeps, 'db' | 'clock'>, endpointId: string): Promise<Result<EndpointView>> {
+export async function disableEndpointById(deps: Pick<EndpointDeps, 'db' | 'clock'>, endpointId: string, owner?: EndpointOwner): Promise<Result<EndpointView>> {
+  if (!(await ownedEndpoint(deps, endpointId, owner))) return fail('not_found', `No webhook endpoint ${endpointId}.`);
   const now = deps.clock.now();
   const row = await disableEndpoint(deps.db, endpointId, now);
+  return row ? ok(toEndpointView(row, now)) : fail('not_found', `No webhook endpoint ${endpointId}.`);
+}
+
+/** An enabled endpoint receives new deliveries again (those that failed while it was disabled can be retried). */
+export async function enableEndpointById(deps: Pick<EndpointDeps, 'db' | 'clock'>, endpointId: string, owner?: EndpointOwner): Promise<Result<EndpointView>> {
+  if (!(await ownedEndpoint(deps, endpointId, owner))) return fail('not_found', `No webhook endpoint ${endpointId}.`);
+  const now = deps.clock.now();
+  const row = await enableEndpoint(deps.db, endpointId, now);
   return row ? ok(toEndpointView(row, now)) : fail('not_found', `No webhook endpoint ${endpointId}.`);
 }
 
@@ -110,8 +153,9 @@ export async function disableEndpointById(deps: Pick<EndpointDeps, 'db' | 'clock
 export async function rotateEndpointSecret(
   deps: Pick<EndpointDeps, 'db' | 'clock' | 'secret'>,
   endpointId: string,
+  owner?: EndpointOwner,
 ): Promise<Result<EndpointView & { signing_secret: string }>> {
-  const existing = await findEndpoint(deps.db, endpointId);
+  const existing = await ownedEndpoint(deps, endpointId, owner);
   if (!existing) return fail('not_found', `No webhook endpoint ${endpointId}.`);
   const now = deps.clock.now();
   const signingSecret = generateSigningSecret();
@@ -139,4 +183,13 @@ export function signingSecretsOf(
     if (previous !== undefined) secrets.push(previous);
   }
   return secrets;
+}
+
+/** The endpoint's current signing secret, for the dashboard's test event (never shown again). */
+export async function currentSigningSecret(deps: Pick<EndpointDeps, 'db' | 'secret'>, endpointId: string, owner: EndpointOwner): Promise<Result<{ url: string; secret: string }>> {
+  const row = await ownedEndpoint(deps, endpointId, owner);
+  if (!row) return fail('not_found', `No webhook endpoint ${endpointId}.`);
+  const secret = open(deps.secret, SECRET_PURPOSE, row.secret_box);
+  if (secret === undefined) throw new Error('webhook signing secret cannot be opened: was DOSSIER_SECRET changed?');
+  return ok({ url: row.url, secret });
 }

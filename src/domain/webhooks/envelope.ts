@@ -13,6 +13,7 @@ export interface WebhookEventInput {
   externalCaseId: string | null;
   externalApplicantId: string | null;
   externalCustomerId: string | null;
+  /** The Idempotency-Key of the API request that caused the event; null when none did. */
   idempotencyKey: string | null;
   traceId: string;
   occurredAt: Date;
@@ -34,9 +35,20 @@ export interface WebhookEnvelope {
   external_case_id: string | null;
   external_applicant_id: string | null;
   external_customer_id: string | null;
-  idempotency_key: string | null;
+  /** Never empty, the same in every delivery, attempt and retry of one event: see {@link envelopeIdempotencyKey}. */
+  idempotency_key: string;
   trace_id: string;
   data: Record<string, unknown>;
+}
+
+/**
+ * The envelope's `idempotency_key` (issue 9 §2): the causing request's Idempotency-Key when a keyed
+ * API request caused the event, else `event:` + the event id. Both are fixed when the event is
+ * enqueued, and the envelope is stored once per delivery, so every attempt, manual retry and
+ * endpoint of the event carries the same key.
+ */
+export function envelopeIdempotencyKey(event: Pick<WebhookEventInput, 'idempotencyKey' | 'eventId'>): string {
+  return event.idempotencyKey || `event:${event.eventId}`;
 }
 
 export function buildEnvelope(
@@ -58,7 +70,7 @@ export function buildEnvelope(
     external_case_id: event.externalCaseId,
     external_applicant_id: event.externalApplicantId,
     external_customer_id: event.externalCustomerId,
-    idempotency_key: event.idempotencyKey,
+    idempotency_key: envelopeIdempotencyKey(event),
     trace_id: event.traceId,
     data: event.data,
   };

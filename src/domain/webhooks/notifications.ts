@@ -1,5 +1,5 @@
 import type { Environment } from '../../config.ts';
-import type { Deps } from '../../deps.ts';
+import type { Deps } from '../deps.ts';
 import type { NotificationKind } from '../../storage/tables/webhooks.ts';
 import {
   countUnreadNotifications as countUnreadRows,

@@ -1,4 +1,4 @@
-import type { Deps } from '../../deps.ts';
+import type { Deps } from '../deps.ts';
 import type { Tx } from '../../storage/schema.ts';
 import { insertDeliveries, notifyDeliveriesQueued } from '../../storage/webhooks/deliveries.ts';
 import { subscribedEndpointIds } from '../../storage/webhooks/endpoints.ts';

@@ -1,5 +1,5 @@
 import type { Environment } from '../../config.ts';
-import type { Deps } from '../../deps.ts';
+import type { Deps } from '../deps.ts';
 import type { Lookup } from '../../net/address-policy.ts';
 import type { OutboundHttp } from '../../net/safe-fetch.ts';
 import { fail, ok, type Result } from '../errors.ts';

@@ -3,7 +3,7 @@ import type { AppContext } from '../../app-context.ts';
 import { authenticateApiKey, requireScope, type AuthenticatedKey } from '../../domain/keys/authenticate.ts';
 import { consumeRateLimit, rateLimitHeaders } from '../../domain/rate-limit/rate-limit.ts';
 import { AppError } from '../../domain/errors.ts';
-import { touchApiKeyLastUsed } from '../../storage/api-keys.ts';
+import { recordApiKeyUse } from '../../domain/keys/keys.ts';
 import { isScopeAuth } from './route-auth.ts';
 
 declare module 'fastify' {
@@ -50,7 +50,7 @@ export function registerAuthentication(app: FastifyInstance, ctx: AppContext): v
     if (now.getTime() - written >= LAST_USED_RESOLUTION_MS) {
       if (lastUsedWritten.size > 10_000) lastUsedWritten.clear();
       lastUsedWritten.set(key.keyId, now.getTime());
-      await touchApiKeyLastUsed(ctx.db, key.keyId, now);
+      await recordApiKeyUse(ctx, { keyId: key.keyId, at: now });
     }
   });
 }

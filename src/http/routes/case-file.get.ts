@@ -1,12 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../app-context.ts';
-import { loadCaseStateUnscoped } from '../../domain/cases/load-case.ts';
-import { AppError } from '../../domain/errors.ts';
-import { buildCasePackage } from '../../domain/package/case-package.ts';
-import { renderCaseFilePdf } from '../../domain/package/case-file-pdf.ts';
-import { verifyCaseFileToken } from '../../domain/package/case-file-token.ts';
-import { listCaseEvents } from '../../storage/case-events.ts';
+import { unwrap } from '../../domain/errors.ts';
+import { readCaseFile } from '../../domain/package/case-file.ts';
 
 /**
  * `{app_url}/case-files/{case_id}?token=…`: the PDF case file behind the package's signed link.
@@ -27,28 +23,8 @@ export const caseFileRoute: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
       },
     },
     async (request, reply) => {
-      const { case_id: caseId } = request.params;
-      const token = request.query.token;
-      if (!token) throw new AppError('forbidden', 'This case file link has no token.');
-      const check = verifyCaseFileToken(ctx.secret, caseId, token, ctx.clock.now());
-      if (!check.ok) {
-        throw new AppError(
-          'forbidden',
-          check.reason === 'expired'
-            ? 'This case file link has expired; read the package again for a fresh link.'
-            : 'This case file link is not valid.',
-        );
-      }
-      const state = await loadCaseStateUnscoped(ctx.db, caseId);
-      if (!state) throw new AppError('not_found', `No case ${caseId}.`);
-      const { events } = await listCaseEvents(ctx.db, caseId, 0, 10_000);
-      const now = ctx.clock.now();
-      const pdf = await renderCaseFilePdf(
-        state,
-        buildCasePackage(state, null),
-        events.map((e) => ({ cursor: e.cursor, event_type: e.event_type, created_at: e.created_at.toISOString() })),
-        now,
-      );
+      const caseId = request.params.case_id;
+      const pdf = unwrap(await readCaseFile(ctx, { caseId, token: request.query.token }));
       return reply
         .header('content-type', 'application/pdf')
         .header('content-disposition', `inline; filename="case-${caseId}.pdf"`)

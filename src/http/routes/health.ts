@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../app-context.ts';
-import { pingDatabase } from '../../storage/database.ts';
 
 const healthSchema = z.object({ status: z.enum(['ok', 'ready', 'unavailable']) });
 
@@ -16,6 +15,6 @@ export const healthRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (a
     '/readyz',
     { config: { auth: 'public' }, schema: { hide: true, response: { 200: healthSchema, 503: healthSchema } } },
     async (_request, reply) =>
-      (await pingDatabase(ctx.db)) ? { status: 'ready' as const } : reply.code(503).send({ status: 'unavailable' }),
+      (await ctx.databaseReachable()) ? { status: 'ready' as const } : reply.code(503).send({ status: 'unavailable' }),
   );
 };

@@ -54,7 +54,9 @@ export const envelopeSchema = z
     external_case_id: z.string().nullable().meta({ description: 'Your identity for the case; null when none was given.' }),
     external_applicant_id: z.string().nullable(),
     external_customer_id: z.string().nullable(),
-    idempotency_key: z.string().nullable(),
+    idempotency_key: z.string().min(1).meta({
+      description: 'The Idempotency-Key of the API request that caused the event, else `event:` + the event id. The same in every delivery, attempt, retry and endpoint of one event: make your side effect idempotent on it.',
+    }),
     trace_id: z.string(),
     data: z.record(z.string(), z.unknown()),
   })

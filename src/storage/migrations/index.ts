@@ -8,6 +8,7 @@ import { usageShards } from './0006_usage_shards.ts';
 import { operators } from './0007_operators.ts';
 import { pageGeometry } from './0008_page_geometry.ts';
 import { connectors } from './0009_connectors.ts';
+import { envelopeIdempotencyKey } from './0010_envelope_idempotency_key.ts';
 import { operations } from './0011_operations.ts';
 import { console_ } from './0012_console.ts';
 import { developerSettings } from './0013_developer_settings.ts';
@@ -30,6 +31,7 @@ export const MIGRATIONS: readonly Migration[] = [
   operators,
   pageGeometry,
   connectors,
+  envelopeIdempotencyKey,
   operations,
   console_,
   developerSettings,

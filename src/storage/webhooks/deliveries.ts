@@ -213,6 +213,7 @@ export interface DeliveryListQuery {
   caseId?: string;
   status?: DeliveryStatus;
   eventType?: string;
+  endpointId?: string;
   limit: number;
   /** The last row of the previous page. */
   after?: { createdAt: Date; id: string };
@@ -230,6 +231,7 @@ export async function listDeliveries(db: Executor, query: DeliveryListQuery): Pr
   if (query.caseId !== undefined) q = q.where('d.case_id', '=', query.caseId);
   if (query.status !== undefined) q = q.where('d.status', '=', query.status);
   if (query.eventType !== undefined) q = q.where('d.event_type', '=', query.eventType);
+  if (query.endpointId !== undefined) q = q.where('d.endpoint_id', '=', query.endpointId);
   if (query.after) {
     const { createdAt, id } = query.after;
     q = q.where((eb) => eb.or([eb('d.created_at', '<', createdAt), eb.and([eb('d.created_at', '=', createdAt), eb('d.delivery_id', '<', id)])]));
@@ -274,4 +276,20 @@ export async function caseHasLiveHandoffDelivery(db: Executor, caseId: string, e
     .limit(1)
     .executeTakeFirst();
   return row !== undefined;
+}
+
+/** Deliveries per endpoint and status created since `since`: the endpoint list's recent success. */
+export async function countRecentDeliveriesByEndpoint(
+  db: Executor,
+  query: { orgId: string; environment: Environment; since: Date },
+): Promise<{ endpoint_id: string; status: DeliveryStatus; n: number }[]> {
+  const rows = await db
+    .selectFrom('webhook_deliveries')
+    .select(['endpoint_id', 'status', (eb) => eb.fn.countAll<string>().as('n')])
+    .where('org_id', '=', query.orgId)
+    .where('environment', '=', query.environment)
+    .where('created_at', '>=', query.since)
+    .groupBy(['endpoint_id', 'status'])
+    .execute();
+  return rows.map((r) => ({ endpoint_id: r.endpoint_id, status: r.status, n: Number(r.n) }));
 }

@@ -34,6 +34,15 @@ export async function disableEndpoint(db: Executor, endpointId: string, now: Dat
     .executeTakeFirst();
 }
 
+export async function enableEndpoint(db: Executor, endpointId: string, now: Date): Promise<EndpointRow | undefined> {
+  return db
+    .updateTable('webhook_endpoints')
+    .set({ enabled: true, disabled_at: null, updated_at: now })
+    .where('endpoint_id', '=', endpointId)
+    .returningAll()
+    .executeTakeFirst();
+}
+
 export async function replaceEndpointSecret(
   db: Executor,
   endpointId: string,

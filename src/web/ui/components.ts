@@ -89,8 +89,13 @@ export interface Column<Row> {
   rowHeader?: boolean;
 }
 
-export function table<Row>(p: { caption?: string; captionHidden?: boolean; columns: readonly Column<Row>[]; rows: readonly Row[]; empty?: string }): VNode {
-  return html`<div class="table-wrap">
+/**
+ * `scrollRegion`: a wide table that may scroll sideways on a phone is a focusable region named by
+ * its caption, so keyboard users can scroll it (axe: scrollable-region-focusable).
+ */
+export function table<Row>(p: { caption?: string; captionHidden?: boolean; columns: readonly Column<Row>[]; rows: readonly Row[]; empty?: string; scrollRegion?: boolean }): VNode {
+  const region = p.scrollRegion ? { role: 'region', tabindex: '0', 'aria-label': p.caption } : {};
+  return html`<div class="table-wrap" ...${region}>
     <table class="table">
       ${p.caption ? html`<caption class=${p.captionHidden ? 'visually-hidden' : undefined}>${p.caption}</caption>` : null}
       <thead><tr>${p.columns.map((c) => html`<th scope="col" class=${c.numeric ? 'num' : undefined}>${c.header}</th>`)}</tr></thead>

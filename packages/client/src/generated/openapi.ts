@@ -506,6 +506,20 @@ export interface components {
              */
             idempotent_replay?: true;
         };
+        EvidenceSourceInput: {
+            /** @constant */
+            kind: "text";
+            char_start: number;
+            char_end: number;
+        } | {
+            /** @constant */
+            kind: "box";
+            page_index: number;
+            x: number;
+            y: number;
+            width: number;
+            height: number;
+        };
         /**
          * @example {
          *       "fact_id": "gross_pay",
@@ -536,7 +550,15 @@ export interface components {
          *             "char_end": 121
          *           },
          *           "doc_id": "doc_1Ab2Cd3Ef4Gh5Ij6Kl7Mn8Op",
-         *           "page_index": 0
+         *           "page_index": 0,
+         *           "source": {
+         *             "kind": "box",
+         *             "page_index": 0,
+         *             "x": 105.62,
+         *             "y": 131.3,
+         *             "width": 53.4,
+         *             "height": 12.85
+         *           }
          *         }
          *       ],
          *       "updated_at": "2026-11-22T10:00:00.000Z"
@@ -565,12 +587,15 @@ export interface components {
             evidence: {
                 evidence_id: string;
                 quote: string;
+                /** @description Offsets into the canonical page text (the document’s `pages[].text`). */
                 location: {
                     char_start: number;
                     char_end: number;
                 };
                 doc_id: string;
                 page_index: number;
+                /** @description The same span in the document as uploaded. Absent only on evidence extracted before sources were recorded. */
+                source?: components["schemas"]["EvidenceSourceInput"];
             }[];
             /** @description ISO 8601 UTC with milliseconds. */
             updated_at: string;
@@ -847,7 +872,15 @@ export interface components {
          *                   "char_end": 121
          *                 },
          *                 "doc_id": "doc_1Ab2Cd3Ef4Gh5Ij6Kl7Mn8Op",
-         *                 "page_index": 0
+         *                 "page_index": 0,
+         *                 "source": {
+         *                   "kind": "box",
+         *                   "page_index": 0,
+         *                   "x": 105.62,
+         *                   "y": 131.3,
+         *                   "width": 53.4,
+         *                   "height": 12.85
+         *                 }
          *               }
          *             ],
          *             "updated_at": "2026-11-22T10:00:00.000Z"
@@ -1113,7 +1146,15 @@ export interface components {
          *                 "char_end": 121
          *               },
          *               "doc_id": "doc_1Ab2Cd3Ef4Gh5Ij6Kl7Mn8Op",
-         *               "page_index": 0
+         *               "page_index": 0,
+         *               "source": {
+         *                 "kind": "box",
+         *                 "page_index": 0,
+         *                 "x": 105.62,
+         *                 "y": 131.3,
+         *                 "width": 53.4,
+         *                 "height": 12.85
+         *               }
          *             }
          *           ],
          *           "provenance": [
@@ -1173,12 +1214,15 @@ export interface components {
                     evidence: {
                         evidence_id: string;
                         quote: string;
+                        /** @description Offsets into the canonical page text (the document’s `pages[].text`). */
                         location: {
                             char_start: number;
                             char_end: number;
                         };
                         doc_id: string;
                         page_index: number;
+                        /** @description The same span in the document as uploaded. Absent only on evidence extracted before sources were recorded. */
+                        source?: components["schemas"]["EvidenceSourceInput"];
                     }[];
                     provenance: {
                         kind: string;
@@ -1310,7 +1354,8 @@ export interface components {
             external_case_id: string | null;
             external_applicant_id: string | null;
             external_customer_id: string | null;
-            idempotency_key: string | null;
+            /** @description The Idempotency-Key of the API request that caused the event, else `event:` + the event id. The same in every delivery, attempt, retry and endpoint of one event: make your side effect idempotent on it. */
+            idempotency_key: string;
             trace_id: string;
             data: {
                 [key: string]: unknown;
@@ -1791,6 +1836,20 @@ export interface components {
              */
             idempotent_replay?: true;
         };
+        EvidenceSource: {
+            /** @constant */
+            kind: "text";
+            char_start: number;
+            char_end: number;
+        } | {
+            /** @constant */
+            kind: "box";
+            page_index: number;
+            x: number;
+            y: number;
+            width: number;
+            height: number;
+        };
         /**
          * @example {
          *       "fact_id": "gross_pay",
@@ -1821,7 +1880,15 @@ export interface components {
          *             "char_end": 121
          *           },
          *           "doc_id": "doc_1Ab2Cd3Ef4Gh5Ij6Kl7Mn8Op",
-         *           "page_index": 0
+         *           "page_index": 0,
+         *           "source": {
+         *             "kind": "box",
+         *             "page_index": 0,
+         *             "x": 105.62,
+         *             "y": 131.3,
+         *             "width": 53.4,
+         *             "height": 12.85
+         *           }
          *         }
          *       ],
          *       "updated_at": "2026-11-22T10:00:00.000Z"
@@ -1850,12 +1917,15 @@ export interface components {
             evidence: {
                 evidence_id: string;
                 quote: string;
+                /** @description Offsets into the canonical page text (the document’s `pages[].text`). */
                 location: {
                     char_start: number;
                     char_end: number;
                 };
                 doc_id: string;
                 page_index: number;
+                /** @description The same span in the document as uploaded. Absent only on evidence extracted before sources were recorded. */
+                source?: components["schemas"]["EvidenceSource"];
             }[];
             /** @description ISO 8601 UTC with milliseconds. */
             updated_at: string;
@@ -2132,7 +2202,15 @@ export interface components {
          *                   "char_end": 121
          *                 },
          *                 "doc_id": "doc_1Ab2Cd3Ef4Gh5Ij6Kl7Mn8Op",
-         *                 "page_index": 0
+         *                 "page_index": 0,
+         *                 "source": {
+         *                   "kind": "box",
+         *                   "page_index": 0,
+         *                   "x": 105.62,
+         *                   "y": 131.3,
+         *                   "width": 53.4,
+         *                   "height": 12.85
+         *                 }
          *               }
          *             ],
          *             "updated_at": "2026-11-22T10:00:00.000Z"
@@ -2398,7 +2476,15 @@ export interface components {
          *                 "char_end": 121
          *               },
          *               "doc_id": "doc_1Ab2Cd3Ef4Gh5Ij6Kl7Mn8Op",
-         *               "page_index": 0
+         *               "page_index": 0,
+         *               "source": {
+         *                 "kind": "box",
+         *                 "page_index": 0,
+         *                 "x": 105.62,
+         *                 "y": 131.3,
+         *                 "width": 53.4,
+         *                 "height": 12.85
+         *               }
          *             }
          *           ],
          *           "provenance": [
@@ -2458,12 +2544,15 @@ export interface components {
                     evidence: {
                         evidence_id: string;
                         quote: string;
+                        /** @description Offsets into the canonical page text (the document’s `pages[].text`). */
                         location: {
                             char_start: number;
                             char_end: number;
                         };
                         doc_id: string;
                         page_index: number;
+                        /** @description The same span in the document as uploaded. Absent only on evidence extracted before sources were recorded. */
+                        source?: components["schemas"]["EvidenceSource"];
                     }[];
                     provenance: {
                         kind: string;
@@ -2595,7 +2684,8 @@ export interface components {
             external_case_id: string | null;
             external_applicant_id: string | null;
             external_customer_id: string | null;
-            idempotency_key: string | null;
+            /** @description The Idempotency-Key of the API request that caused the event, else `event:` + the event id. The same in every delivery, attempt, retry and endpoint of one event: make your side effect idempotent on it. */
+            idempotency_key: string;
             trace_id: string;
             data: {
                 [key: string]: unknown;

@@ -98,6 +98,7 @@ export function registerKeys(scope: FastifyInstance, deps: DashboardRouteDeps): 
           ${table<ApiKeyView>({
             caption: 'API keys',
             captionHidden: true,
+            scrollRegion: true,
             rows: keys,
             empty: 'No keys yet. Create one below.',
             columns: [

@@ -1,0 +1,51 @@
+import type { Logger } from 'pino';
+import type { Config, Environment } from '../config.ts';
+import type { Metrics } from '../metrics/metrics.ts';
+import type { OutboundHttp } from '../net/safe-fetch.ts';
+import type { BlobStore } from '../ports/blob-store.ts';
+import type { Clock } from '../ports/clock.ts';
+import type { Ids } from '../ports/ids.ts';
+import type { RateLimitStore } from '../ports/rate-limit-store.ts';
+import type { Db } from '../storage/schema.ts';
+import type { ActionEnqueuer, WebhookEnqueuer } from './cases/case-events.ts';
+import type { ExtractionPool } from './documents/index.ts';
+import type { StoredKey } from './keys/authenticate.ts';
+
+/**
+ * What domain operations receive as their first argument. Declared here, in the domain, so the
+ * domain never imports the composition root (`src/app-context.ts` builds these and imports the
+ * domain; the other direction would be a cycle).
+ */
+
+/** What every domain function may use. Passed in, never imported as a singleton. */
+export interface Deps {
+  db: Db;
+  clock: Clock;
+  ids: Ids;
+  logger: Logger;
+  config: Config;
+}
+
+/** Everything a running process shares between requests and jobs. */
+export interface AppContext extends Deps {
+  /** Signs links and tokens: DOSSIER_SECRET, or the one generated into the database at first start. */
+  secret: string;
+  rateLimits: RateLimitStore;
+  /** This process's Prometheus series (served at /metrics when METRICS_TOKEN is set). */
+  metrics: Metrics;
+  keys: { find(hash: string): Promise<StoredKey | undefined>; forget(keyId: string): void };
+  /** Writes webhook outbox rows for a catalog case event, in the event's transaction. */
+  enqueueWebhook: WebhookEnqueuer;
+  /** Writes the connector calls of the action nodes a case event triggers, in the event's transaction. */
+  enqueueActions: ActionEnqueuer;
+  /** The one SSRF-safe outbound HTTP client (document fetching; webhooks keep their own pool). */
+  outbound: OutboundHttp;
+  /** Where document bytes live (the database by default). */
+  blobs: BlobStore;
+  /** Document page extraction in child processes, started on first use (jobs/extraction-pool.ts). */
+  extraction: ExtractionPool;
+  /** Whether the database answers (readiness). */
+  databaseReachable: () => Promise<boolean>;
+  /** Whether the workspace has an enabled webhook endpoint (SELF_SERVE_WEBHOOKS=false refuses sessions then). */
+  hasEnabledWebhookEndpoint: (orgId: string, environment: Environment) => Promise<boolean>;
+}
