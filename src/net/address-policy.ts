@@ -17,18 +17,34 @@ export type UrlRefusal = 'invalid_url' | 'blocked_address';
 export type UrlCheck = { ok: true; url: URL } | { ok: false; reason: UrlRefusal; message: string };
 
 /**
- * Public means global unicast and nothing else: an allow-list, so a range ipaddr.js learns later
- * (or one we forgot) is refused rather than reached. IPv4-mapped IPv6 (`::ffff:127.0.0.1`) is
- * judged as the IPv4 address it carries; the other IPv6 forms that embed an IPv4 address (6to4,
- * Teredo, NAT64) are not `unicast` and are refused outright.
+ * Public means global unicast and nothing else: an allow-list, so a range we forgot is refused
+ * rather than reached. IPv4-mapped IPv6 (`::ffff:127.0.0.1`) is judged as the IPv4 address it
+ * carries (the connection goes to that IPv4 address); the other IPv6 forms that embed an IPv4
+ * address (IPv4-compatible, 6to4, Teredo, NAT64) are refused outright.
  */
 export function isPublicAddress(address: string): boolean {
   const bare = address.startsWith('[') && address.endsWith(']') ? address.slice(1, -1) : address;
   if (!ipaddr.isValid(bare)) return false;
-  let parsed = ipaddr.parse(bare);
-  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) parsed = (parsed as ipaddr.IPv6).toIPv4Address();
-  return parsed.range() === 'unicast';
+  const parsed = ipaddr.parse(bare);
+  if (parsed.kind() === 'ipv4') return parsed.range() === 'unicast';
+  const v6 = parsed as ipaddr.IPv6;
+  if (v6.isIPv4MappedAddress()) return v6.toIPv4Address().range() === 'unicast';
+  // IPv6: global unicast 2000::/3 only, minus its special ranges (issue 9 §5). Everything else —
+  // IPv4-compatible `::127.0.0.1`, NAT64 64:ff9b::/96, ULA fc00::/7, link-local fe80::/10,
+  // multicast — lies outside 2000::/3 and is refused without a list.
+  if (!v6.match(GLOBAL_UNICAST_V6)) return false;
+  return !SPECIAL_IN_GLOBAL_V6.some((range) => v6.match(range));
 }
+
+const GLOBAL_UNICAST_V6 = ipaddr.parseCIDR('2000::/3') as [ipaddr.IPv6, number];
+
+/** Inside 2000::/3 but not somewhere to send webhooks or fetch documents from. */
+const SPECIAL_IN_GLOBAL_V6 = [
+  '2001::/23', // IETF protocol assignments: Teredo 2001::/32, benchmarking 2001:2::/48, ORCHID…
+  '2001:db8::/32', // documentation
+  '2002::/16', // 6to4: carries an IPv4 address, possibly a private one
+  '3fff::/20', // documentation (RFC 9637)
+].map((cidr) => ipaddr.parseCIDR(cidr) as [ipaddr.IPv6, number]);
 
 /** Host names that mean this machine whatever DNS says (RFC 6761 reserves `localhost` and below). */
 function isLocalName(hostname: string): boolean {
