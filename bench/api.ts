@@ -74,6 +74,8 @@ const env = {
   LOG_LEVEL: 'warn',
   VALIDATE_RESPONSES: 'false',
   METRICS_TOKEN: 'bench-metrics-token-0123456789',
+  // As `npm start` and bin/dossier.js run it.
+  NODE_OPTIONS: '--max-semi-space-size=8',
 };
 const server = await startProcess(['serve', '--no-worker'], env);
 let bareInput: (body: string) => void = () => undefined;

@@ -1,13 +1,15 @@
-import type { DocumentKind } from './case-types.ts';
+import { DOCUMENT_KINDS, type DocumentKind } from './case-types.ts';
 import { generateDocument, type LogicalDocument } from './documents.ts';
 import { createRng } from './prng.ts';
-import { renderDocx, renderPdf, renderPlain, renderScan, renderScannedPdf, type CorpusFormat } from './render.ts';
+import { renderDocx, renderPdf, type DrawnText, renderPlain, renderScan, renderScannedPdf, type CorpusFormat } from './render.ts';
 
 export interface CorpusDocument {
   readonly id: string;
   readonly format: CorpusFormat;
   readonly bytes: Uint8Array;
   readonly logical: LogicalDocument;
+  /** Text PDFs: every text drawn, with its font and position (for the evidence box property test). */
+  readonly drawn?: readonly DrawnText[];
 }
 
 export interface CorpusOptions {
@@ -16,6 +18,8 @@ export interface CorpusOptions {
   readonly textDocuments: number;
   /** Documents rendered as scans, cycling png → jpeg → image-only PDF. */
   readonly ocrDocuments: number;
+  /** Families to cycle through (default all five). */
+  readonly families?: readonly DocumentKind[];
 }
 
 /**
@@ -27,15 +31,17 @@ export interface CorpusOptions {
  */
 export async function* generateCorpus(options: CorpusOptions): AsyncGenerator<CorpusDocument> {
   const root = createRng(options.seed);
+  const families = options.families ?? DOCUMENT_KINDS;
   const count = Math.max(options.textDocuments, options.ocrDocuments);
   const scanFormats = ['png', 'jpeg', 'pdf_scan'] as const;
   for (let i = 0; i < count; i++) {
-    const kind: DocumentKind = i % 2 === 0 ? 'pay_stub' : 'utility_bill';
+    const kind: DocumentKind = families[i % families.length]!;
     const docRng = root.fork(`doc-${i}`);
     const logical = generateDocument(docRng.fork('content'), kind, i);
-    const pdf = await renderPdf(logical, docRng.fork('pdf'));
+    const drawn: DrawnText[] = [];
+    const pdf = await renderPdf(logical, docRng.fork('pdf'), drawn);
     if (i < options.textDocuments) {
-      yield { id: `${logical.id}.pdf`, format: 'pdf', bytes: pdf, logical };
+      yield { id: `${logical.id}.pdf`, format: 'pdf', bytes: pdf, logical, drawn };
       yield { id: `${logical.id}.docx`, format: 'docx', bytes: await renderDocx(logical, docRng.fork('docx')), logical };
       yield { id: `${logical.id}.txt`, format: 'plain', bytes: renderPlain(logical, docRng.fork('plain')), logical };
     }

@@ -25,8 +25,20 @@ export function renderPlain(doc: LogicalDocument, rng: Rng): Uint8Array {
   return new TextEncoder().encode(lines.join(eol) + eol);
 }
 
-/** A text PDF (pdf-lib, standard fonts): cells drawn at their x, rows top to bottom. */
-export async function renderPdf(doc: LogicalDocument, rng: Rng): Promise<Uint8Array> {
+/** A piece of text as drawn on a PDF page: y is the baseline from the top edge (y down), in points. */
+export interface DrawnText {
+  readonly text: string;
+  readonly x: number;
+  readonly baseline: number;
+  readonly size: number;
+  readonly font: PDFFont;
+}
+
+/**
+ * A text PDF (pdf-lib, standard fonts): cells drawn at their x, rows top to bottom. `drawn`, when
+ * given, receives every text drawn, so tests can compute where each glyph is.
+ */
+export async function renderPdf(doc: LogicalDocument, rng: Rng, drawn?: DrawnText[]): Promise<Uint8Array> {
   const pdf = await PDFDocument.create();
   fixDates(pdf);
   const [width, height] = rng.chance(0.5) ? [595.28, 841.89] : [612, 792];
@@ -45,10 +57,11 @@ export async function renderPdf(doc: LogicalDocument, rng: Rng): Promise<Uint8Ar
     if (block.kind === 'blank') { y -= leading * 0.8; continue; }
     if (block.kind === 'title') {
       page.drawText(block.text, { x: 50, y, size: size + 4, font: bold });
+      drawn?.push({ text: block.text, x: 50, baseline: height - y, size: size + 4, font: bold });
       y -= (size + 4) * 1.5;
       continue;
     }
-    drawRow(page, block.cells, y, font, size);
+    drawRow(page, block.cells, y, font, size, drawn);
     y -= leading;
   }
   return pdf.save();
@@ -62,7 +75,7 @@ function fixDates(pdf: PDFDocument): void {
   pdf.setCreator('dossier corpus');
 }
 
-function drawRow(page: ReturnType<PDFDocument['addPage']>, cells: readonly Cell[], y: number, font: PDFFont, size: number): void {
+function drawRow(page: ReturnType<PDFDocument['addPage']>, cells: readonly Cell[], y: number, font: PDFFont, size: number, drawn?: DrawnText[]): void {
   // Never let a long cell run into the next column (push it right, keeping a visible gap) or off
   // the page (shrink the row's font until it fits): real documents are laid out, not clipped.
   const place = (s: number) => {
@@ -76,7 +89,10 @@ function drawRow(page: ReturnType<PDFDocument['addPage']>, cells: readonly Cell[
   let fitted = size;
   while (fitted > 6 && place(fitted).some((p) => p.right > page.getWidth() - 24)) fitted -= 0.5;
   const positions = place(fitted);
-  cells.forEach((cell, i) => page.drawText(cell.text, { x: positions[i]!.x, y, size: fitted, font }));
+  cells.forEach((cell, i) => {
+    page.drawText(cell.text, { x: positions[i]!.x, y, size: fitted, font });
+    drawn?.push({ text: cell.text, x: positions[i]!.x, baseline: page.getHeight() - y, size: fitted, font });
+  });
 }
 
 /** DOCX: single-cell rows are paragraphs; runs of multi-column rows become a table or tab stops. */

@@ -1,4 +1,3 @@
-import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { RateLimiterMemory, RateLimiterRedis, type RateLimiterAbstract } from 'rate-limiter-flexible';
 
@@ -41,6 +40,8 @@ export function memoryRateLimitStore(windowSeconds = 60): RateLimitStore {
  * rather than refusing traffic (an outage of the limiter must not become an outage of the API).
  */
 export async function redisRateLimitStore(url: string, logger?: Logger, windowSeconds = 60): Promise<RateLimitStore> {
+  // Loaded only when REDIS_URL is set: ioredis is 6 MB of RSS a single process never needs.
+  const { Redis } = await import('ioredis');
   const client = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: true });
   let lastError = '';
   let everFailed = false;

@@ -74,3 +74,28 @@ export async function upsertCaseType(
 export async function insertCaseTypeVersion(db: Executor, row: Omit<CaseTypeVersionRow, 'definition'> & { definition: unknown }): Promise<void> {
   await db.insertInto('case_type_versions').values({ ...row, definition: toJsonb(row.definition) }).execute();
 }
+
+/** Every workflow version of the workspace's case types, with how many cases are pinned to each. */
+export async function listCaseTypeVersionsWithCaseCounts(
+  db: Executor,
+  orgId: string,
+  environment: Environment,
+): Promise<{ case_type_id: string; workflow_version: string; version_number: number; created_at: Date; cases: number }[]> {
+  const rows = await db
+    .selectFrom('case_type_versions as v')
+    .leftJoin('cases as c', (join) =>
+      join
+        .onRef('c.org_id', '=', 'v.org_id')
+        .onRef('c.environment', '=', 'v.environment')
+        .onRef('c.case_type_id', '=', 'v.case_type_id')
+        .onRef('c.workflow_version', '=', 'v.workflow_version'),
+    )
+    .select(['v.case_type_id', 'v.workflow_version', 'v.version_number', 'v.created_at', (eb) => eb.fn.count<string>('c.case_id').as('cases')])
+    .where('v.org_id', '=', orgId)
+    .where('v.environment', '=', environment)
+    .groupBy(['v.case_type_id', 'v.workflow_version', 'v.version_number', 'v.created_at'])
+    .orderBy('v.case_type_id')
+    .orderBy('v.version_number', 'desc')
+    .execute();
+  return rows.map((r) => ({ ...r, cases: Number(r.cases) }));
+}

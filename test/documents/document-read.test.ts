@@ -68,7 +68,13 @@ describeEachBackend('GET /api/v1/cases/{case_id}/documents/{doc_id}', (backend) 
     const record = await dossier.cases.retrieve(caseId);
     const evidence = record.workspace.facts.flatMap((f) => f.evidence);
     expect(evidence.length).toBeGreaterThanOrEqual(3);
-    for (const e of evidence) expect(doc.pages[e.page_index]!.text.slice(e.location.char_start, e.location.char_end)).toBe(e.quote);
+    const fold = (x: string) => x.replace(/\s+/g, ' ').trim();
+    for (const e of evidence) {
+      expect(doc.pages[e.page_index]!.text.slice(e.location.char_start, e.location.char_end)).toBe(e.quote);
+      // The source points into the file as uploaded, where the name sits after three spaces.
+      if (e.source?.kind !== 'text') throw new Error(`expected a text source, got ${JSON.stringify(e.source)}`);
+      expect(fold(STUB.slice(e.source.char_start, e.source.char_end))).toBe(fold(e.quote));
+    }
   });
 
   it('gives PDF pages their size in points', async () => {
@@ -76,6 +82,14 @@ describeEachBackend('GET /api/v1/cases/{case_id}/documents/{doc_id}', (backend) 
     const doc = await dossier.cases.documents.retrieve(caseId, docId);
     expect(doc.pages).toEqual([expect.objectContaining({ page_index: 0, method: 'text_layer', width: 612, height: 792, unit: 'pt' })]);
     expect(doc.pages[0]!.text).toContain('Gross pay: $2,450.00');
+    const record = await dossier.cases.retrieve(caseId);
+    const gross = record.workspace.facts.find((f) => f.fact_id === 'gross_pay')!.evidence[0]!;
+    expect(gross.source).toMatchObject({ kind: 'box', page_index: 0 });
+    // Line 4 of the stub: baseline 740 - 3 × 16 = 692 pt from the bottom, 100 pt from the top.
+    if (gross.source?.kind !== 'box') throw new Error('expected a box');
+    expect(gross.source.y).toBeLessThan(100);
+    expect(gross.source.y + gross.source.height).toBeGreaterThan(100);
+    expect(gross.source.x).toBeGreaterThan(50);
   });
 
   it('answers an erased document with status erased and no text', async () => {

@@ -1,5 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
+import { extractPages } from '../../src/domain/documents/index.ts';
 import { createExtractionPool, ExtractionAborted, type ExtractionPool } from '../../src/jobs/extraction-pool.ts';
+import { fakeOcr } from '../extraction/helpers.ts';
 
 const misbehaving = new URL('./misbehaving-child.ts', import.meta.url);
 const text = (s: string) => new TextEncoder().encode(s);
@@ -27,8 +29,11 @@ describe('extraction pool', () => {
 
   it('extracts real documents in a reused child, with the in-process result values', async () => {
     const p = pool({ size: 1 });
-    const first = await p.extractPages({ bytes: text('Pay date: 03/14/2026\n\n\nGross pay:  $1.00') });
-    expect(first).toEqual({ ok: true, value: { mime_type: 'text/plain', pages: [{ page_index: 0, text: 'Pay date: 03/14/2026\n\nGross pay:\t$1.00', method: 'plain' }] } });
+    const bytes = text('Pay date: 03/14/2026\n\n\nGross pay:  $1.00');
+    const first = await p.extractPages({ bytes });
+    expect(first).toMatchObject({ ok: true, value: { mime_type: 'text/plain', pages: [{ page_index: 0, text: 'Pay date: 03/14/2026\n\nGross pay:\t$1.00', method: 'plain' }] } });
+    // Everything crosses the process boundary intact, typed arrays included.
+    expect(first).toEqual(await extractPages({ ocr: fakeOcr() }, { bytes }));
     const [pid] = p.pids;
     expect(pid).not.toBe(process.pid);
     expect(await p.extractPages({ bytes: new Uint8Array(0) })).toMatchObject({ ok: false, reason_code: 'empty_document' });
@@ -36,7 +41,8 @@ describe('extraction pool', () => {
   });
 
   it('kills a child stuck past the deadline, and the next document gets a fresh one', async () => {
-    const p = pool({ size: 1, childModule: misbehaving, limits: { timeoutMs: 300 }, killGraceMs: 200 });
+    // Long enough for a child to start on a loaded machine: the deadline counts from the hand-over.
+    const p = pool({ size: 1, childModule: misbehaving, limits: { timeoutMs: 3_000 }, killGraceMs: 500 });
     const before = await p.extractPages({ bytes: text('pid') });
     const stuckPid = Number(before.ok && before.value.pages[0]!.text);
     const error = await p.extractPages({ bytes: text('hang') }).catch((e: unknown) => e);

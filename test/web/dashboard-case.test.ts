@@ -56,14 +56,22 @@ describeEachBackend('dashboard case page and operator actions', (backend) => {
     expect(labels[0]).toBe('Employee name');
     expect(res.body).toContain('Evidence for Employee name');
     expect(res.body).toContain('<mark class="quote" id="quote">Jane Doe</mark>');
+    // The evidence's box (PDF points, y down) is drawn over the page, inside it.
+    const box = /<rect class="evidence-box" x="([\d.]+)" y="([\d.]+)" width="([\d.]+)" height="([\d.]+)"/.exec(res.body);
+    expect(box, 'an evidence box').not.toBeNull();
+    const [x, y, w, h] = box!.slice(1).map(Number) as [number, number, number, number];
+    expect(x).toBeGreaterThan(50);
+    expect(x + w).toBeLessThan(595);
+    expect(y).toBeGreaterThan(0);
+    expect(y + h).toBeLessThan(842);
     expect(res.body).toContain(`/dashboard/cases/${caseId}/documents/${docId}/pages/1`);
     const image = await get(`/dashboard/cases/${caseId}/documents/${docId}/pages/1`);
     expect(image.statusCode).toBe(200);
-    expect(image.headers['content-type']).toBe('image/png');
-    expect(image.rawPayload.subarray(1, 4).toString()).toBe('PNG');
+    expect(image.headers['content-type']).toBe('image/jpeg');
+    expect([...image.rawPayload.subarray(0, 3)]).toEqual([0xff, 0xd8, 0xff]);
     // Rendered once: the stored copy answers the next request.
     const cached = await t.ctx.db.selectFrom('document_page_images').select(['page_index', 'width_px', 'page_width']).where('doc_id', '=', docId).execute();
-    expect(cached).toEqual([{ page_index: 0, width_px: 1190, page_width: 595 }]);
+    expect(cached).toEqual([{ page_index: 0, width_px: 893, page_width: 595 }]);
     expect((await get(`/dashboard/cases/${caseId}/documents/${docId}/pages/1`)).rawPayload.equals(image.rawPayload)).toBe(true);
     // Page navigation, zoom and the original file.
     const page2 = await get(`/dashboard/cases/${caseId}?fact=employee_name&page=2&zoom=150`);

@@ -4,6 +4,7 @@ import {
   findCaseType,
   findCaseTypeVersion,
   insertCaseTypeVersion,
+  listCaseTypeVersionsWithCaseCounts,
   latestCaseTypeVersion,
   selectCaseTypes,
   upsertCaseType,
@@ -97,11 +98,16 @@ export async function putCaseType(
   });
 }
 
-export async function listCaseTypes(deps: Pick<Deps, 'db'>, orgId: string, environment: Environment): Promise<CaseTypeView[]> {
+export async function listCaseTypes(deps: Pick<Deps, 'db'>, input: { orgId: string; environment: Environment }): Promise<CaseTypeView[]> {
+  const { orgId, environment } = input;
   return (await selectCaseTypes(deps.db, orgId, environment)).map(toCaseTypeView);
 }
 
-export async function getCaseType(deps: Pick<Deps, 'db'>, orgId: string, environment: Environment, caseTypeId: string): Promise<Result<CaseTypeView>> {
+export async function getCaseType(
+  deps: Pick<Deps, 'db'>,
+  input: { orgId: string; environment: Environment; caseTypeId: string },
+): Promise<Result<CaseTypeView>> {
+  const { orgId, environment, caseTypeId } = input;
   const row = await findCaseType(deps.db, orgId, environment, caseTypeId);
   return row ? ok(toCaseTypeView(row)) : fail('not_found', `No case type "${caseTypeId}" in this ${environment} workspace.`);
 }
@@ -117,4 +123,26 @@ export async function loadPinnedDefinition(
   const row = await findCaseTypeVersion(db, orgId, environment, caseTypeId, workflowVersion);
   if (!row) throw new Error(`case type version ${caseTypeId}@${workflowVersion} is missing`);
   return row.definition as CaseTypeDefinition;
+}
+
+export interface CaseTypeVersionView {
+  workflow_version: string;
+  created_at: string;
+  /** Cases created on this version (they keep it for their whole life). */
+  cases: number;
+}
+
+/** Each case type's workflow versions, newest first, with the number of cases pinned to each. */
+export async function listCaseTypeVersions(
+  deps: Pick<Deps, 'db'>,
+  input: { orgId: string; environment: Environment },
+): Promise<Map<string, CaseTypeVersionView[]>> {
+  const { orgId, environment } = input;
+  const out = new Map<string, CaseTypeVersionView[]>();
+  for (const r of await listCaseTypeVersionsWithCaseCounts(deps.db, orgId, environment)) {
+    const list = out.get(r.case_type_id) ?? [];
+    list.push({ workflow_version: r.workflow_version, created_at: r.created_at.toISOString(), cases: r.cases });
+    out.set(r.case_type_id, list);
+  }
+  return out;
 }

@@ -72,6 +72,10 @@ export interface PositionedFragment {
   readonly x1: number;
   readonly top: number;
   readonly bottom: number;
+  /** Relative advance width of each code unit of `text` (font metrics), for evidence boxes. */
+  readonly advances?: readonly number[];
+  /** The glyphs' vertical extent when it differs from the layout band, for evidence boxes. */
+  readonly ink?: { readonly top: number; readonly bottom: number };
 }
 
 /**
@@ -79,7 +83,12 @@ export interface PositionedFragment {
  * ordered by x inside a line, and joined with nothing (kerning splits), a space (word gap) or a
  * tab (column gap). Deterministic for a given fragment list, whatever order it arrives in.
  */
-export function layoutFragments(fragments: readonly PositionedFragment[], columnGap = COLUMN_GAP_EM): string {
+export function layoutFragments(
+  fragments: readonly PositionedFragment[],
+  columnGap = COLUMN_GAP_EM,
+  /** When given, receives the fragments (text normalised) in the order they were written: origin.ts maps characters back to them. */
+  placed?: PositionedFragment[],
+): string {
   const usable = fragments
     .map((f) => ({ ...f, text: f.text.normalize('NFC').replace(INVISIBLE, '').replace(CONTROL, '') }))
     .filter((f) => f.text.trim() !== '' && f.bottom > f.top && Number.isFinite(f.x0) && Number.isFinite(f.top));
@@ -121,6 +130,7 @@ export function layoutFragments(fragments: readonly PositionedFragment[], column
         else if (gap >= WORD_GAP_EM * height || endsInSpace || /^\s/.test(item.text)) parts.push(' ');
       }
       parts.push(item.text);
+      placed?.push(item);
       endsInSpace = /\s/.test(item.text[item.text.length - 1]!);
       right = Math.max(right, item.x1);
     }

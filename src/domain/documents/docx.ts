@@ -1,4 +1,5 @@
 import { canonicalizeText } from './canonical-text.ts';
+import { alignTextOrigin } from './origin.ts';
 import { documentFailure, documentOk, type DocumentFailure, type DocumentResult, type PageText } from './types.ts';
 import { openZip, type ZipArchive } from './zip.ts';
 
@@ -37,6 +38,17 @@ class PartRefused extends Error {
 }
 
 export async function extractDocxPage(bytes: Uint8Array): Promise<DocumentResult<PageText[]>> {
+  const raw = await readDocxText(bytes);
+  if (!raw.ok) return raw;
+  const text = canonicalizeText(raw.value);
+  return documentOk([{ page_index: 0, text, method: 'docx', origin: alignTextOrigin(raw.value, text) }]);
+}
+
+/**
+ * The DOCX's "original text", which DOCX evidence `source` offsets index: the body with one line
+ * per paragraph and a tab between table cells (htmlToText), before canonicalisation.
+ */
+export async function readDocxText(bytes: Uint8Array): Promise<DocumentResult<string>> {
   const zip = openZip(bytes, ZIP_LIMITS);
   if (!zip.ok) return zip;
   const archive = zip.value;
@@ -60,8 +72,7 @@ export async function extractDocxPage(bytes: Uint8Array): Promise<DocumentResult
     if (error instanceof PartRefused) return error.failure;
     return documentFailure('corrupt_document', `DOCX could not be read: ${error instanceof Error ? error.message.slice(0, 200) : 'unknown error'}`);
   }
-  const text = canonicalizeText(htmlToText(html));
-  return documentOk([{ page_index: 0, text, method: 'docx' }]);
+  return documentOk(htmlToText(html));
 }
 
 function mammothFile(archive: ZipArchive) {

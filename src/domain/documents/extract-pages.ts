@@ -1,4 +1,5 @@
 import { canonicalizeText } from './canonical-text.ts';
+import { alignTextOrigin } from './origin.ts';
 import { extractDocxPage } from './docx.ts';
 import { downscaleImage, readImageSize } from './image.ts';
 import { ocrImageToPage, type OcrEngine } from './ocr.ts';
@@ -151,8 +152,11 @@ async function extractByType(
   signal: AbortSignal,
 ): Promise<DocumentResult<PageText[]>> {
   switch (mimeType) {
-    case 'text/plain':
-      return documentOk([{ page_index: 0, text: canonicalizeText(new TextDecoder('utf-8').decode(bytes)), method: 'plain' }]);
+    case 'text/plain': {
+      const raw = new TextDecoder('utf-8').decode(bytes);
+      const text = canonicalizeText(raw);
+      return documentOk([{ page_index: 0, text, method: 'plain', origin: alignTextOrigin(raw, text) }]);
+    }
     case 'application/vnd.openxmlformats-officedocument.wordprocessingml.document':
       return extractDocxPage(bytes);
     case 'application/pdf':

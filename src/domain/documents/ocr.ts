@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { layoutFragments, OCR_COLUMN_GAP, type PositionedFragment } from './canonical-text.ts';
+import { boxOrigin } from './origin.ts';
 import { documentFailure, documentOk, type DocumentResult, type PageSize, type PageText } from './types.ts';
 
 /** One recognised word, positioned in image pixels (y grows downwards). */
@@ -195,7 +196,8 @@ export async function ocrImageToPage(
   }
   const words = result.words.filter((w) => w.confidence >= MIN_WORD_CONFIDENCE || /[\p{L}\p{N}]{2,}/u.test(w.text));
   const fragments: PositionedFragment[] = words.map((w) => ({ text: w.text, x0: w.x0, x1: w.x1, top: w.top, bottom: w.bottom }));
-  const text = layoutFragments(fragments, OCR_COLUMN_GAP);
+  const placed: PositionedFragment[] = [];
+  const text = layoutFragments(fragments, OCR_COLUMN_GAP, placed);
   const confidence = words.length === 0 ? 0 : words.reduce((sum, w) => sum + w.confidence, 0) / words.length;
-  return documentOk({ page_index: pageIndex, text, method: 'ocr', ocr_confidence: Math.round(confidence * 10) / 10, size: frame.size });
+  return documentOk({ page_index: pageIndex, text, method: 'ocr', ocr_confidence: Math.round(confidence * 10) / 10, size: frame.size, origin: boxOrigin(text, placed, frame.pixelsPerUnit) });
 }

@@ -1,7 +1,9 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { layoutFragments, type PositionedFragment } from './canonical-text.ts';
+import { Encodings, Font, FontNames } from '@pdf-lib/standard-fonts';
 import type { OcrFrame } from './ocr.ts';
+import { boxOrigin, type PageOrigin } from './origin.ts';
 import { documentFailure, documentOk, type DocumentResult, type PageText } from './types.ts';
 
 /**
@@ -98,9 +100,9 @@ export async function extractPdfPages(bytes: Uint8Array, options: PdfExtractionO
       try {
         const unit = page.getViewport({ scale: 1 });
         const size = { width: round2(unit.width), height: round2(unit.height), unit: 'pt' as const };
-        const text = await textLayerOf(pdfjs, page);
+        const { text, origin } = await textLayerOf(pdfjs, page);
         if (countAlnum(text) >= MIN_TEXT_LAYER_ALNUM) {
-          pages.push({ page_index: index, text, method: 'text_layer', size });
+          pages.push({ page_index: index, text, method: 'text_layer', size, origin });
           continue;
         }
         const png = await renderPage(page, options);
@@ -125,7 +127,7 @@ export async function extractPdfPages(bytes: Uint8Array, options: PdfExtractionO
 type PdfPage = Awaited<ReturnType<Awaited<ReturnType<PdfjsModule['getDocument']>['promise']>['getPage']>>;
 
 /** The page's text items, moved into viewport space (y down, page rotation applied) and laid out. */
-async function textLayerOf(pdfjs: PdfjsModule, page: PdfPage): Promise<string> {
+async function textLayerOf(pdfjs: PdfjsModule, page: PdfPage): Promise<{ text: string; origin: PageOrigin }> {
   const viewport = page.getViewport({ scale: 1 });
   const content = await page.getTextContent({ includeMarkedContent: false, disableNormalization: false });
   const fragments: PositionedFragment[] = [];
@@ -139,10 +141,52 @@ async function textLayerOf(pdfjs: PdfjsModule, page: PdfPage): Promise<string> {
     // item.width is in text space scaled by the item's own transform; the viewport scale is 1.
     const width = Math.abs(item.width) || size * 0.5 * item.str.length;
     // Ascent ≈ 0.8 em and descent ≈ 0.2 em for the fonts that matter here; only the band's
-    // overlap with neighbouring lines is used, so the exact metrics do not matter.
-    fragments.push({ text: item.str, x0, x1: x0 + width, top: baseline - 0.8 * size, bottom: baseline + 0.2 * size });
+    // overlap with neighbouring lines is used, so the exact metrics do not matter. Evidence boxes
+    // do need the glyphs' full extent: the font's own ascent/descent, at least 0.9/0.25 em, which
+    // also covers accented capitals and the Times descender (0.217 em).
+    const style = content.styles[item.fontName];
+    const ascent = Math.max(finiteOr(style?.ascent, 0), 0.9);
+    const descent = Math.max(-finiteOr(style?.descent, 0), 0.25);
+    fragments.push({
+      text: item.str,
+      x0,
+      x1: x0 + width,
+      top: baseline - 0.8 * size,
+      bottom: baseline + 0.2 * size,
+      advances: advancesOf(item.str, style?.fontFamily),
+      ink: { top: baseline - ascent * size, bottom: baseline + descent * size },
+    });
   }
-  return layoutFragments(fragments);
+  const placed: PositionedFragment[] = [];
+  const text = layoutFragments(fragments, undefined, placed);
+  return { text, origin: boxOrigin(text, placed) };
+}
+
+const metricsByFamily = new Map<string, Font | null>();
+
+/**
+ * Relative glyph widths of a text item, so an evidence box can enclose part of an item (a value
+ * after its label in one "Gross pay: $2,450.00" item). pdfjs gives each item's total width but
+ * not its glyphs'; the standard-14 metrics of the item's generic family (what pdfjs itself falls
+ * back to) split it. Exact for the standard fonts; proportional elsewhere, and always summing to
+ * the item's true width. Monospace and unknown families split evenly.
+ */
+function advancesOf(text: string, family: string | undefined): number[] | undefined {
+  const name = family === 'serif' ? FontNames.TimesRoman : family === 'sans-serif' ? FontNames.Helvetica : undefined;
+  if (!name) return undefined;
+  let font = metricsByFamily.get(name);
+  if (font === undefined) {
+    font = Font.load(name);
+    metricsByFamily.set(name, font);
+  }
+  const out: number[] = [];
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    let width: number | void = undefined;
+    if (Encodings.WinAnsi.canEncodeUnicodeCodePoint(code)) width = font!.getWidthOfGlyph(Encodings.WinAnsi.encodeUnicodeCodePoint(code).name);
+    out.push(typeof width === 'number' && width > 0 ? width : 500);
+  }
+  return out;
 }
 
 async function renderPage(page: PdfPage, options: PdfExtractionOptions): Promise<DocumentResult<{ png: Uint8Array; scale: number }>> {
@@ -173,6 +217,10 @@ function openFailure(error: unknown): DocumentResult<never> {
 
 function describe(error: unknown): string {
   return error instanceof Error ? `${error.name}: ${error.message}`.slice(0, 200) : 'unknown error';
+}
+
+function finiteOr(value: number | undefined, fallback: number): number {
+  return typeof value === 'number' && Number.isFinite(value) ? value : fallback;
 }
 
 function round2(n: number): number {
@@ -220,9 +268,10 @@ export async function renderPdfPages(
   }
 }
 
-/** One PDF page as a PNG for people to look at, with the page's own size in points (evidence boxes are in points). */
+/** One PDF page as an image for people to look at, with the page's own size in points (evidence boxes are in points). */
 export interface RenderedPdfPage {
-  png: Uint8Array;
+  image: Uint8Array;
+  contentType: 'image/jpeg' | 'image/png';
   widthPx: number;
   heightPx: number;
   pageWidth: number;
@@ -232,20 +281,28 @@ export interface RenderedPdfPage {
 /**
  * Renders one page (0-based) of a PDF for the operator console. Returns undefined when the page
  * does not exist or the PDF cannot be read (the console then shows the page text alone).
+ * JPEG, not PNG: for an A4 text page at scale 2 the PNG was 468 kB and its encoding took most of
+ * the ~600 ms; JPEG at quality 85 keeps text sharp at a fraction of both (bench/console.ts).
  */
-export async function renderPdfPage(bytes: Uint8Array, pageIndex: number, options: { scale: number; maxRenderPixels: number }): Promise<RenderedPdfPage | undefined> {
+export async function renderPdfPage(bytes: Uint8Array, pageIndex: number, options: { scale: number; maxRenderPixels: number; quality?: number }): Promise<RenderedPdfPage | undefined> {
   const { pdfjs, assets } = await loadPdfjs();
+  const { createCanvas } = await import('@napi-rs/canvas');
   const task = pdfjs.getDocument({ data: new Uint8Array(bytes), ...assets, cMapPacked: true, disableFontFace: true, useSystemFonts: false, enableXfa: false, verbosity: 0 });
   try {
     const doc = await task.promise;
     if (!Number.isInteger(pageIndex) || pageIndex < 0 || pageIndex >= doc.numPages) return undefined;
     const page = await doc.getPage(pageIndex + 1);
     const unit = page.getViewport({ scale: 1 });
-    const never = new AbortController().signal;
-    const rendered = await renderPage(page, { maxPages: Infinity, maxRenderPixels: options.maxRenderPixels, renderScale: options.scale, maxImagePixels: -1, signal: never, ocrPage: async () => { throw new Error('unused'); } });
-    if (!rendered.ok) return undefined;
-    const { png, scale } = rendered.value;
-    return { png, widthPx: Math.ceil(unit.width * scale), heightPx: Math.ceil(unit.height * scale), pageWidth: unit.width, pageHeight: unit.height };
+    const scale = Math.min(options.scale, Math.sqrt(options.maxRenderPixels / Math.max(1, unit.width * unit.height)));
+    if (!(scale > 0.05)) return undefined;
+    const viewport = page.getViewport({ scale });
+    const canvas = createCanvas(Math.ceil(viewport.width), Math.ceil(viewport.height));
+    const context = canvas.getContext('2d');
+    context.fillStyle = '#ffffff';
+    context.fillRect(0, 0, canvas.width, canvas.height);
+    await page.render({ canvas: canvas as never, viewport, background: '#ffffff' }).promise;
+    const image = new Uint8Array(await canvas.encode('jpeg', options.quality ?? 85));
+    return { image, contentType: 'image/jpeg', widthPx: canvas.width, heightPx: canvas.height, pageWidth: unit.width, pageHeight: unit.height };
   } catch {
     return undefined;
   } finally {

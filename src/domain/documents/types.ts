@@ -6,6 +6,8 @@
  * that string, so it must be persisted byte-for-byte as returned.
  */
 
+import type { PageOrigin } from './origin.ts';
+
 export const DOCX_MIME_TYPE = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
 
 /** The accepted document types of contract §9, always decided from the bytes, never a file name. */
@@ -28,6 +30,8 @@ export interface PageText {
   readonly ocr_confidence?: number;
   /** The page's size in the unit of its evidence boxes; absent for plain text and DOCX. */
   readonly size?: PageSize;
+  /** Where each character came from (origin.ts), for evidence `source`; not stored. */
+  readonly origin?: PageOrigin;
 }
 
 /** PDF points (PDF pages, also when OCRed) or image pixels (PNG/JPEG scans, before any downscaling). */

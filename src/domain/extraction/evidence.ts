@@ -1,3 +1,4 @@
+import { sourceOf } from '../documents/origin.ts';
 import { deterministicId } from './ids.ts';
 import type { Evidence, ExtractedFact, ExtractionPage, Provenance } from './types.ts';
 
@@ -46,6 +47,7 @@ export function createEvidence(
     location: { char_start: charStart, char_end: charEnd },
     doc_id: span.documentId,
     page_index: span.pageIndex,
+    source: sourceOf(page.origin, span.pageIndex, charStart, charEnd),
   };
 }
 

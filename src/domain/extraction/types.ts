@@ -1,4 +1,7 @@
+import type { EvidenceSource, PageOrigin } from '../documents/origin.ts';
 import type { PageTextMethod } from '../documents/types.ts';
+
+export type { EvidenceSource };
 
 export { FACT_TYPES, type FactDefinition, type FactType } from '../case-types/definition.ts';
 
@@ -7,6 +10,8 @@ export interface ExtractionPage {
   readonly page_index: number;
   readonly text: string;
   readonly method: PageTextMethod;
+  /** Where each character came from; without it the page text is its own original (text sources). */
+  readonly origin?: PageOrigin;
 }
 
 import type { FactStatus } from '../../storage/tables/cases.ts';
@@ -19,6 +24,8 @@ export interface Evidence {
   readonly location: { readonly char_start: number; readonly char_end: number };
   readonly doc_id: string;
   readonly page_index: number;
+  /** The same span in the document as uploaded: an original text range, or a box on the page. */
+  readonly source: EvidenceSource;
 }
 
 /** api-spec §2.4 `provenance[]`: the same spans as `evidence`, in the provenance shape. */

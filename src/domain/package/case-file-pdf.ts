@@ -1,4 +1,5 @@
-import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFPage } from 'pdf-lib';
+// pdf-lib is loaded on the first case file, not at start: it is 11 MB of a server's idle RSS (issue 16).
+import type { Color, PDFDocument, PDFFont, PDFPage } from 'pdf-lib';
 import type { CaseState } from '../cases/case-state.ts';
 import type { CasePackage } from './case-package.ts';
 
@@ -28,7 +29,9 @@ class Writer {
   #y: number;
   readonly font: PDFFont;
   readonly bold: PDFFont;
-  constructor(doc: PDFDocument, font: PDFFont, bold: PDFFont) {
+  readonly #ink: Color;
+  constructor(doc: PDFDocument, font: PDFFont, bold: PDFFont, ink: Color) {
+    this.#ink = ink;
     this.#doc = doc;
     this.font = font;
     this.bold = bold;
@@ -44,7 +47,7 @@ class Writer {
         this.#page = this.#doc.addPage(A4);
         this.#y = A4[1] - MARGIN;
       }
-      this.#page.drawText(chunk, { x: MARGIN + (options.indent ?? 0), y: this.#y - size, size, font, color: rgb(0.1, 0.1, 0.1) });
+      this.#page.drawText(chunk, { x: MARGIN + (options.indent ?? 0), y: this.#y - size, size, font, color: this.#ink });
       this.#y -= size * 1.35;
     }
     this.#y -= options.gap ?? 0;
@@ -73,11 +76,12 @@ function wrap(text: string, font: PDFFont, size: number, width: number): string[
  * decision and the timeline, closed by the SHA-256 of the package contents.
  */
 export async function renderCaseFilePdf(state: CaseState, pkg: CasePackage, timeline: TimelineEntry[], generatedAt: Date): Promise<Uint8Array> {
+  const { PDFDocument, StandardFonts, rgb } = await import('pdf-lib');
   const doc = await PDFDocument.create();
   doc.setTitle(`Case file ${state.caseId}`);
   doc.setProducer('Dossier');
   doc.setCreationDate(generatedAt);
-  const w = new Writer(doc, await doc.embedFont(StandardFonts.Helvetica), await doc.embedFont(StandardFonts.HelveticaBold));
+  const w = new Writer(doc, await doc.embedFont(StandardFonts.Helvetica), await doc.embedFont(StandardFonts.HelveticaBold), rgb(0.1, 0.1, 0.1));
 
   w.line(`Case file ${state.caseId}`, { size: 18, bold: true, gap: 6 });
   w.line(`Case type: ${state.definition.name} (${state.caseTypeId}, workflow ${state.workflowId} ${state.workflowVersion})`);

@@ -1,6 +1,6 @@
 import type { Environment } from '../../config.ts';
-import type { Tx } from '../../storage/schema.ts';
-import { lockTransactionKey, RetryUnitOfWork } from '../../storage/unit-of-work.ts';
+import type { Executor, Tx } from '../../storage/schema.ts';
+import { inTransaction, lockTransactionKey, RetryUnitOfWork } from '../../storage/unit-of-work.ts';
 import { incrementUsageCounter, sumUsageCounters } from '../../storage/usage-counters.ts';
 
 /** The UTC calendar month a moment falls in, `YYYY-MM`: the test cap resets at its start. */
@@ -66,4 +66,24 @@ export async function consumeSessionAllowance(
   if ((await sessionsUsed(tx, input)) >= input.cap!) return { allowed: false };
   await incrementUsageCounter(tx, periodKey(input), 0);
   return { allowed: true };
+}
+
+export interface MonthlyUsage {
+  /** `YYYY-MM`, UTC. */
+  period: string;
+  test: { used: number; cap: number };
+  live: { used: number; cap: number | null };
+}
+
+/** Sessions created this UTC month in each environment, against their caps (what the gates count). */
+export async function monthlyUsage(
+  deps: { db: Executor; clock: { now(): Date } },
+  input: { orgId: string; testCap: number; liveCap: number | null },
+): Promise<MonthlyUsage> {
+  const now = deps.clock.now();
+  return inTransaction(deps.db, async (tx) => ({
+    period: usagePeriod(now),
+    test: { used: await sessionsUsed(tx, { orgId: input.orgId, environment: 'test', now }), cap: input.testCap },
+    live: { used: await sessionsUsed(tx, { orgId: input.orgId, environment: 'live', now }), cap: input.liveCap },
+  }));
 }

@@ -6,12 +6,38 @@ const timestamp = z.string().meta({ description: 'ISO 8601 UTC with milliseconds
 const runtimeStatus = z.enum(['intake_in_progress', 'processing', 'gate_ready', 'gate_evaluating', 'ready_for_review', 'complete']);
 const whyHereCode = z.enum(Object.keys(WHY_HERE) as [keyof typeof WHY_HERE, ...(keyof typeof WHY_HERE)[]]);
 
+export const evidenceSourceSchema = z
+  .discriminatedUnion('kind', [
+    z
+      .object({
+        kind: z.literal('text'),
+        char_start: z.number().int().min(0),
+        char_end: z.number().int().min(0),
+      })
+      .meta({
+        description:
+          'Plain text and DOCX: offsets (UTF-16 code units) into the original decoded text — the uploaded UTF-8 text without its BOM; for DOCX the body text with one line per paragraph and a tab between table cells. With runs of whitespace folded to one space, the slice equals `quote` folded the same way.',
+      }),
+    z
+      .object({
+        kind: z.literal('box'),
+        page_index: z.number().int().min(0),
+        x: z.number(),
+        y: z.number(),
+        width: z.number().min(0),
+        height: z.number().min(0),
+      })
+      .meta({ description: 'PDF text layers and OCR: the box enclosing the quoted glyphs or words, in the page’s `unit` (see the document’s pages), origin at the top-left corner, y downwards.' }),
+  ])
+  .meta({ id: 'EvidenceSource' });
+
 export const evidenceSchema = z.object({
   evidence_id: z.string(),
   quote: z.string(),
-  location: z.object({ char_start: z.number().int(), char_end: z.number().int() }),
+  location: z.object({ char_start: z.number().int(), char_end: z.number().int() }).meta({ description: 'Offsets into the canonical page text (the document’s `pages[].text`).' }),
   doc_id: z.string(),
   page_index: z.number().int(),
+  source: evidenceSourceSchema.optional().meta({ description: 'The same span in the document as uploaded. Absent only on evidence extracted before sources were recorded.' }),
 });
 
 export const provenanceSchema = z.object({

@@ -466,6 +466,20 @@ export interface components {
              */
             idempotent_replay?: true;
         };
+        EvidenceSourceInput: {
+            /** @constant */
+            kind: "text";
+            char_start: number;
+            char_end: number;
+        } | {
+            /** @constant */
+            kind: "box";
+            page_index: number;
+            x: number;
+            y: number;
+            width: number;
+            height: number;
+        };
         /**
          * @example {
          *       "fact_id": "gross_pay",
@@ -496,7 +510,15 @@ export interface components {
          *             "char_end": 121
          *           },
          *           "doc_id": "doc_1Ab2Cd3Ef4Gh5Ij6Kl7Mn8Op",
-         *           "page_index": 0
+         *           "page_index": 0,
+         *           "source": {
+         *             "kind": "box",
+         *             "page_index": 0,
+         *             "x": 105.62,
+         *             "y": 131.3,
+         *             "width": 53.4,
+         *             "height": 12.85
+         *           }
          *         }
          *       ],
          *       "updated_at": "2026-11-22T10:00:00.000Z"
@@ -525,12 +547,15 @@ export interface components {
             evidence: {
                 evidence_id: string;
                 quote: string;
+                /** @description Offsets into the canonical page text (the document’s `pages[].text`). */
                 location: {
                     char_start: number;
                     char_end: number;
                 };
                 doc_id: string;
                 page_index: number;
+                /** @description The same span in the document as uploaded. Absent only on evidence extracted before sources were recorded. */
+                source?: components["schemas"]["EvidenceSourceInput"];
             }[];
             /** @description ISO 8601 UTC with milliseconds. */
             updated_at: string;
@@ -785,7 +810,15 @@ export interface components {
          *                   "char_end": 121
          *                 },
          *                 "doc_id": "doc_1Ab2Cd3Ef4Gh5Ij6Kl7Mn8Op",
-         *                 "page_index": 0
+         *                 "page_index": 0,
+         *                 "source": {
+         *                   "kind": "box",
+         *                   "page_index": 0,
+         *                   "x": 105.62,
+         *                   "y": 131.3,
+         *                   "width": 53.4,
+         *                   "height": 12.85
+         *                 }
          *               }
          *             ],
          *             "updated_at": "2026-11-22T10:00:00.000Z"
@@ -1048,7 +1081,15 @@ export interface components {
          *                 "char_end": 121
          *               },
          *               "doc_id": "doc_1Ab2Cd3Ef4Gh5Ij6Kl7Mn8Op",
-         *               "page_index": 0
+         *               "page_index": 0,
+         *               "source": {
+         *                 "kind": "box",
+         *                 "page_index": 0,
+         *                 "x": 105.62,
+         *                 "y": 131.3,
+         *                 "width": 53.4,
+         *                 "height": 12.85
+         *               }
          *             }
          *           ],
          *           "provenance": [
@@ -1108,12 +1149,15 @@ export interface components {
                     evidence: {
                         evidence_id: string;
                         quote: string;
+                        /** @description Offsets into the canonical page text (the document’s `pages[].text`). */
                         location: {
                             char_start: number;
                             char_end: number;
                         };
                         doc_id: string;
                         page_index: number;
+                        /** @description The same span in the document as uploaded. Absent only on evidence extracted before sources were recorded. */
+                        source?: components["schemas"]["EvidenceSourceInput"];
                     }[];
                     provenance: {
                         kind: string;
@@ -1715,6 +1759,20 @@ export interface components {
              */
             idempotent_replay?: true;
         };
+        EvidenceSource: {
+            /** @constant */
+            kind: "text";
+            char_start: number;
+            char_end: number;
+        } | {
+            /** @constant */
+            kind: "box";
+            page_index: number;
+            x: number;
+            y: number;
+            width: number;
+            height: number;
+        };
         /**
          * @example {
          *       "fact_id": "gross_pay",
@@ -1745,7 +1803,15 @@ export interface components {
          *             "char_end": 121
          *           },
          *           "doc_id": "doc_1Ab2Cd3Ef4Gh5Ij6Kl7Mn8Op",
-         *           "page_index": 0
+         *           "page_index": 0,
+         *           "source": {
+         *             "kind": "box",
+         *             "page_index": 0,
+         *             "x": 105.62,
+         *             "y": 131.3,
+         *             "width": 53.4,
+         *             "height": 12.85
+         *           }
          *         }
          *       ],
          *       "updated_at": "2026-11-22T10:00:00.000Z"
@@ -1774,12 +1840,15 @@ export interface components {
             evidence: {
                 evidence_id: string;
                 quote: string;
+                /** @description Offsets into the canonical page text (the document’s `pages[].text`). */
                 location: {
                     char_start: number;
                     char_end: number;
                 };
                 doc_id: string;
                 page_index: number;
+                /** @description The same span in the document as uploaded. Absent only on evidence extracted before sources were recorded. */
+                source?: components["schemas"]["EvidenceSource"];
             }[];
             /** @description ISO 8601 UTC with milliseconds. */
             updated_at: string;
@@ -2034,7 +2103,15 @@ export interface components {
          *                   "char_end": 121
          *                 },
          *                 "doc_id": "doc_1Ab2Cd3Ef4Gh5Ij6Kl7Mn8Op",
-         *                 "page_index": 0
+         *                 "page_index": 0,
+         *                 "source": {
+         *                   "kind": "box",
+         *                   "page_index": 0,
+         *                   "x": 105.62,
+         *                   "y": 131.3,
+         *                   "width": 53.4,
+         *                   "height": 12.85
+         *                 }
          *               }
          *             ],
          *             "updated_at": "2026-11-22T10:00:00.000Z"
@@ -2297,7 +2374,15 @@ export interface components {
          *                 "char_end": 121
          *               },
          *               "doc_id": "doc_1Ab2Cd3Ef4Gh5Ij6Kl7Mn8Op",
-         *               "page_index": 0
+         *               "page_index": 0,
+         *               "source": {
+         *                 "kind": "box",
+         *                 "page_index": 0,
+         *                 "x": 105.62,
+         *                 "y": 131.3,
+         *                 "width": 53.4,
+         *                 "height": 12.85
+         *               }
          *             }
          *           ],
          *           "provenance": [
@@ -2357,12 +2442,15 @@ export interface components {
                     evidence: {
                         evidence_id: string;
                         quote: string;
+                        /** @description Offsets into the canonical page text (the document’s `pages[].text`). */
                         location: {
                             char_start: number;
                             char_end: number;
                         };
                         doc_id: string;
                         page_index: number;
+                        /** @description The same span in the document as uploaded. Absent only on evidence extracted before sources were recorded. */
+                        source?: components["schemas"]["EvidenceSource"];
                     }[];
                     provenance: {
                         kind: string;

@@ -21,8 +21,8 @@ export interface ParsedAddress {
   readonly reasons: readonly string[];
 }
 
-const STREET_WORDS = /\b(street|st|avenue|ave|road|rd|lane|ln|drive|dr|boulevard|blvd|court|ct|way|place|pl|terrace|close|crescent|cres|highway|hwy|parkway|pkwy|square|sq|circle|cir|trail|row|gardens|grove|hill|walk|mews)\b\.?/i;
-const ADDRESS_START = /^(\d+[\p{L}]?(?:[-–/]\d+[\p{L}]?)?\s+\S|p\.?\s*o\.?\s*box\b|(apt|apartment|unit|suite|ste|flat|floor|fl)\.?\s*#?\s*\w)/iu;
+const STREET_WORDS = /\b(street|st|avenue|ave|road|rd|lane|ln|drive|dr|boulevard|blvd|court|ct|way|place|pl|terrace|close|crescent|cres|highway|hwy|parkway|pkwy|square|sq|circle|cir|trail|row|gardens|grove|hill|walk|mews|rue|avenue|boulevard|chemin|rua|avenida|travessa|largo|praça|marg|nagar)\b\.?|(straße|strasse|str\.|gade|vej|allé|weg|allee|platz|ring)\b/iu;
+const ADDRESS_START = /^(\d+[\p{L}]?(?:[-–/]\d+[\p{L}]?)?,?\s+\S|p\.?\s*o\.?\s*box\b|(apt|apartment|unit|suite|ste|flat|floor|fl|villa|office)\.?\s*#?\s*\w)/iu;
 /** A line that ends an address: US "IL 62704" / ", 62704-1234", UK "SW1A 1AA", Canada "K1A 0B1",
  * or continental "75001 Paris" / "10115 Berlin, Germany". */
 const POSTAL_LINE = new RegExp(
@@ -30,15 +30,26 @@ const POSTAL_LINE = new RegExp(
     String.raw`(\b[A-Z]{2}\.?\s+|,\s*)\d{5}(-\d{4})?\.?$`,
     String.raw`\b[A-Z]{1,2}\d[A-Z\d]?\s?\d[A-Z]{2}\.?$`,
     String.raw`\b[A-Z]\d[A-Z]\s?\d[A-Z]\d\.?$`,
+    // Ireland's Eircode "D02 X285"; India's six-digit PIN after the city, "Bengaluru 560001" / "Mumbai - 400001".
+    String.raw`\b[AC-FHKNPRTV-Y]\d{2}\s?[AC-FHKNPRTV-Y\d]{4}\.?$`,
+    String.raw`\p{L}\s*[-–]?\s*\d{3}\s?\d{3}\.?$`,
   ].join('|'),
   'u',
 );
 /** Continental "75001 Paris" looks like a house number and a street ("2397 Cedar Lane"), so it
  * only counts after the first line and without a street word. */
-const CONTINENTAL_POSTAL_LINE = /^(?:[A-Z]{1,2}-)?\d{4,5}\s+\p{Lu}\p{L}+(?:[ ,-]+\p{L}+)*$/u;
+const CONTINENTAL_POSTAL_LINE = /^(?:[A-Z]{1,2}-)?(?:\d{4}-\d{3}|\d{4,5})\s+\p{Lu}\p{L}+(?:[ ,-]+\p{L}+)*\.?$/u;
+/** The same postcode-first shape at the end of a one-line address: "Rua Augusta 25, 1200-195 Lisboa". */
+const CONTINENTAL_POSTAL_TAIL = /,\s*(?:[A-Z]{1,2}-)?(?:\d{4}-\d{3}|\d{4,5})\s+\p{Lu}\p{L}+(?:[ -]+\p{L}+)*\.?$/u;
+/** A street name before its number, as most of Europe writes it: "Rua Augusta 25", "Hauptstraße 5b". */
+const NUMBER_AFTER_STREET = /^\p{Lu}[\p{L}.'’ -]{2,40}\s\d{1,4}[\p{L}]?(?:[,\s]|$)/u;
+/** A line that is only a place name, as the last line of an address with no postcode ("Dubai"). */
+const PLACE_ONLY = /^\p{Lu}[\p{L}.'’-]*(?: \p{Lu}[\p{L}.'’-]*){0,2}$/u;
+/** Lines with these are values of other fields (amounts, dates, contact details), never address lines. */
+const NOT_ADDRESS = /[$€£₹]|\b(?:AED|USD|EUR|GBP|INR|DKK)\b|\d{1,4}[./]\d{1,2}[./]\d{2,4}|@|https?:|www\.|\b(?:since|tel|phone|e-?mail|customer|account|invoice|due|period|total)\b/iu;
 
 function isPostalLine(text: string, first: boolean): boolean {
-  return POSTAL_LINE.test(text) || (!first && CONTINENTAL_POSTAL_LINE.test(text) && !STREET_WORDS.test(text));
+  return POSTAL_LINE.test(text) || CONTINENTAL_POSTAL_TAIL.test(text) || (!first && CONTINENTAL_POSTAL_LINE.test(text) && !STREET_WORDS.test(text));
 }
 const CITY_REGION = /^[\p{Lu}][\p{L} .'’-]+,\s*[\p{Lu}][\p{L} .'’-]*$/u;
 const LABEL_LIKE = /^[\p{L}][\p{L} .'’#/-]{0,30}:(\s|$)|:$/u;
@@ -47,7 +58,7 @@ const MAX_LINES = 5;
 export function parseAddress(first: AddressPiece, following: readonly (AddressPiece | null)[]): ParsedAddress | null {
   const firstText = first.text.trim();
   if (firstText === '' || LABEL_LIKE.test(firstText)) return null;
-  if (!ADDRESS_START.test(firstText) && !STREET_WORDS.test(firstText) && !POSTAL_LINE.test(firstText)) return null;
+  if (!ADDRESS_START.test(firstText) && !STREET_WORDS.test(firstText) && !POSTAL_LINE.test(firstText) && !NUMBER_AFTER_STREET.test(firstText)) return null;
   const lines: AddressPiece[] = [first];
   for (let i = 0; i < following.length && lines.length < MAX_LINES; i++) {
     if (isPostalLine(lines[lines.length - 1]!.text.trim(), lines.length === 1)) break;
@@ -56,11 +67,19 @@ export function parseAddress(first: AddressPiece, following: readonly (AddressPi
     const text = piece.text.trim();
     if (text === '' || text.length > 80 || LABEL_LIKE.test(text)) break;
     const next = following[i + 1]?.text.trim() ?? '';
+    if (NOT_ADDRESS.test(text)) break;
+    // A line of digits alone is another field's value (a meter or account number), unless it is a postcode.
+    if (/^[\d\s./-]+$/.test(text) && !/^\d{4,6}$/.test(text)) break;
+    const ends = next === '' || LABEL_LIKE.test(next) || NOT_ADDRESS.test(next);
     const addressy =
       /\d/.test(text) ||
       CITY_REGION.test(text) ||
       STREET_WORDS.test(text) ||
-      (/^[\p{Lu}][\p{L} .'’-]{1,40}$/u.test(text) && isPostalLine(next, false) && !LABEL_LIKE.test(next));
+      (/^[\p{Lu}][\p{L} .'’-]{1,40}$/u.test(text) && isPostalLine(next, false) && !LABEL_LIKE.test(next)) ||
+      // The last line of an address without a postcode: a place name and then nothing address-like.
+      // Capitals of four letters or fewer are a label or code ("IBAN", "VAT"), not a place.
+      (PLACE_ONLY.test(text) && !/^[\p{Lu}\s]{1,4}$/u.test(text) && (ends || (PLACE_ONLY.test(next) && !/\d/.test(next))));
+    if (!addressy) break;
     if (!addressy) break;
     lines.push(piece);
   }

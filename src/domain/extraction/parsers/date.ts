@@ -20,8 +20,16 @@ const MONTHS: Record<string, number> = {
   jan: 1, january: 1, feb: 2, february: 2, mar: 3, march: 3, apr: 4, april: 4, may: 5, jun: 6, june: 6,
   jul: 7, july: 7, aug: 8, august: 8, sep: 9, sept: 9, september: 9, oct: 10, october: 10, nov: 11, november: 11,
   dec: 12, december: 12,
+  // French, German, Portuguese and Danish names and their usual abbreviations (day-first locales).
+  janv: 1, janvier: 1, 'févr': 2, fevr: 2, 'février': 2, fevrier: 2, mars: 3, avr: 4, avril: 4, mai: 5, juin: 6,
+  juil: 7, juillet: 7, 'août': 8, aout: 8, septembre: 9, octobre: 10, novembre: 11, 'déc': 12, 'décembre': 12, decembre: 12,
+  januar: 1, 'jänner': 1, februar: 2, 'märz': 3, 'mär': 3, maerz: 3, juni: 6, juli: 7, okt: 10, oktober: 10, dez: 12, dezember: 12,
+  janeiro: 1, fev: 2, fevereiro: 2, 'março': 3, marco: 3, abr: 4, abril: 4, maio: 5, junho: 6, julho: 7, ago: 8, agosto: 8,
+  set: 9, setembro: 9, out: 10, outubro: 10, novembro: 11, dezembro: 12,
+  marts: 3, maj: 5,
 };
-const MONTH = '(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\\.?';
+// Longest names first so "september" is not read as "sep" + "tember".
+const MONTH = `(${Object.keys(MONTHS).sort((a, b) => b.length - a.length).join('|')})\\.?`;
 const WEEKDAY = '(?:(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?:day|nesday|sday|urday|rsday)?\\.?,?\\s+)?';
 const ORDINAL = '(?:st|nd|rd|th)?';
 
@@ -29,7 +37,7 @@ const ORDINAL = '(?:st|nd|rd|th)?';
 const ISO = /^(\d{4}) ?([-/.]) ?(\d{1,2}) ?\2 ?(\d{1,2})(?!\d)/;
 const NUMERIC = /^(\d{1,2}) ?([-/.]) ?(\d{1,2}) ?\2 ?(\d{4}|\d{2})(?!\d)/;
 const MONTH_FIRST = new RegExp(`^${WEEKDAY}${MONTH}[\\s-]+(\\d{1,2})${ORDINAL}(?:,\\s*|\\s+|-)(\\d{4}|\\d{2})(?!\\d)`, 'i');
-const DAY_FIRST = new RegExp(`^${WEEKDAY}(\\d{1,2})${ORDINAL}(?:\\s+of)?[\\s-]+${MONTH}(?:,\\s*|[\\s-]+)(\\d{4}|\\d{2})(?!\\d)`, 'i');
+const DAY_FIRST = new RegExp(`^${WEEKDAY}(\\d{1,2})(?:${ORDINAL}|\\.|er)(?:\\s+(?:of|de))?[\\s-]+${MONTH}(?:,\\s*|[\\s-]+)(?:de\\s+)?(\\d{4}|\\d{2})(?!\\d)`, 'i');
 const YEAR_MONTH_DAY = new RegExp(`^(\\d{4})[\\s-]+${MONTH}[\\s-]+(\\d{1,2})(?!\\d)`, 'i');
 
 export function parseDate(input: string, context: ParseContext): ParsedValue | null {
@@ -151,13 +159,17 @@ export function inferDateOrder(texts: readonly string[]): DateOrder | undefined 
 
   const month = '(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\\.?';
   const written = decide(
-    new RegExp(`\\b\\d{1,2}(?:st|nd|rd|th)?[\\s-]+${month}[\\s-]+\\d{2,4}\\b`, 'i').test(text),
+    // Day first, in any of the languages MONTH knows: "14 March 2026", "14. März 2026", "14 de março de 2026".
+    new RegExp(`\\b\\d{1,2}(?:st|nd|rd|th|\\.|er)?(?:\\s+de)?[\\s-]+${MONTH}[\\s-]+(?:de\\s+)?\\d{2,4}\\b`, 'i').test(text),
     new RegExp(`\\b${month}\\s+\\d{1,2}(?:st|nd|rd|th)?,?\\s+\\d{4}\\b`, 'i').test(text),
   );
   if (written !== null) return written;
 
   const regional = decide(
-    /[£€]|\b(?:GBP|EUR)\b|\b[A-Z]{1,2}\d[A-Z\d]?\s\d[A-Z]{2}\b/.test(text),
+    // Everywhere but the US writes the day first: their currencies, UK postcodes, IBANs, and
+    // postcode-before-city lines ("1200-195 Lisboa", "1165 København K") say so.
+    /[£€₹]|\b(?:GBP|EUR|DKK|INR|AED|Rs\.|kr\.|Dhs)|\b[A-Z]{1,2}\d[A-Z\d]?\s\d[A-Z]{2}\b|\b[A-Z]{2}\d{2}(?: ?[A-Z\d]{4}){3,}/.test(text) ||
+      /^(?:\d{4}-\d{3}|\d{4,5}) \p{Lu}\p{L}+(?: [A-Z])?$/mu.test(text),
     /\$|\bUSD\b|\b[A-Z]{2}\s\d{5}(?:-\d{4})?\b/.test(text),
   );
   return regional ?? undefined;

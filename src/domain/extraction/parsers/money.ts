@@ -11,8 +11,9 @@ import { repairOcrDigits, type ParseContext, type ParsedValue } from './common.t
  * Groups must be consistent (`1,23,456` is not money). The currency is not part of the value; a
  * reading with a currency marker or exactly two decimals is trusted more than a bare integer.
  */
-const CURRENCY = String.raw`(?:US\$|CA\$|C\$|A\$|[$€£¥]|USD|EUR|GBP|CAD|AUD|CHF)`;
-const NUMBER = String.raw`(?:\d{1,3}(?:(?<group>[,.\u00a0\u202f ])\d{3})(?:\k<group>\d{3})*(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?)`;
+const CURRENCY = String.raw`(?:US\$|CA\$|C\$|A\$|[$€£¥₹]|USD|EUR|GBP|CAD|AUD|CHF|INR|AED|DKK|SEK|NOK|Rs\.?|kr\.?|Dhs\.?)`;
+// Indian grouping first ("1,23,456.00": lakhs and crores), then thousands groups, then plain digits.
+const NUMBER = String.raw`(?:\d{1,2}(?:,\d{2})+,\d{3}(?:\.\d{1,2})?|\d{1,3}(?:(?<group>[,.\u00a0\u202f ])\d{3})(?:\k<group>\d{3})*(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?)`;
 const MONEY = new RegExp(
   String.raw`^(\()?\s*([-−])?\s*(${CURRENCY})?\s?([-−])?(${NUMBER})(?:\s?(${CURRENCY}))?(\))?(?![\d/:%]|[.,][\p{L}\d]|\p{L})`,
   'iu',
@@ -27,6 +28,8 @@ export function parseMoney(input: string, context: ParseContext): ParsedValue | 
   const [whole, open, sign1, prefix, sign2, number, , suffix, close] = m;
   const digits = toDecimal(number!);
   if (digits === null) return null;
+  // Lakh grouping is Indian notation: trusted only next to a rupee marker ("$1,23,456" is a typo).
+  if (/^\d{1,2}(,\d{2})+,\d{3}/.test(number!) && !/^(₹|INR|Rs\.?)$/i.test(prefix ?? suffix ?? '')) return null;
   const negative = Boolean(sign1 || sign2 || (open && close));
   const reasons: string[] = [];
   let quality = 1;
@@ -76,7 +79,7 @@ export function toDecimal(number: string): string | null {
   if (groupSeparators.length > 0) {
     if (new Set(groupSeparators).size > 1) return null;
     const separator = groupSeparators[0] === '.' ? '\\.' : groupSeparators[0]!;
-    if (!new RegExp('^\\d{1,3}(' + separator + '\\d{3})+$').test(integer)) return null;
+    if (!new RegExp('^\\d{1,3}(' + separator + '\\d{3})+$').test(integer) && !(separator === ',' && /^\d{1,2}(,\d{2})+,\d{3}$/.test(integer))) return null;
   }
   const plain = integer.replace(/\D/g, '').replace(/^0+(?=\d)/, '') || '0';
   return `${plain}.${fraction.padEnd(2, '0')}`;

@@ -18,7 +18,12 @@ export function enhanceCaseReview() {
   if (wanted) {
     window.sessionStorage.removeItem(FOCUS_KEY);
     const item = document.getElementById(wanted);
-    if (item) item.focus();
+    // After load: scrolling to the link's #evidence fragment would otherwise take focus back to the body.
+    const focus = () => window.requestAnimationFrame(() => item?.focus({ preventScroll: true }));
+    if (item) {
+      if (document.readyState === 'complete') focus();
+      else window.addEventListener('load', focus, { once: true });
+    }
   }
   const quote = document.getElementById('quote');
   if (quote) quote.scrollIntoView({ block: 'center', inline: 'nearest' });

@@ -55,6 +55,15 @@ export function caseHeader(c: ConsoleCase, now: Date) {
   return summaryList(rows);
 }
 
+/** Verification records as readable lines ("Rule: name_matches · Result: mismatch …"), not raw JSON. */
+function verificationList(items: readonly unknown[]) {
+  return html`<ul class="verification">${items.map((item) => {
+    if (item === null || typeof item !== 'object') return html`<li>${String(item)}</li>`;
+    const entries = Object.entries(item as Record<string, unknown>).filter(([, v]) => v !== null && v !== undefined && v !== '');
+    return html`<li>${entries.map(([k, v], i) => html`${i > 0 ? ' · ' : ''}<span class="muted">${humanize(k)}:</span> ${typeof v === 'object' ? JSON.stringify(v) : String(v)}`)}</li>`;
+  })}</ul>`;
+}
+
 function correctionHistory(history: readonly CorrectionView[]) {
   if (history.length === 0) return null;
   return html`<div class="fact__history">
@@ -111,7 +120,7 @@ export function factList(viewer: DashboardViewer, c: ConsoleCase, selected: stri
             ${f.source ? html`<div><dt>Source</dt><dd>${humanize(f.source)}</dd></div>` : null}
             ${f.anchor_match_quality !== null ? html`<div><dt>Match quality</dt><dd>${f.anchor_match_quality.toFixed(2)}</dd></div>` : null}
             ${f.reason_codes.length > 0 ? html`<div><dt>Reason codes</dt><dd>${f.reason_codes.map((r) => html`<code class="code-chip">${r}</code> `)}</dd></div>` : null}
-            ${f.verification_metadata.length > 0 ? html`<div><dt>Verification</dt><dd><code class="small">${JSON.stringify(f.verification_metadata)}</code></dd></div>` : null}
+            ${f.verification_metadata.length > 0 ? html`<div><dt>Verification</dt><dd>${verificationList(f.verification_metadata)}</dd></div>` : null}
           </dl>
           ${f.evidence.length > 0
             ? html`<a class="fact__show" href=${`${links.href({ fact: f.fact_id, zoom })}#evidence`} aria-current=${isSelected ? 'true' : undefined} data-fact-link="">${isSelected ? 'Showing evidence' : 'Show evidence'}<span class="visually-hidden"> for ${f.fact_label}</span></a>`

@@ -62,6 +62,11 @@ function idsCell(r: ConsoleQueueRow) {
     ${ext.length > 0 ? html`<ul class="id-list">${ext.map(([k, v]) => html`<li><span class="muted">${k}:</span> <span class="mono">${v}</span></li>`)}</ul>` : null}`;
 }
 
+/** On a phone the table stacks, one card per case; these labels (hidden elsewhere) name each value. Screen readers get the column headers instead. */
+function cellLabel(text: string) {
+  return html`<span class="cell-label" aria-hidden="true">${text}: </span>`;
+}
+
 function blockingCell(r: ConsoleQueueRow) {
   if (r.blockingItems.length === 0) return html`<span class="muted">None</span>`;
   return html`<ul class="blocking-list">${r.blockingItems.map((b) => html`<li>${b.why}</li>`)}</ul>`;
@@ -99,7 +104,7 @@ export function queueView(viewer: DashboardViewer, page: ConsoleQueuePage, param
         ${button({ text: 'Apply', variant: 'secondary' })}
         ${params.search || params.runtimeStatus || params.caseTypeId ? html`<a href=${queueHref({ category: params.category === 'all' && params.search ? 'review' : params.category })}>Clear</a>` : null}
       </form>
-      <div class="card card--flush">
+      <div class="card card--flush queue">
         ${table<ConsoleQueueRow>({
           caption: `${params.search ? 'Search results' : (tabs.find((t) => t.key === params.category)?.text ?? 'Cases')}, oldest first`,
           captionHidden: true,
@@ -107,11 +112,11 @@ export function queueView(viewer: DashboardViewer, page: ConsoleQueuePage, param
           empty: params.search ? `No case has the id ${params.search} in this environment.` : 'No cases here.',
           columns: [
             { header: 'Case', cell: idsCell, rowHeader: true },
-            { header: 'Case type', cell: (r) => html`<span class="mono">${r.caseTypeId}</span>` },
-            { header: 'Status', cell: (r) => tag(RUNTIME_STATUS_TEXT[r.runtimeStatus], r.runtimeStatus === 'ready_for_review' ? 'info' : 'neutral') },
-            { header: 'Why here', cell: (r) => r.whyHere },
-            { header: 'Blocking', cell: blockingCell },
-            { header: 'Age', cell: (r) => html`<span class="nowrap">${ageText(r.since, now)}</span>`, numeric: true },
+            { header: 'Case type', cell: (r) => html`${cellLabel('Case type')}<span class="mono">${r.caseTypeId}</span>` },
+            { header: 'Status', cell: (r) => html`${cellLabel('Status')}${tag(RUNTIME_STATUS_TEXT[r.runtimeStatus], r.runtimeStatus === 'ready_for_review' ? 'info' : 'neutral')}` },
+            { header: 'Why here', cell: (r) => html`${cellLabel('Why here')}${r.whyHere}` },
+            { header: 'Blocking', cell: (r) => html`${cellLabel('Blocking')}${blockingCell(r)}` },
+            { header: 'Age', cell: (r) => html`${cellLabel('Age')}<span class="nowrap">${ageText(r.since, now)}</span>`, numeric: true },
           ],
         })}
       </div>

@@ -5,6 +5,9 @@ import type { DashboardRouteDeps } from '../index.ts';
 import { dashboardPage } from '../layout.ts';
 import { registerKeys } from './keys.ts';
 import { registerWebhooks } from './webhooks.ts';
+import { registerCaseTypes } from './case-types.ts';
+import { registerNotifications } from './notifications.ts';
+import { registerAccount } from './account.ts';
 
 const SECTIONS = [
   { href: '/dashboard/developers/keys', title: 'API keys', text: 'Create test and live keys, see when each was last used, and revoke them.' },
@@ -22,6 +25,9 @@ const SECTIONS = [
 export function registerDevelopersIndex(scope: FastifyInstance, deps: DashboardRouteDeps): void {
   registerKeys(scope, deps);
   registerWebhooks(scope, deps);
+  registerCaseTypes(scope, deps);
+  registerNotifications(scope, deps);
+  registerAccount(scope, deps);
   scope.get('/developers', { config: { auth: 'admin' } }, async (request, reply) =>
     sendPage(
       reply,

@@ -1,0 +1,170 @@
+/**
+ * Operator console benchmark: `node bench/console.ts` (PostgreSQL at
+ * postgres://postgres@127.0.0.1:5432/test, or BENCH_DATABASE_URL; a fresh schema, dropped after).
+ *
+ * 1. Queue page with 10 000 cases in the workspace: server time (Fastify inject, so no socket or
+ *    browser in the figure) of GET /dashboard/cases for the default tab, every case, a search by
+ *    external id, a status filter and the second page. Goal: p95 ≤ 50 ms.
+ * 2. Case page with a 20-page PDF: "first page image ready" = the case page (which renders the
+ *    evidence page into the cache on first view) plus the image request, on a document nobody
+ *    has looked at yet; then the same pair once cached. Goal: cold ≤ 300 ms.
+ */
+import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { pino } from 'pino';
+import { sql } from 'kysely';
+import { loadConfig } from '../src/config.ts';
+import { createOrg } from '../src/domain/orgs/orgs.ts';
+import { putCaseType } from '../src/domain/case-types/case-types.ts';
+import { createApiKey } from '../src/domain/keys/keys.ts';
+import { createOperator } from '../src/domain/operators/operators.ts';
+import { buildServer } from '../src/http/server.ts';
+import { caseJobsTask, CASE_ENGINE_HANDLERS } from '../src/jobs/case-jobs.ts';
+import { openRuntime } from '../src/runtime.ts';
+import { readConsoleQueue } from '../src/domain/console/queue-page.ts';
+import { benchSchema, POSTGRES_URL } from './support.ts';
+import { startDocumentServer } from '../test/documents/document-server.ts';
+import incomeVerification from '../examples/case-types/income_verification.json' with { type: 'json' };
+
+const CASES = 10_000;
+const QUEUE_SAMPLES = 60;
+const IMAGE_SAMPLES = 8;
+
+function percentile(xs: number[], p: number): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)]!;
+}
+const fmt = (xs: number[]) => `p50 ${percentile(xs, 50).toFixed(1).padStart(6)} ms  p95 ${percentile(xs, 95).toFixed(1).padStart(6)} ms  max ${Math.max(...xs).toFixed(1).padStart(6)} ms`;
+
+async function twentyPagePdf(): Promise<Buffer> {
+  const doc = await PDFDocument.create();
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  for (let p = 0; p < 20; p++) {
+    const page = doc.addPage([595, 842]);
+    const lines = p === 0 ? ['ACME WIDGETS INC', 'Earnings Statement', 'Employee name: Jane Doe', 'Employer: Acme Widgets Inc', 'Pay date: 06/05/2026', 'Gross pay: $2,450.00'] : [];
+    for (let i = 0; i < 34; i++) lines.push(`Page ${p + 1} detail ${i + 1}: hours worked, deductions, year-to-date totals and notes`);
+    lines.forEach((line, i) => page.drawText(line, { x: 50, y: 790 - i * 21, size: 11, font }));
+  }
+  return Buffer.from(await doc.save());
+}
+
+const schema = await benchSchema();
+const docs = await startDocumentServer({ '/stub.pdf': { body: await twentyPagePdf(), type: 'application/pdf' } });
+const config = loadConfig({ DATABASE_URL: POSTGRES_URL, DOSSIER_ALLOW_PRIVATE_NETWORK: 'true', DOSSIER_SECRET: 'bench-secret-bench-secret-bench-secret-01', LOG_LEVEL: 'warn' });
+const runtime = await openRuntime(config, { logger: pino({ level: 'warn' }), target: { kind: 'postgres', url: POSTGRES_URL, schema: new URL(schema.url).searchParams.get('options')!.split('=')[1]!, poolSize: 10 } });
+const { ctx } = runtime;
+const app = await buildServer(ctx);
+await app.ready();
+
+try {
+  const org = await createOrg(ctx, { name: 'Bench', acceptLegal: true });
+  const put = await putCaseType(ctx, { orgId: org.org_id, environment: 'test', definition: incomeVerification });
+  if (!put.ok) throw new Error('case type');
+  const key = await createApiKey(ctx, { orgId: org.org_id, environment: 'test', scopes: ['*'] });
+  if (!key.ok) throw new Error(key.message);
+  const password = 'bench password bench password';
+  const op = await createOperator(ctx, { orgId: org.org_id, email: 'bench@example.com', password, role: 'reviewer' });
+  if (!op.ok) throw new Error(op.message);
+
+  // 10 000 cases spread over the categories, inserted in one statement (the queue reads only the cases table).
+  const categories = ['review', 'exception', 'intake', 'processing', 'done'];
+  const statuses = ['ready_for_review', 'ready_for_review', 'intake_in_progress', 'processing', 'complete'];
+  const t0 = performance.now();
+  await sql`
+    insert into cases (case_id, org_id, environment, case_type_id, workflow_id, workflow_version, operating_mode, runtime_status, origin,
+      external_case_id, external_applicant_id, status_changed_at, queue_category, queue_status, queue_row, created_at, updated_at)
+    select 'case_bench' || lpad(i::text, 14, '0'), ${org.org_id}, 'test', 'income_verification', 'income_verification', ${put.value.workflow_version},
+      'system_of_action', (${sql.val(statuses)}::text[])[1 + i % 5], 'process', 'loan-' || i, 'applicant-' || i,
+      now() - (i || ' minutes')::interval, (${sql.val(categories)}::text[])[1 + i % 5], 'ready',
+      jsonb_build_object('case_id', 'case_bench' || lpad(i::text, 14, '0'), 'runtime_status', (${sql.val(statuses)}::text[])[1 + i % 5],
+        'queue_category', (${sql.val(categories)}::text[])[1 + i % 5], 'why_here', 'An automatic check failed: an operator decides.', 'why_here_code', 'gate_failed',
+        'blocking_items', jsonb_build_array(jsonb_build_object('kind', 'rule', 'id', 'name_matches', 'why', 'The name on the pay stub must match the applicant''s name.', 'fact_ids', jsonb_build_array('employee_name'), 'reason_codes', jsonb_build_array()))),
+      now() - (i || ' minutes')::interval, now()
+    from generate_series(1, ${CASES}) as i`.execute(ctx.db);
+  await sql`analyze cases`.execute(ctx.db);
+  console.log(`seeded ${CASES} cases in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+
+  const loginPage = await app.inject({ method: 'GET', url: '/dashboard/login' });
+  const nonce = /name="_csrf" value="([^"]+)"/.exec(loginPage.body)![1]!;
+  const signedIn = await app.inject({
+    method: 'POST',
+    url: '/dashboard/login',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: `dossier_login_csrf=${loginPage.cookies.find((c) => c.name === 'dossier_login_csrf')!.value}` },
+    payload: new URLSearchParams({ _csrf: nonce, email: 'bench@example.com', password }).toString(),
+  });
+  const cookie = `dossier_dash=${signedIn.cookies.find((c) => c.name === 'dossier_dash')!.value}`;
+  const get = async (url: string) => {
+    const start = performance.now();
+    const res = await app.inject({ method: 'GET', url, headers: { cookie } });
+    const ms = performance.now() - start;
+    if (res.statusCode !== 200) throw new Error(`${url}: ${res.statusCode}`);
+    return { ms, res };
+  };
+
+  // ── 1. queue page ──────────────────────────────────────────────────────────────────────
+  const first = await get('/dashboard/cases');
+  const next = /href="([^"]*after=[^"]+)"/.exec(first.res.body)![1]!.replace(/&amp;/g, '&');
+  const variants: [string, string][] = [
+    ['default tab (review)', '/dashboard/cases'],
+    ['every case', '/dashboard/cases?category=all'],
+    ['search by external id', '/dashboard/cases?q=loan-4711'],
+    ['status filter', '/dashboard/cases?category=all&status=ready_for_review'],
+    ['second page', next],
+  ];
+  console.log(`\nQueue page, ${CASES} cases in the workspace (server time, ${QUEUE_SAMPLES} requests each):`);
+  const all: number[] = [];
+  for (const [name, url] of variants) {
+    for (let i = 0; i < 5; i++) await get(url);
+    const times: number[] = [];
+    for (let i = 0; i < QUEUE_SAMPLES; i++) times.push((await get(url)).ms);
+    all.push(...times);
+    console.log(`  ${name.padEnd(24)} ${fmt(times)}`);
+  }
+  console.log(`  ${'all variants'.padEnd(24)} ${fmt(all)}   goal p95 ≤ 50 ms: ${percentile(all, 95) <= 50 ? 'met' : 'NOT met'}`);
+  const reads: number[] = [];
+  for (let i = 0; i < QUEUE_SAMPLES; i++) {
+    const start = performance.now();
+    await readConsoleQueue(ctx.db, { orgId: org.org_id, environment: 'test' }, { category: 'review', runtimeStatus: undefined, caseTypeId: undefined, search: undefined, after: undefined, limit: 50 });
+    reads.push(performance.now() - start);
+  }
+  console.log(`  ${'  of which the reads'.padEnd(24)} ${fmt(reads)}`);
+
+  // ── 2. case page with a 20-page PDF ──────────────────────────────────────────────────────
+  const processed = await app.inject({
+    method: 'POST',
+    url: '/api/v1/process',
+    headers: { authorization: `Bearer ${key.value.key}`, 'idempotency-key': `bench-${Date.now()}` },
+    payload: { document_url: docs.url('/stub.pdf'), case_type_id: 'income_verification', document_kind: 'pay_stub', filename: 'stub.pdf', structured_inputs: { full_name: 'John Smith' } },
+  });
+  const { case_id: caseId, document_id: docId } = processed.json();
+  const jobs = caseJobsTask(CASE_ENGINE_HANDLERS);
+  for (let i = 0; i < 20; i++) if ((await jobs.run(ctx)) === 0) break;
+  const cold: number[] = [];
+  const warm: number[] = [];
+  const pageOnly: number[] = [];
+  for (let i = 0; i < IMAGE_SAMPLES + 1; i++) {
+    await ctx.db.deleteFrom('document_page_images').where('doc_id', '=', docId).execute();
+    const start = performance.now();
+    const page = await get(`/dashboard/cases/${caseId}`);
+    const src = /<image href="([^"]+)"/.exec(page.res.body)?.[1];
+    if (!src) throw new Error('the case page shows no page image');
+    await get(src);
+    const total = performance.now() - start;
+    if (i > 0) {
+      cold.push(total);
+      pageOnly.push(page.ms);
+    }
+    const warmStart = performance.now();
+    await get(`/dashboard/cases/${caseId}`);
+    await get(src);
+    if (i > 0) warm.push(performance.now() - warmStart);
+  }
+  console.log(`\nCase page with a 20-page PDF, first page image ready (case page + image, ${IMAGE_SAMPLES} runs):`);
+  console.log(`  ${'not yet rendered'.padEnd(24)} ${fmt(cold)}   goal ≤ 300 ms: ${percentile(cold, 95) <= 300 ? 'met' : 'NOT met'}`);
+  console.log(`  ${'  of which the page'.padEnd(24)} ${fmt(pageOnly)}`);
+  console.log(`  ${'cached'.padEnd(24)} ${fmt(warm)}`);
+} finally {
+  await app.close();
+  await runtime.close().catch(() => {});
+  await docs.close();
+  await schema.drop();
+}

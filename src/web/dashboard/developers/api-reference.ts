@@ -1,0 +1,82 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { gzipSync } from 'node:zlib';
+import type { FastifyInstance } from 'fastify';
+import { html, sendPage } from '../../render.ts';
+import { CONTENT_SECURITY_POLICY } from '../../security.ts';
+
+/**
+ * {base_url}/docs: the API reference, Redoc's standalone bundle (from the npm registry, served
+ * from here: nothing from a CDN) rendering GET /api/v1/openapi.json.
+ *
+ * The bundle writes its styles with styled-components, which inserts <style> elements at run
+ * time; Chromium refuses them under `style-src 'self'` and the page renders unstyled. So this one
+ * page allows inline styles, and nothing else beyond the shared policy: scripts, data, fonts and
+ * images still come from 'self' only (no host is named anywhere). Search would run in a worker
+ * built from a blob: URL; it is switched off (`disable-search`) so no `worker-src blob:` is needed.
+ */
+export const API_REFERENCE_CSP = CONTENT_SECURITY_POLICY.replace("style-src 'self'", "style-src 'self' 'unsafe-inline'");
+
+const require = createRequire(import.meta.url);
+
+interface Bundle {
+  version: string;
+  identity: Buffer;
+  gzip: Buffer;
+}
+
+const CDN_LOGO = 'src:"https://cdn.redoc.ly/redoc/logo-mini.svg"';
+
+let bundle: Bundle | undefined;
+/** Read and compressed on first use (1 MB; gzip takes ~60 ms once), not at every start-up. */
+function redocBundle(): Bundle {
+  if (!bundle) {
+    // The sidebar's "API docs by Redocly" link shows a logo from cdn.redoc.ly. An empty src makes the
+    // image fail without a request, and the component then hides it: nothing leaves for a CDN.
+    const source = readFileSync(require.resolve('redoc/bundles/redoc.standalone.js'), 'utf8');
+    if (!source.includes(CDN_LOGO)) throw new Error('redoc bundle changed: check what it fetches from outside before serving it');
+    const identity = Buffer.from(source.replace(CDN_LOGO, 'src:""'));
+    bundle = { identity, gzip: gzipSync(identity, { level: 9 }), version: createHash('sha256').update(identity).digest('hex').slice(0, 12) };
+  }
+  return bundle;
+}
+
+export function registerApiReference(scope: FastifyInstance): void {
+  scope.get('/docs', {
+    config: { auth: 'public' },
+    // Route hooks run after the scope's security headers, so this page's policy replaces the shared one.
+    onSend: async (_request, reply, payload) => {
+      reply.header('content-security-policy', API_REFERENCE_CSP);
+      return payload;
+    },
+  }, async (_request, reply) => {
+    const page = html`<html lang="en">
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="referrer" content="no-referrer" />
+        <title>API reference – Dossier</title>
+        <script src=${`/docs/redoc.standalone.js?v=${redocBundle().version}`} defer></script>
+      </head>
+      <body>
+        <noscript><p>The API reference needs JavaScript. The same description is at <a href="/api/v1/openapi.json">/api/v1/openapi.json</a>.</p></noscript>
+        <redoc spec-url="/api/v1/openapi.json" disable-search="true" hide-download-button="false" native-scrollbars="true"></redoc>
+      </body>
+    </html>`;
+    return sendPage(reply, page);
+  });
+
+  scope.get('/docs/redoc.standalone.js', { config: { auth: 'public' } }, async (request, reply) => {
+    const b = redocBundle();
+    const version = (request.query as { v?: string }).v;
+    reply
+      .type('text/javascript; charset=utf-8')
+      .header('vary', 'accept-encoding')
+      .header('cache-control', version === b.version ? 'public, max-age=31536000, immutable' : 'no-cache')
+      .header('etag', `"${b.version}"`);
+    if (request.headers['if-none-match'] === `"${b.version}"`) return reply.code(304).send();
+    if (/\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''))) return reply.header('content-encoding', 'gzip').send(b.gzip);
+    return reply.send(b.identity);
+  });
+}

@@ -1,0 +1,156 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { createTestApp, until, type TestApp, type TestWorkspace } from '../support/harness.ts';
+import { describeInBrowser, expectAccessible, expectNoHorizontalScroll, launchBrowser, listen, newContext, screenshot, type TestBrowser, type ViewportName } from '../support/browser.ts';
+import { withExampleCaseTypes } from '../support/fixtures.ts';
+import { newOperator } from '../support/web.ts';
+import { readCase } from '../engine/engine-fixtures.ts';
+import { startDocumentServer } from '../documents/document-server.ts';
+import { addEndpoint, startDeliveries, startReceiver, verifySignatures, type Receiver, type RunningDeliveries } from '../webhooks/fixtures.ts';
+import { payStubPdf, processedCase } from './console-fixtures.ts';
+
+describeInBrowser('operator console in a browser', () => {
+  let t: TestApp;
+  let ws: TestWorkspace;
+  let browser: TestBrowser;
+  let origin: string;
+  let docs: Awaited<ReturnType<typeof startDocumentServer>>;
+  let receiver: Receiver;
+  let deliveries: RunningDeliveries;
+  let secret: string;
+
+  beforeAll(async () => {
+    docs = await startDocumentServer({ '/stub.pdf': { body: await payStubPdf(2), type: 'application/pdf' } });
+    receiver = await startReceiver();
+    t = await createTestApp('embedded', { env: { DOSSIER_ALLOW_PRIVATE_NETWORK: 'true' } });
+    ws = await t.workspace({ name: 'Acme Lending' });
+    await withExampleCaseTypes(t, ws.orgId);
+    secret = (await addEndpoint(t.ctx, ws.orgId, receiver.url, ['v1.case.completed'])).signing_secret;
+    deliveries = startDeliveries(t.ctx, 'embedded');
+    origin = await listen(t);
+    browser = await launchBrowser();
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    await deliveries?.stop();
+    await t?.close();
+    await docs?.close();
+    await receiver?.close();
+  });
+
+  async function signIn(page: Page, email: string, password: string) {
+    await page.goto(`${origin}/dashboard/login`);
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill(password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Overview' }).waitFor();
+  }
+
+  async function check(page: Page, state: string) {
+    await expectAccessible(page, state);
+    await expectNoHorizontalScroll(page, state);
+    await screenshot(page, state.replace(/[^a-z0-9]+/gi, '-').toLowerCase());
+  }
+
+  for (const viewport of ['phone', 'desktop'] as const satisfies readonly ViewportName[]) {
+    it(`finds a case by its external id, checks the blocking fact against the page, corrects a fact and approves (${viewport})`, async () => {
+      const external = `loan-${viewport}`;
+      const { caseId } = await processedCase(t, ws, docs.url('/stub.pdf'), external);
+      const op = await newOperator(t, ws.orgId, 'reviewer');
+      const context = await newContext(browser, { viewport });
+      const page = await context.newPage();
+      await signIn(page, op.email, op.password);
+      await check(page, `console overview ${viewport}`);
+
+      await page.getByRole('link', { name: 'Cases', exact: true }).click();
+      await page.getByRole('heading', { name: 'Cases', exact: true }).waitFor();
+      await check(page, `console queue ${viewport}`);
+      await page.getByLabel('Search by id').fill(external);
+      await page.getByRole('button', { name: 'Apply' }).click();
+      await page.getByRole('heading', { name: `Cases matching “${external}”` }).waitFor();
+      await check(page, `console search ${viewport}`);
+      await page.getByRole('link', { name: caseId }).click();
+      await page.getByRole('heading', { name: `Case ${external}` }).waitFor();
+
+      // Another fact first, then the blocking one: its page image and its quote appear.
+      await page.getByRole('link', { name: 'Show evidence for Gross pay' }).click();
+      await page.getByRole('heading', { name: 'Evidence for Gross pay' }).waitFor();
+      expect(await page.locator('mark#quote').textContent()).toBe('$2,450.00');
+      await page.getByRole('link', { name: 'Show evidence for Employee name' }).click();
+      await page.getByRole('heading', { name: 'Evidence for Employee name' }).waitFor();
+      expect(await page.locator('mark#quote').textContent()).toBe('Jane Doe');
+      expect(await page.locator('mark#quote').isVisible()).toBe(true);
+      const image = page.getByRole('img', { name: /Page 1 of pay-stub\.pdf/ });
+      await image.waitFor();
+      // The browser fetched and decoded the page image: a drawn page has a real size on screen.
+      const loaded = await page.evaluate(async () => {
+        const href = document.querySelector('svg[data-page-image] image')?.getAttribute('href');
+        const res = href ? await fetch(href) : undefined;
+        return res ? { status: res.status, type: res.headers.get('content-type') } : undefined;
+      });
+      expect(loaded).toEqual({ status: 200, type: 'image/jpeg' });
+      expect((await image.boundingBox())!.height).toBeGreaterThan(200);
+      await check(page, `console case ${viewport}`);
+
+      // Correct a fact: a missing reason is refused with the value kept, then it saves.
+      await page.getByText('Correct Gross pay').click();
+      const grossForm = page.locator('#fact-gross_pay form');
+      await grossForm.getByLabel('Correct value').waitFor();
+      await grossForm.getByLabel('Correct value').fill('2500.00');
+      await grossForm.getByRole('button', { name: 'Save correction' }).click();
+      await page.getByRole('heading', { name: 'There is a problem' }).waitFor();
+      expect(await page.title()).toMatch(/^Error: /);
+      expect(await page.locator('#fact-gross_pay').getByLabel('Correct value').inputValue()).toBe('2500.00');
+      await check(page, `console correction error ${viewport}`);
+      await page.locator('#fact-gross_pay').getByLabel('Reason for the correction').fill('Checked against the bank statement');
+      await page.locator('#fact-gross_pay').getByRole('button', { name: 'Save correction' }).click();
+      await page.getByText('Correction saved').waitFor();
+      expect(await page.locator('#fact-gross_pay').getByText('Checked against the bank statement').count()).toBe(1);
+      await check(page, `console corrected ${viewport}`);
+
+      // Approve with a reason: the API reads the case complete and the receiver has the signed handoff.
+      await page.getByLabel('Reason for the decision').fill('Nickname on the stub; employer confirmed by phone');
+      await page.getByRole('button', { name: 'Approve' }).click();
+      await page.getByText('Case approved').waitFor();
+      await check(page, `console approved ${viewport}`);
+      expect(await readCase(t, ws, caseId)).toMatchObject({ runtime_status: 'complete', case_status: 'approved' });
+      const delivered = await until(() => receiver.requests.find((r) => JSON.parse(r.rawBody).case_id === caseId));
+      verifySignatures(delivered, secret);
+      expect(JSON.parse(delivered.rawBody)).toMatchObject({ event_type: 'v1.case.completed', data: { case_status: 'approved' } });
+      expect(await page.getByText(op.email).count()).toBeGreaterThan(1);
+      await context.close();
+    }, 120_000);
+  }
+
+  it('reviews with the keyboard alone: j and k move between flagged facts, zoom and pages are links', async () => {
+    const { caseId, docId } = await processedCase(t, ws, docs.url('/stub.pdf'), 'loan-keys', 'Jane Q Public');
+    const op = await newOperator(t, ws.orgId, 'reviewer');
+    const context = await newContext(browser, { viewport: 'desktop' });
+    const page = await context.newPage();
+    await signIn(page, op.email, op.password);
+    // Clear a value so the case has a second flagged fact.
+    await t.ctx.db.updateTable('facts').set({ status: 'needs_input', value: null }).where('case_id', '=', caseId).where('fact_id', '=', 'employer_name').execute();
+    await page.goto(`${origin}/dashboard/cases/${caseId}`);
+    const flagged = await page.locator('li[data-flagged]').evaluateAll((els) => els.map((e) => e.id));
+    expect(flagged.length).toBeGreaterThanOrEqual(2);
+    await page.keyboard.press('j');
+    await expect.poll(() => page.url()).toContain(`fact=${flagged[1]!.replace('fact-', '')}`);
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe(flagged[1]);
+    await page.keyboard.press('k');
+    await expect.poll(() => page.url()).toContain(`fact=${flagged[0]!.replace('fact-', '')}`);
+    // Tab reaches the zoom and page controls, and Enter follows them.
+    const zoom = page.getByRole('link', { name: 'Zoom in to 150%' });
+    await zoom.focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.url()).toContain('zoom=150');
+    await page.getByRole('link', { name: 'Next page' }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByText('page 2 of 3').waitFor();
+    await check(page, 'console case page 2 zoomed desktop');
+    // The erasure confirmation names what goes.
+    await page.goto(`${origin}/dashboard/cases/${caseId}/erasure?doc=${docId}`);
+    await page.getByRole('heading', { name: 'Erase pay-stub.pdf?' }).waitFor();
+    await check(page, 'console erase confirmation desktop');
+    await context.close();
+  }, 120_000);
+});
