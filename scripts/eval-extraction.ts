@@ -33,7 +33,7 @@ const { values: args } = parseArgs({
     verbose: { type: 'boolean', default: false },
   },
 });
-const textDocuments = args.size ? Number(args.size) : 40;
+const textDocuments = args.size ? Number(args.size) : 100;
 const ocrDocuments = args.ocr ? Number(args.ocr) : Math.round((textDocuments * 15) / 40);
 const seed = Number(args.seed);
 if (![textDocuments, ocrDocuments, seed].every((n) => Number.isInteger(n) && n >= 0)) {
@@ -43,11 +43,18 @@ if (![textDocuments, ocrDocuments, seed].every((n) => Number.isInteger(n) && n >
 
 interface Counts { tp: number; fp: number; fn: number; }
 const counts = new Map<string, Counts>(); // `${format}|${field}`
+/** The same counts split by layout half and family: `${split}|${family}|${format}`. */
+const bySplit = new Map<string, Counts>();
+let current = { split: 'tuned', family: '' };
 const bump = (format: string, field: string, key: keyof Counts) => {
   const id = `${format}|${field}`;
   const c = counts.get(id) ?? { tp: 0, fp: 0, fn: 0 };
   c[key]++;
   counts.set(id, c);
+  const splitId = `${current.split}|${current.family}|${format}`;
+  const s = bySplit.get(splitId) ?? { tp: 0, fp: 0, fn: 0 };
+  s[key]++;
+  bySplit.set(splitId, s);
 };
 
 const comparable = (type: string, value: string) =>
@@ -62,6 +69,7 @@ let documents = 0;
 try {
   for await (const doc of generateCorpus({ seed, textDocuments, ocrDocuments })) {
     documents++;
+    current = { split: doc.logical.heldOut ? 'held-out' : 'tuned', family: doc.logical.kind };
     const t0 = performance.now();
     const facts = FACTS_BY_KIND[doc.logical.kind];
     const sniffed = await sniffDocumentType(doc.bytes);
@@ -73,7 +81,7 @@ try {
       if (!pages.ok) failure = pages.reason_code;
       else extracted = extractFacts({ documentId: doc.id, pages: pages.value.pages, facts });
       if (args.verbose && pages.ok && extracted.some((f) => f.status !== 'resolved' || comparable(facts.find((d) => d.fact_id === f.fact_id)!.type, f.value ?? '') !== comparable(facts.find((d) => d.fact_id === f.fact_id)!.type, doc.logical.truth[f.fact_id] ?? ''))) {
-        misses.push(`--- ${doc.id} (${doc.logical.layout}, ${doc.logical.locale})\n${pages.value.pages.map((p) => p.text).join('\n<page>\n')}`);
+        misses.push(`--- ${doc.id} (${doc.logical.layoutId}, ${doc.logical.locale})\n${pages.value.pages.map((p) => p.text).join('\n<page>\n')}`);
       }
     }
     const elapsed = performance.now() - t0;
@@ -145,11 +153,41 @@ const line = (name: string, c: Counts, goal: number | undefined, ms?: number) =>
 };
 for (const format of formats) {
   const t = timeByFormat.get(format);
-  const isText = (TEXT_FORMATS as readonly string[]).includes(format);
-  line(format, sum((f) => f === format), isText ? TEXT_GOAL : undefined, t ? t.ms / t.documents : undefined);
+  line(format, sum((f) => f === format), undefined, t ? t.ms / t.documents : undefined);
 }
-if (formats.some((f) => (OCR_FORMATS as readonly string[]).includes(f))) {
-  line('ocr (all)', sum((f) => (OCR_FORMATS as readonly string[]).includes(f)), OCR_GOAL);
+
+// Tuned and held-out layouts, per family and format; the goals apply to the held-out half.
+const splitSum = (split: string, family: string | undefined, formatList: readonly string[]): Counts => {
+  const total = { tp: 0, fp: 0, fn: 0 };
+  for (const [id, c] of bySplit) {
+    const [sp, fam, format] = id.split('|') as [string, string, string];
+    if (sp !== split || (family !== undefined && fam !== family) || !formatList.includes(format)) continue;
+    total.tp += c.tp; total.fp += c.fp; total.fn += c.fn;
+  }
+  return total;
+};
+const families = [...new Set([...bySplit.keys()].map((k) => k.split('|')[1]!))].sort();
+const ocrFormats = formats.filter((f) => (OCR_FORMATS as readonly string[]).includes(f));
+const columns: Array<[string, readonly string[]]> = [
+  ...formats.filter((f) => (TEXT_FORMATS as readonly string[]).includes(f)).map((f) => [f, [f]] as [string, readonly string[]]),
+  ...ocrFormats.map((f) => [f, [f]] as [string, readonly string[]]),
+  ...(ocrFormats.length > 0 ? [['ocr (all)', ocrFormats] as [string, readonly string[]]] : []),
+];
+for (const split of ['tuned', 'held-out']) {
+  out.push('', `F1 on ${split} layouts${split === 'held-out' ? ` (goals: ≥ ${TEXT_GOAL} per text format, ≥ ${OCR_GOAL} over scans)` : ''}`);
+  out.push(`${'family'.padEnd(16)}${columns.map(([name]) => name.padStart(12)).join('')}`);
+  for (const family of [...families, undefined]) {
+    const cells = columns.map(([, list]) => {
+      const c = splitSum(split, family, list);
+      return c.tp + c.fp + c.fn === 0 ? '—'.padStart(12) : `${fmt(prf(c).f1)} (${c.tp + c.fn})`.padStart(12);
+    });
+    out.push(`${(family ?? 'all').padEnd(16)}${cells.join('')}`);
+  }
+}
+out.push('', 'Held-out goals:');
+for (const [name, list] of columns) {
+  if (name !== 'ocr (all)' && !(TEXT_FORMATS as readonly string[]).includes(name)) continue;
+  line(name, splitSum('held-out', undefined, list), name === 'ocr (all)' ? OCR_GOAL : TEXT_GOAL);
 }
 if (args.verbose && misses.length > 0) out.push('', 'Misses:', ...misses);
 process.stdout.write(out.join('\n') + '\n');

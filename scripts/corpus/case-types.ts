@@ -18,9 +18,35 @@ export const UTILITY_BILL_FACTS: readonly FactDefinition[] = [
   { fact_id: 'statement_date', label: 'Statement date', type: 'date', required: true, document_kinds: ['utility_bill'], anchors: ['Statement date', 'Bill date', 'Issue date'] },
 ];
 
-export type DocumentKind = 'pay_stub' | 'utility_bill';
+/** Families written for issue 13 (documents from outside the pay stub / bill pair). */
+export const BANK_STATEMENT_FACTS: readonly FactDefinition[] = [
+  { fact_id: 'account_holder', label: 'Account holder', type: 'name', required: true, document_kinds: ['bank_statement'], anchors: ['Account holder', 'Account name'] },
+  { fact_id: 'account_number', label: 'Account number', type: 'id_number', required: true, document_kinds: ['bank_statement'], anchors: ['IBAN', 'Account number'] },
+  { fact_id: 'statement_date', label: 'Statement date', type: 'date', required: true, document_kinds: ['bank_statement'], anchors: ['Statement date', 'Date of statement'] },
+  { fact_id: 'closing_balance', label: 'Closing balance', type: 'money', required: true, document_kinds: ['bank_statement'], anchors: ['Closing balance', 'Balance carried forward'] },
+];
+
+export const INVOICE_FACTS: readonly FactDefinition[] = [
+  { fact_id: 'customer_name', label: 'Customer', type: 'name', required: true, document_kinds: ['invoice'], anchors: ['Bill to', 'Customer name'] },
+  { fact_id: 'invoice_number', label: 'Invoice number', type: 'id_number', required: true, document_kinds: ['invoice'], anchors: ['Invoice number', 'Invoice no'] },
+  { fact_id: 'invoice_date', label: 'Invoice date', type: 'date', required: true, document_kinds: ['invoice'], anchors: ['Invoice date', 'Date of issue'] },
+  { fact_id: 'total_due', label: 'Total due', type: 'money', required: true, document_kinds: ['invoice'], anchors: ['Total due', 'Amount payable'] },
+];
+
+export const REGISTRATION_FACTS: readonly FactDefinition[] = [
+  { fact_id: 'registered_name', label: 'Registered name', type: 'string', required: true, document_kinds: ['registration'], anchors: ['Registered name', 'Company name'] },
+  { fact_id: 'registration_number', label: 'Registration number', type: 'id_number', required: true, document_kinds: ['registration'], anchors: ['Registration number', 'Registration no'] },
+  { fact_id: 'registered_address', label: 'Registered office', type: 'address', required: true, document_kinds: ['registration'], anchors: ['Registered office', 'Registered address'] },
+  { fact_id: 'registration_date', label: 'Date of registration', type: 'date', required: true, document_kinds: ['registration'], anchors: ['Date of registration', 'Registered on'] },
+];
+
+export const DOCUMENT_KINDS = ['pay_stub', 'utility_bill', 'bank_statement', 'invoice', 'registration'] as const;
+export type DocumentKind = (typeof DOCUMENT_KINDS)[number];
 
 export const FACTS_BY_KIND: Record<DocumentKind, readonly FactDefinition[]> = {
   pay_stub: PAY_STUB_FACTS,
   utility_bill: UTILITY_BILL_FACTS,
+  bank_statement: BANK_STATEMENT_FACTS,
+  invoice: INVOICE_FACTS,
+  registration: REGISTRATION_FACTS,
 };

@@ -1,6 +1,6 @@
-import { FACTS_BY_KIND, type DocumentKind } from './case-types.ts';
+import { DOCUMENT_KINDS, FACTS_BY_KIND, type DocumentKind } from './case-types.ts';
 import type { Rng } from './prng.ts';
-import { address, date, employer, formatDate, formatMoney, money, personName, randomDate, UTILITIES, type Locale } from './values.ts';
+import { accountNumber, address, date, employer, formatDate, formatMoney, isoDate, LOCALES, money, personName, randomDate, UTILITIES, type Locale } from './values.ts';
 
 /**
  * Logical documents: rows of positioned cells plus the ground truth, independent of the file
@@ -14,11 +14,30 @@ export type Block =
 
 export type Layout = 'inline' | 'next_line' | 'kv_table' | 'side_by_side' | 'header_table';
 
+export const LAYOUTS: readonly Layout[] = ['inline', 'next_line', 'kv_table', 'side_by_side', 'header_table'];
+/** How labels are printed: as the anchors come (any case, mostly with a colon), or in capitals with no colon. */
+export const LABEL_STYLES = ['mixed', 'caps_bare'] as const;
+export type LabelStyle = (typeof LABEL_STYLES)[number];
+
+/**
+ * A layout is a family's arrangement of fields (body layout × label style): 5 families × 5 × 2 =
+ * 50 layouts. Half of each family's layouts are held out: extraction is tuned on the others only,
+ * and the evaluation reports the held-out half separately.
+ */
+export function layoutId(kind: DocumentKind, layout: Layout, style: LabelStyle): { id: string; heldOut: boolean } {
+  const parity = DOCUMENT_KINDS.indexOf(kind) + LAYOUTS.indexOf(layout) + LABEL_STYLES.indexOf(style);
+  return { id: `${kind}/${layout}/${style}`, heldOut: parity % 2 === 1 };
+}
+
 export interface LogicalDocument {
   readonly id: string;
   readonly kind: DocumentKind;
   readonly locale: Locale;
   readonly layout: Layout;
+  readonly labelStyle: LabelStyle;
+  /** `kind/layout/labelStyle`, and whether that layout is in the held-out half. */
+  readonly layoutId: string;
+  readonly heldOut: boolean;
   readonly blocks: readonly Block[];
   /** fact_id → expected value, or null when the document deliberately lacks the fact. */
   readonly truth: Readonly<Record<string, string | null>>;
@@ -30,9 +49,12 @@ const RIGHT = 315;
 const TABLE_X = [50, 210, 345, 460];
 
 /** A label as documents print it: one of the fact's anchors, in some case, with some separator. */
+let currentStyle: LabelStyle = 'mixed';
+
 function label(rng: Rng, factId: string, kind: DocumentKind, separator: 'any' | 'colon_or_none'): string {
   const fact = FACTS_BY_KIND[kind].find((f) => f.fact_id === factId)!;
   let text = rng.pick(fact.anchors);
+  if (currentStyle === 'caps_bare') return text.toUpperCase();
   const style = rng.weighted([['as_is', 55], ['title', 25], ['upper', 20]] as const);
   if (style === 'title') text = text.replace(/\b\p{L}/gu, (c) => c.toUpperCase());
   if (style === 'upper') text = text.toUpperCase();
@@ -98,15 +120,26 @@ function billNoise(rng: Rng, locale: Locale, statement: { year: number; month: n
 }
 
 export function generateDocument(rng: Rng, kind: DocumentKind, index: number): LogicalDocument {
-  const locale: Locale = rng.chance(kind === 'utility_bill' ? 0.3 : 0.2) ? 'uk' : 'us';
+  // The first two families keep their US/UK mix; every family also draws from all nine locales.
+  const locale: Locale = kind === 'pay_stub' || kind === 'utility_bill'
+    ? (rng.chance(0.5) ? rng.pick(LOCALES) : rng.chance(kind === 'utility_bill' ? 0.3 : 0.2) ? 'uk' : 'us')
+    : rng.pick(LOCALES);
   const layout = rng.weighted([['inline', 30], ['next_line', 15], ['kv_table', 20], ['side_by_side', 20], ['header_table', 15]] as const);
+  const labelStyle: LabelStyle = rng.chance(0.3) ? 'caps_bare' : 'mixed';
+  currentStyle = labelStyle;
   const truth: Record<string, string | null> = {};
   const fields: Field[] = [];
   const header: Block[] = [];
   let noise: string[][];
 
-  if (kind === 'pay_stub') {
-    const person = personName(rng);
+  if (kind === 'bank_statement' || kind === 'invoice' || kind === 'registration') {
+    const built = otherFamily(rng, kind, locale);
+    header.push(...built.header);
+    fields.push(...built.fields);
+    Object.assign(truth, built.truth);
+    noise = built.noise;
+  } else if (kind === 'pay_stub') {
+    const person = personName(rng, locale);
     const company = employer(rng);
     const pay = date(rng, locale);
     const gross = money(rng, locale);
@@ -123,7 +156,7 @@ export function generateDocument(rng: Rng, kind: DocumentKind, index: number): L
     truth.gross_pay = gross.expected;
     noise = payStubNoise(rng, locale, pay.parts, gross.amount);
   } else {
-    const person = personName(rng);
+    const person = personName(rng, locale);
     const place = address(rng, locale);
     const statement = date(rng, locale);
     header.push({ kind: 'title', text: rng.pick(UTILITIES) });
@@ -140,7 +173,74 @@ export function generateDocument(rng: Rng, kind: DocumentKind, index: number): L
   const body = layoutBody(rng, kind, layout, rng.shuffle(fields), noise);
   const blocks: Block[] = [...header, { kind: 'blank' }, ...body];
   if (rng.chance(0.5)) blocks.push({ kind: 'blank' }, row({ text: rng.pick(['Questions? Call 1-800-555-0199.', 'Please keep this statement for your records.', 'Thank you for your business.']), x: LEFT }));
-  return { id: `${kind}-${String(index).padStart(4, '0')}`, kind, locale, layout, blocks, truth };
+  currentStyle = 'mixed';
+  const { id: layoutName, heldOut } = layoutId(kind, layout, labelStyle);
+  return { id: `${kind}-${String(index).padStart(4, '0')}`, kind, locale, layout, labelStyle, layoutId: layoutName, heldOut, blocks, truth };
+}
+
+/** Bank statements, invoices and company registrations: title lines, fields, truth and look-alike noise. */
+function otherFamily(rng: Rng, kind: 'bank_statement' | 'invoice' | 'registration', locale: Locale) {
+  const when = randomDate(rng);
+  const d = (offset: number) => {
+    const at = new Date(Date.UTC(when.year, when.month - 1, when.day + offset));
+    return formatDate(rng, { year: at.getUTCFullYear(), month: at.getUTCMonth() + 1, day: at.getUTCDate() }, locale);
+  };
+  const printedDate = { text: formatDate(rng, when, locale), expected: isoDate(when) };
+  const fields: Field[] = [];
+  const truth: Record<string, string | null> = {};
+  const add = (factId: string, printed: { text?: string; lines?: readonly string[]; expected: string }) => {
+    fields.push({ factId, lines: printed.lines ?? [printed.text!] });
+    truth[factId] = printed.expected;
+  };
+  let header: Block[];
+  let noise: string[][];
+  if (kind === 'bank_statement') {
+    header = [{ kind: 'title', text: rng.pick(['Northbank', 'Banco Atlântico', 'Nordisk Bank A/S', 'Crédit Riviera', 'Emirates Harbour Bank', 'Bharat Cooperative Bank']) }, { kind: 'title', text: rng.pick(['Account Statement', 'STATEMENT OF ACCOUNT', 'Current Account']) }];
+    add('account_holder', personName(rng, locale));
+    add('account_number', accountNumber(rng, locale));
+    add('statement_date', printedDate);
+    add('closing_balance', money(rng, locale, 100, 48000));
+    noise = rng.shuffle([
+      ['Opening balance:', formatMoney(rng, 500 + rng.next() * 9000, locale)],
+      ['Statement period:', `${d(-30)} - ${d(-1)}`],
+      ['BIC:', rng.pick(['NWBKGB2L', 'BCOMPTPL', 'DABADKKK', 'BNPAFRPP'])],
+      ['Branch:', rng.pick(['Central', 'Harbour Street', 'Old Town'])],
+      ['Customer number:', String(rng.int(100000, 999999))],
+      ['Overdraft limit:', formatMoney(rng, 1000, locale)],
+    ]).slice(0, rng.int(3, 5));
+  } else if (kind === 'invoice') {
+    header = [{ kind: 'title', text: rng.pick(['Lumen Studio SARL', 'Oakline Supplies Ltd', 'Fjord Design ApS', 'Tecnologias Norte Lda', 'Gulf Office Trading LLC']) }, { kind: 'title', text: rng.pick(['INVOICE', 'Tax Invoice', 'Invoice']) }];
+    add('customer_name', personName(rng, locale));
+    const number = rng.pick([`INV-${rng.int(2024, 2026)}-${rng.int(1000, 9999)}`, `F${rng.int(100000, 999999)}`, `${rng.int(2024, 2026)}/${rng.int(100, 999)}`]);
+    add('invoice_number', { text: number, expected: number });
+    add('invoice_date', printedDate);
+    add('total_due', money(rng, locale, 50, 9000));
+    noise = rng.shuffle([
+      ['Subtotal:', formatMoney(rng, 40 + rng.next() * 7000, locale)],
+      ['VAT:', formatMoney(rng, 10 + rng.next() * 900, locale)],
+      ['Due date:', d(30)],
+      ['Order number:', `PO-${rng.int(10000, 99999)}`],
+      ['Payment terms:', rng.pick(['30 days', 'On receipt', '14 days net'])],
+      ['VAT number:', `${rng.pick(['PT', 'FR', 'DE', 'DK', 'IE'])}${rng.int(100000000, 999999999)}`],
+    ]).slice(0, rng.int(3, 5));
+  } else {
+    header = [{ kind: 'title', text: rng.pick(['Companies Registry', 'Certificate of Incorporation', 'Registo Comercial', 'Handelsregister']) }, { kind: 'title', text: rng.pick(['CERTIFICATE OF REGISTRATION', 'Extract from the Register', 'Registration Certificate']) }];
+    const company = employer(rng);
+    add('registered_name', company);
+    const reg = rng.pick([`HRB ${rng.int(10000, 999999)}`, `${rng.int(10000000, 99999999)}`, `SC${rng.int(100000, 999999)}`, `U${rng.int(10000, 99999)}KA${rng.int(2000, 2024)}PTC${rng.int(100000, 999999)}`]);
+    add('registration_number', { text: reg, expected: reg });
+    const place = address(rng, locale);
+    add('registered_address', { lines: place.lines, expected: place.expected });
+    add('registration_date', printedDate);
+    noise = rng.shuffle([
+      ['Legal form:', rng.pick(['Private limited company', 'GmbH', 'Sociedade por quotas', 'ApS'])],
+      ['Share capital:', formatMoney(rng, 25000, locale)],
+      ['Status:', rng.pick(['Active', 'Registered'])],
+      ['Date of this extract:', d(rng.int(30, 400))],
+      ['Registrar:', rng.pick(['Registrar of Companies', 'Amtsgericht Charlottenburg', 'Conservatória do Registo Comercial'])],
+    ]).slice(0, rng.int(3, 5));
+  }
+  return { header, fields, truth, noise };
 }
 
 function layoutBody(rng: Rng, kind: DocumentKind, layout: Layout, fields: Field[], noise: string[][]): Block[] {

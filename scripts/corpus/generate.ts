@@ -1,4 +1,4 @@
-import type { DocumentKind } from './case-types.ts';
+import { DOCUMENT_KINDS, type DocumentKind } from './case-types.ts';
 import { generateDocument, type LogicalDocument } from './documents.ts';
 import { createRng } from './prng.ts';
 import { renderDocx, renderPdf, type DrawnText, renderPlain, renderScan, renderScannedPdf, type CorpusFormat } from './render.ts';
@@ -18,6 +18,8 @@ export interface CorpusOptions {
   readonly textDocuments: number;
   /** Documents rendered as scans, cycling png → jpeg → image-only PDF. */
   readonly ocrDocuments: number;
+  /** Families to cycle through (default all five). */
+  readonly families?: readonly DocumentKind[];
 }
 
 /**
@@ -29,10 +31,11 @@ export interface CorpusOptions {
  */
 export async function* generateCorpus(options: CorpusOptions): AsyncGenerator<CorpusDocument> {
   const root = createRng(options.seed);
+  const families = options.families ?? DOCUMENT_KINDS;
   const count = Math.max(options.textDocuments, options.ocrDocuments);
   const scanFormats = ['png', 'jpeg', 'pdf_scan'] as const;
   for (let i = 0; i < count; i++) {
-    const kind: DocumentKind = i % 2 === 0 ? 'pay_stub' : 'utility_bill';
+    const kind: DocumentKind = families[i % families.length]!;
     const docRng = root.fork(`doc-${i}`);
     const logical = generateDocument(docRng.fork('content'), kind, i);
     const drawn: DrawnText[] = [];

@@ -3,7 +3,52 @@ import type { Rng } from './prng.ts';
 /** Values for generated documents: what is printed, and what extraction must return for it. */
 export interface Printed { readonly text: string; readonly expected: string; }
 
-export type Locale = 'us' | 'uk';
+/** Conventions of nine countries: US, UK, Ireland, France, Germany, Portugal, Denmark, India, UAE. */
+export const LOCALES = ['us', 'uk', 'ie', 'fr', 'de', 'pt', 'dk', 'in', 'ae'] as const;
+export type Locale = (typeof LOCALES)[number];
+
+interface LocaleConventions {
+  /** Currency symbol and code, whether the symbol follows the amount, and the group/decimal marks. */
+  readonly symbol: string;
+  readonly code: string;
+  readonly symbolAfter: boolean;
+  readonly group: string;
+  readonly decimal: string;
+  /** Month names as printed in day-first written dates (English for en locales). */
+  readonly months: readonly string[];
+  /** "14 de março de 2026", "14. März 2026", "14 mars 2026". */
+  readonly written: (day: number, month: string, year: number) => string;
+}
+
+const EN_MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const CONVENTIONS: Record<Exclude<Locale, 'us' | 'uk'>, LocaleConventions> = {
+  ie: { symbol: '€', code: 'EUR', symbolAfter: false, group: ',', decimal: '.', months: EN_MONTHS, written: (d, m, y) => `${d} ${m} ${y}` },
+  fr: { symbol: '€', code: 'EUR', symbolAfter: true, group: ' ', decimal: ',', months: ['janvier', 'février', 'mars', 'avril', 'mai', 'juin', 'juillet', 'août', 'septembre', 'octobre', 'novembre', 'décembre'], written: (d, m, y) => `${d} ${m} ${y}` },
+  de: { symbol: '€', code: 'EUR', symbolAfter: true, group: '.', decimal: ',', months: ['Januar', 'Februar', 'März', 'April', 'Mai', 'Juni', 'Juli', 'August', 'September', 'Oktober', 'November', 'Dezember'], written: (d, m, y) => `${d}. ${m} ${y}` },
+  pt: { symbol: '€', code: 'EUR', symbolAfter: true, group: '.', decimal: ',', months: ['janeiro', 'fevereiro', 'março', 'abril', 'maio', 'junho', 'julho', 'agosto', 'setembro', 'outubro', 'novembro', 'dezembro'], written: (d, m, y) => `${d} de ${m} de ${y}` },
+  dk: { symbol: 'kr.', code: 'DKK', symbolAfter: true, group: '.', decimal: ',', months: ['januar', 'februar', 'marts', 'april', 'maj', 'juni', 'juli', 'august', 'september', 'oktober', 'november', 'december'], written: (d, m, y) => `${d}. ${m} ${y}` },
+  in: { symbol: 'Rs.', code: 'INR', symbolAfter: false, group: ',', decimal: '.', months: EN_MONTHS, written: (d, m, y) => `${d} ${m} ${y}` },
+  ae: { symbol: 'AED', code: 'AED', symbolAfter: false, group: ',', decimal: '.', months: EN_MONTHS, written: (d, m, y) => `${d} ${m} ${y}` },
+};
+
+const LOCAL_FIRST: Partial<Record<Locale, string[]>> = {
+  fr: ['Amélie', 'François', 'Hélène', 'Jérôme', 'Océane', 'Benoît'],
+  de: ['Jürgen', 'Käthe', 'Björn', 'Lukas', 'Mareike', 'Sönke'],
+  pt: ['João', 'Inês', 'Conceição', 'Tiago', 'Leonor', 'Gonçalo'],
+  dk: ['Søren', 'Mette', 'Ærling', 'Frederik', 'Sofie', 'Jørgen'],
+  in: ['Priya', 'Arjun', 'Lakshmi', 'Rohan', 'Ananya', 'Vikram'],
+  ae: ['Fatima', 'Omar', 'Aisha', 'Khalid', 'Mariam', 'Yousef'],
+  ie: ['Siobhán', 'Seán', 'Aoife', 'Niamh', 'Ciarán', 'Órla'],
+};
+const LOCAL_LAST: Partial<Record<Locale, string[]>> = {
+  fr: ['Lefèvre', 'Dubois', 'Girard', 'Mercier', 'Bélanger'],
+  de: ['Müller', 'Schröder', 'Weiß', 'Becker', 'Köhler'],
+  pt: ['Brandão', 'Gonçalves', 'Simões', 'Araújo', 'Conceição'],
+  dk: ['Sørensen', 'Jørgensen', 'Nielsen', 'Kjærgaard', 'Østergaard'],
+  in: ['Sharma', 'Iyer', 'Reddy', 'Nair', 'Chatterjee'],
+  ae: ['Al Mansoori', 'Al Nuaimi', 'Haddad', 'Al Falasi', 'Khoury'],
+  ie: ['Ó Briain', 'Murphy', 'Ní Bhriain', 'Kennedy', 'Byrne'],
+};
 
 const FIRST = ['James', 'Mary', 'Robert', 'Patricia', 'John', 'Jennifer', 'Michael', 'Linda', 'David', 'Elizabeth', 'William', 'Barbara',
   'Richard', 'Susan', 'Joseph', 'Jessica', 'Thomas', 'Sarah', 'Charles', 'Karen', 'Daniel', 'Lisa', 'Matthew', 'Margaret', 'Anthony',
@@ -13,9 +58,10 @@ const LAST = ['Smith', 'Johnson', 'Williams', 'Brown', 'Jones', 'Garcia', 'Mille
   'McDonald', 'Smith-Jones', 'van der Berg', 'Nguyen', 'Okafor', 'Kowalski', "D'Angelo", 'MacLeod', 'Fitzgerald', 'Page', 'Price'];
 
 /** A person's name; the expected value is the printed text (extraction keeps names as written). */
-export function personName(rng: Rng): Printed {
-  const first = rng.pick(FIRST);
-  const last = rng.pick(LAST);
+export function personName(rng: Rng, locale: Locale = 'us'): Printed {
+  const local = LOCAL_FIRST[locale] && rng.chance(0.7);
+  const first = local ? rng.pick(LOCAL_FIRST[locale]!) : rng.pick(FIRST);
+  const last = local ? rng.pick(LOCAL_LAST[locale]!) : rng.pick(LAST);
   const middle = rng.chance(0.3) ? ` ${String.fromCharCode(65 + rng.int(0, 25))}.` : '';
   const style = rng.weighted([['title', 70], ['upper', 25], ['surname_first', 5]] as const);
   let text = `${first}${middle} ${last}`;
@@ -47,7 +93,25 @@ const UK_CITIES: Array<[string, string]> = [['London', 'SW1A'], ['Manchester', '
 /** An address as printed lines; the expected value is the lines joined with ", ". */
 export function address(rng: Rng, locale: Locale): { lines: string[]; expected: string } {
   let lines: string[];
-  if (locale === 'us') {
+  const n = () => rng.int(1, 120);
+  const oneOrTwo = (street: string, city: string) => (rng.chance(0.5) ? [street, city] : [`${street}, ${city}`]);
+  if (locale === 'ie') {
+    const [city, key] = rng.pick([['Dublin', 'D02'], ['Cork', 'T12'], ['Galway', 'H91'], ['Limerick', 'V94']] as const);
+    const eircode = `${key} ${rng.pick(['X285', 'F6P2', 'K7W3', 'R2T8'])}`;
+    lines = rng.chance(0.5) ? [`${n()} ${rng.pick(STREETS)} ${rng.pick(UK_SUFFIX)}`, city, eircode] : [`${n()} ${rng.pick(STREETS)} ${rng.pick(UK_SUFFIX)}`, `${city} ${eircode}`];
+  } else if (locale === 'fr') {
+    lines = oneOrTwo(`${n()} ${rng.pick(['rue de la Paix', 'avenue Victor Hugo', 'boulevard Voltaire', 'rue Lepic'])}`, `${rng.pick(['75008 Paris', '69002 Lyon', '13001 Marseille', '31000 Toulouse'])}`);
+  } else if (locale === 'de') {
+    lines = oneOrTwo(`${rng.pick(['Hauptstraße', 'Bahnhofstraße', 'Lindenweg', 'Goethestraße', 'Marktplatz'])} ${n()}`, rng.pick(['10115 Berlin', '80331 München', '20095 Hamburg', '50667 Köln']));
+  } else if (locale === 'pt') {
+    lines = oneOrTwo(`${rng.pick(['Rua Augusta', 'Avenida da Liberdade', 'Rua de Santa Catarina', 'Travessa do Carmo'])} ${n()}`, rng.pick(['1200-195 Lisboa', '4000-322 Porto', '3000-150 Coimbra', '8000-079 Faro']));
+  } else if (locale === 'dk') {
+    lines = oneOrTwo(`${rng.pick(['Vesterbrogade', 'Nørrebrogade', 'Strandvejen', 'Algade'])} ${n()}`, rng.pick(['1165 København K', '8000 Aarhus C', '5000 Odense C', '9000 Aalborg']));
+  } else if (locale === 'in') {
+    lines = [`${n()} ${rng.pick(['MG Road', 'Park Street', 'Linking Road', 'Anna Salai'])}`, rng.pick(['Indiranagar', 'Bandra West', 'T. Nagar', 'Salt Lake']), rng.pick(['Bengaluru 560001', 'Mumbai 400050', 'Chennai 600017', 'Kolkata 700091'])];
+  } else if (locale === 'ae') {
+    lines = [rng.pick([`Villa ${n()}, Al Wasl Road`, `Office ${n()}, Sheikh Zayed Road`, `Apartment ${n()}, Marina Walk`]), rng.pick(['Dubai', 'Abu Dhabi', 'Sharjah'])];
+  } else if (locale === 'us') {
     const street = `${rng.int(1, 9899)} ${rng.pick(STREETS)} ${rng.pick(US_SUFFIX)}`;
     const [city, state, zip3] = rng.pick(US_CITIES);
     const zip = `${zip3}${String(rng.int(0, 99)).padStart(2, '0')}${rng.chance(0.15) ? `-${rng.int(1000, 9999)}` : ''}`;
@@ -88,6 +152,13 @@ export function isoDate(d: DateParts): string {
  * dates settle the order, exactly the situation extraction faces in production.
  */
 export function formatDate(rng: Rng, d: DateParts, locale: Locale): string {
+  if (locale !== 'us' && locale !== 'uk') {
+    const c = CONVENTIONS[locale];
+    const dd2 = String(d.day).padStart(2, '0');
+    const mm2 = String(d.month).padStart(2, '0');
+    const numeric2 = rng.pick([`${dd2}/${mm2}/${d.year}`, `${dd2}.${mm2}.${d.year}`, `${dd2}-${mm2}-${d.year}`]);
+    return rng.weighted([[numeric2, 50], [c.written(d.day, c.months[d.month - 1]!, d.year), 35], [isoDate(d), 15]] as const);
+  }
   const mm = String(d.month).padStart(2, '0');
   const dd = String(d.day).padStart(2, '0');
   const month = MONTH_NAMES[d.month - 1]!;
@@ -116,6 +187,7 @@ export function money(rng: Rng, locale: Locale, min = 600, max = 9500): Printed 
   const integer = Math.floor(cents / 100);
   const fraction = String(cents % 100).padStart(2, '0');
   const expected = `${integer}.${fraction}`;
+  if (locale !== 'us' && locale !== 'uk') return { text: localMoney(rng, cents, locale), expected, amount: cents / 100 };
   const symbol = locale === 'us' ? '$' : '£';
   const code = locale === 'us' ? 'USD' : 'GBP';
   const text = rng.weighted([
@@ -131,8 +203,48 @@ export function money(rng: Rng, locale: Locale, min = 600, max = 9500): Printed 
   return { text, expected, amount: cents / 100 };
 }
 
+function localMoney(rng: Rng, cents: number, locale: Exclude<Locale, 'us' | 'uk'>): string {
+  const c = CONVENTIONS[locale];
+  const integer = Math.floor(cents / 100);
+  const fraction = String(cents % 100).padStart(2, '0');
+  const grouped = locale === 'in' && integer >= 100000
+    ? `${String(Math.floor(integer / 1000)).replace(/\B(?=(\d{2})+(?!\d))/g, ',')},${String(integer % 1000).padStart(3, '0')}`
+    : group(integer, c.group);
+  const number = `${grouped}${c.decimal}${fraction}`;
+  const symbol = rng.chance(0.3) ? c.code : c.symbol;
+  return c.symbolAfter ? `${number} ${symbol}` : `${symbol}${symbol.length > 1 ? ' ' : ''}${number}`;
+}
+
 export function formatMoney(rng: Rng, amount: number, locale: Locale): string {
   const cents = Math.round(amount * 100);
+  if (locale !== 'us' && locale !== 'uk') return localMoney(rng, cents, locale);
   const symbol = locale === 'us' ? '$' : '£';
   return `${symbol}${group(Math.floor(cents / 100), ',')}.${String(cents % 100).padStart(2, '0')}`;
+}
+
+/** A valid IBAN (ISO 13616 check digits) for the locale's country, printed in groups of four. */
+export function iban(rng: Rng, locale: Locale): Printed {
+  const [country, length] = ({ uk: ['GB', 22], ie: ['IE', 22], fr: ['FR', 27], de: ['DE', 22], pt: ['PT', 25], dk: ['DK', 18], ae: ['AE', 23] } as Record<string, [string, number]>)[locale] ?? ['DE', 22];
+  const bank = country === 'GB' || country === 'IE' ? rng.pick(['NWBK', 'BARC', 'AIBK', 'BOFI']) : '';
+  let bban = bank;
+  while (bban.length < length - 4) bban += String(rng.int(0, 9));
+  const numeric = (bban + country + '00').replace(/[A-Z]/g, (ch) => String(ch.charCodeAt(0) - 55));
+  let remainder = 0;
+  for (const digit of numeric) remainder = (remainder * 10 + Number(digit)) % 97;
+  const compact = `${country}${String(98 - remainder).padStart(2, '0')}${bban}`;
+  const text = rng.chance(0.8) ? compact.replace(/(.{4})(?=.)/g, '$1 ') : compact;
+  return { text, expected: compact };
+}
+
+/** An account identifier as the locale prints it: a sort code and account (UK), a plain account number (US, India), else an IBAN. */
+export function accountNumber(rng: Rng, locale: Locale): Printed {
+  if (locale === 'uk' && rng.chance(0.5)) {
+    const text = `${rng.int(10, 99)}-${rng.int(10, 99)}-${rng.int(10, 99)} ${rng.int(10000000, 99999999)}`;
+    return { text, expected: text };
+  }
+  if (locale === 'us' || locale === 'in') {
+    const text = rng.chance(0.5) ? `${rng.int(1000, 9999)} ${rng.int(1000, 9999)} ${rng.int(1000, 9999)}` : String(rng.int(100000000, 999999999));
+    return { text, expected: text };
+  }
+  return iban(rng, locale);
 }

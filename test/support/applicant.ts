@@ -1,4 +1,6 @@
 import type { LightMyRequestResponse } from 'fastify';
+import type { Page } from 'playwright-core';
+import { expectAccessible } from './browser.ts';
 import type { TestApp } from './harness.ts';
 import { cookieHeader, cookiesOf, csrfOf, form, FORM } from './web.ts';
 
@@ -51,4 +53,30 @@ export function multipartBody(fields: Record<string, string>, file?: { name: str
   }
   parts.push(Buffer.from(`--${boundary}--\r\n`));
   return { payload: Buffer.concat(parts), contentType: `multipart/form-data; boundary=${boundary}` };
+}
+
+/** A photo of a document: black text on white, as a phone camera would send it (PNG). */
+export async function documentPhoto(lines: readonly string[]): Promise<Buffer> {
+  const { createCanvas } = await import('@napi-rs/canvas');
+  const canvas = createCanvas(1000, 140 + lines.length * 60);
+  const g = canvas.getContext('2d');
+  g.fillStyle = '#ffffff';
+  g.fillRect(0, 0, canvas.width, canvas.height);
+  g.fillStyle = '#111111';
+  g.font = '36px sans-serif';
+  lines.forEach((line, i) => g.fillText(line, 60, 100 + i * 60));
+  return canvas.encode('png');
+}
+
+/**
+ * axe runs as a script, so it cannot run in a page with JavaScript disabled (it waits forever). The
+ * server-rendered markup of such a page is checked instead in a JavaScript-enabled page of the
+ * same origin, with the same stylesheet, so contrast and structure are judged on what was shown.
+ */
+export async function expectAccessibleMarkup(shown: Page, helper: Page, origin: string, state: string): Promise<void> {
+  const markup = await shown.content();
+  if (!helper.url().startsWith(origin)) await helper.goto(`${origin}/app/assets/app.css`);
+  await helper.setViewportSize(shown.viewportSize() ?? { width: 390, height: 844 });
+  await helper.setContent(markup, { waitUntil: 'load' });
+  await expectAccessible(helper, state);
 }

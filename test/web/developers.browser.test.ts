@@ -3,6 +3,9 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { createTestApp, until, type TestApp, type TestWorkspace } from '../support/harness.ts';
 import { describeInBrowser, expectAccessible, expectNoHorizontalScroll, launchBrowser, listen, newContext, screenshot, type TestBrowser, type ViewportName } from '../support/browser.ts';
 import { newOperator } from '../support/web.ts';
+import { incomeVerification } from '../support/fixtures.ts';
+import { createOrg } from '../../src/domain/orgs/orgs.ts';
+import { putCaseType } from '../../src/domain/case-types/case-types.ts';
 import { systemClock } from '../../src/ports/clock.ts';
 import { caseEvent, enqueue, insertCase, startDeliveries, startReceiver, verifySignatures, type Receiver, type RunningDeliveries } from '../webhooks/fixtures.ts';
 
@@ -36,8 +39,8 @@ describeInBrowser('developer settings in a browser', () => {
     await t?.close();
   });
 
-  async function signedIn(viewport: ViewportName, role: 'admin' | 'reviewer' = 'admin'): Promise<{ context: BrowserContext; page: Page }> {
-    const op = await newOperator(t, ws.orgId, role);
+  async function signedIn(viewport: ViewportName, role: 'admin' | 'reviewer' = 'admin', orgId = ws.orgId): Promise<{ context: BrowserContext; page: Page }> {
+    const op = await newOperator(t, orgId, role);
     const context = await newContext(browser, { viewport });
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
     const page = await context.newPage();
@@ -193,5 +196,61 @@ describeInBrowser('developer settings in a browser', () => {
       await screenshot(page, `developers-api-reference-${viewport}`);
       await context.close();
     }, 60_000);
+  }
+
+  for (const viewport of ['phone', 'desktop'] as const satisfies readonly ViewportName[]) {
+    it(`shows case type problems at their JSON paths, accepts the terms for a live session, and reads notifications (${viewport})`, async () => {
+      const org = await createOrg(t.ctx, { name: `Terms ${viewport}`, billing: 'active' });
+      for (const environment of ['test', 'live'] as const) await putCaseType(t.ctx, { orgId: org.org_id, environment, definition: incomeVerification });
+      const { context, page } = await signedIn(viewport, 'admin', org.org_id);
+      await page.goto(`${origin}/dashboard/developers/case-types`);
+      await check(page, 'case-types', viewport);
+      const broken = { ...structuredClone(incomeVerification), case_type_id: 'Not An Id', facts: 'none' };
+      await page.getByLabel('The case type as JSON').fill(JSON.stringify(broken));
+      await page.getByRole('button', { name: 'Upload case type' }).click();
+      await page.getByRole('heading', { name: 'There is a problem' }).waitFor();
+      expect(await page.locator('.problems code').allTextContents()).toEqual(expect.arrayContaining(['$.case_type_id', '$.facts']));
+      await check(page, 'case-types-problems', viewport);
+      await page.goto(`${origin}/dashboard/developers/case-types/income_verification`);
+      await page.getByText(/^Why: /).first().waitFor();
+      await check(page, 'case-type-view', viewport);
+
+      const live = await t.createKey(org.org_id, { environment: 'live' });
+      const createLive = () =>
+        fetch(`${origin}/api/v1/sessions`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${live.key}`, 'content-type': 'application/json', 'idempotency-key': `live-${viewport}-${Date.now()}` },
+          body: JSON.stringify({ case_type_id: 'income_verification' }),
+        });
+      const refused = await createLive();
+      expect(refused.status).toBe(428);
+      expect((await refused.json()).error.code).toBe('legal_acceptance_required');
+      await page.goto(`${origin}/dashboard/developers/account`);
+      await check(page, 'account', viewport);
+      await page.getByRole('button', { name: 'Accept terms' }).click();
+      await page.getByText('You accepted the legal terms').waitFor();
+      await check(page, 'account-terms-accepted', viewport);
+      expect((await createLive()).status).toBe(201);
+
+      await t.ctx.db
+        .insertInto('integration_notifications')
+        .values({ notification_id: `ntf_browser_${viewport}`, org_id: org.org_id, environment: 'test', kind: 'webhook_no_endpoint', message: 'case.completed had no endpoint to go to.', data: '{}', created_at: new Date(), read_at: null })
+        .execute();
+      await page.goto(`${origin}/dashboard/developers/notifications`);
+      await page.getByRole('link', { name: /Notifications\s*1 unread/ }).waitFor();
+      await check(page, 'notifications', viewport);
+      await page.getByRole('button', { name: 'Mark as read' }).click();
+      await page.getByText('Read', { exact: true }).waitFor();
+      expect(await page.getByText('1 unread').count()).toBe(0);
+      await context.close();
+
+      const reviewer = await signedIn(viewport, 'reviewer', org.org_id);
+      for (const path of ['keys', 'webhooks', 'notifications', 'case-types', 'account']) {
+        const res = await reviewer.page.goto(`${origin}/dashboard/developers/${path}`);
+        expect(res?.status(), path).toBe(403);
+      }
+      await check(reviewer.page, 'reviewer-refused', viewport);
+      await reviewer.context.close();
+    }, 90_000);
   }
 });

@@ -107,11 +107,16 @@ export async function putCaseType(
   });
 }
 
-export async function listCaseTypes(deps: Pick<Deps, 'db'>, orgId: string, environment: Environment): Promise<CaseTypeView[]> {
+export async function listCaseTypes(deps: Pick<Deps, 'db'>, input: { orgId: string; environment: Environment }): Promise<CaseTypeView[]> {
+  const { orgId, environment } = input;
   return (await selectCaseTypes(deps.db, orgId, environment)).map(toCaseTypeView);
 }
 
-export async function getCaseType(deps: Pick<Deps, 'db'>, orgId: string, environment: Environment, caseTypeId: string): Promise<Result<CaseTypeView>> {
+export async function getCaseType(
+  deps: Pick<Deps, 'db'>,
+  input: { orgId: string; environment: Environment; caseTypeId: string },
+): Promise<Result<CaseTypeView>> {
+  const { orgId, environment, caseTypeId } = input;
   const row = await findCaseType(deps.db, orgId, environment, caseTypeId);
   return row ? ok(toCaseTypeView(row)) : fail('not_found', `No case type "${caseTypeId}" in this ${environment} workspace.`);
 }
@@ -137,7 +142,11 @@ export interface CaseTypeVersionView {
 }
 
 /** Each case type's workflow versions, newest first, with the number of cases pinned to each. */
-export async function listCaseTypeVersions(deps: Pick<Deps, 'db'>, orgId: string, environment: Environment): Promise<Map<string, CaseTypeVersionView[]>> {
+export async function listCaseTypeVersions(
+  deps: Pick<Deps, 'db'>,
+  input: { orgId: string; environment: Environment },
+): Promise<Map<string, CaseTypeVersionView[]>> {
+  const { orgId, environment } = input;
   const out = new Map<string, CaseTypeVersionView[]>();
   for (const r of await listCaseTypeVersionsWithCaseCounts(deps.db, orgId, environment)) {
     const list = out.get(r.case_type_id) ?? [];

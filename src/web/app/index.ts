@@ -37,9 +37,10 @@ export const applicantFace: FastifyPluginAsync<{ ctx: AppContext; assets: AssetR
     }
   });
   await scope.register(multipart, {
-    // One file per request, and its size is the documents' limit plus one byte, so "too big" is
-    // told apart from "exactly 20 MB". Fields are the CSRF token and the document kind.
-    limits: { fileSize: MAX_DOCUMENT_BYTES + 1, files: 1, fields: 5, fieldSize: 1024, parts: 6 },
+    // One file per upload, but browsers send every file input of the form (the picker and the
+    // camera), the unused one empty. A file's size limit is the documents' limit plus one byte, so
+    // "too big" is told apart from "exactly 20 MB". Fields are the CSRF token and the document kind.
+    limits: { fileSize: MAX_DOCUMENT_BYTES + 1, files: 2, fields: 5, fieldSize: 1024, parts: 7 },
   });
 
   scope.addHook('onRequest', async (request, reply) => {

@@ -87,7 +87,7 @@ function kindSection(deps: AppRouteDeps, a: ApplicantRequest, node: UploadNode, 
   const hint = kind.max_files > 1 ? t('upload.hint_many', { types: typeList(kind, t), max: kind.max_files }) : t('upload.hint_one', { types: typeList(kind, t) });
   return html`<section class="upload-kind" aria-labelledby=${`${kind.document_kind}-heading`}>
     <h2 id=${`${kind.document_kind}-heading`} class=${headed ? undefined : 'visually-hidden'}>${kind.label}${kind.required ? null : ` ${t('common.optional')}`}</h2>
-    <form method="post" enctype="multipart/form-data" action=${paths(deps.prefix, a.intake.session_id).uploadFiles(node.node_id)} novalidate data-upload-form="">
+    <form method="post" enctype="multipart/form-data" action=${paths(deps.prefix, a.intake.session_id).uploadFiles(node.node_id)} novalidate data-upload-form="" data-uploading-text=${t('upload.uploading')} data-failed-text=${t('upload.error.failed')} data-retry-text=${t('upload.retry')}>
       ${csrfInput(a.csrf)}${hiddenInput('kind', kind.document_kind)}
       <div class="dropzone" data-dropzone="">
         ${fileInput({ id: fileId, name: 'file', label: t('upload.choose_label', { label: kind.label }), hint, error, errorPrefix: t('common.error_prefix'), accept: kind.accept.join(',') })}
@@ -97,7 +97,7 @@ function kindSection(deps: AppRouteDeps, a: ApplicantRequest, node: UploadNode, 
         <p class="dropzone__hint" data-drop-hint="" hidden>${t('upload.drop')}</p>
         <div class="preview-area" data-preview="" data-preview-title=${t('upload.preview')} data-preview-alt=${t('upload.preview_alt')}></div>
       </div>
-      ${button({ text: t('upload.button', { label: kind.label }), variant: 'secondary', data: { 'prevent-double-submit': '' } })}
+      ${button({ text: t('upload.button', labelParams(kind.label)), variant: 'secondary', data: { 'prevent-double-submit': '' } })}
     </form>
     <h3 class="file-list__heading">${t('upload.uploaded_heading')}</h3>
     ${docs.length === 0

@@ -159,13 +159,17 @@ export function inferDateOrder(texts: readonly string[]): DateOrder | undefined 
 
   const month = '(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\\.?';
   const written = decide(
-    new RegExp(`\\b\\d{1,2}(?:st|nd|rd|th)?[\\s-]+${month}[\\s-]+\\d{2,4}\\b`, 'i').test(text),
+    // Day first, in any of the languages MONTH knows: "14 March 2026", "14. März 2026", "14 de março de 2026".
+    new RegExp(`\\b\\d{1,2}(?:st|nd|rd|th|\\.|er)?(?:\\s+de)?[\\s-]+${MONTH}[\\s-]+(?:de\\s+)?\\d{2,4}\\b`, 'i').test(text),
     new RegExp(`\\b${month}\\s+\\d{1,2}(?:st|nd|rd|th)?,?\\s+\\d{4}\\b`, 'i').test(text),
   );
   if (written !== null) return written;
 
   const regional = decide(
-    /[£€]|\b(?:GBP|EUR)\b|\b[A-Z]{1,2}\d[A-Z\d]?\s\d[A-Z]{2}\b/.test(text),
+    // Everywhere but the US writes the day first: their currencies, UK postcodes, IBANs, and
+    // postcode-before-city lines ("1200-195 Lisboa", "1165 København K") say so.
+    /[£€₹]|\b(?:GBP|EUR|DKK|INR|AED|Rs\.|kr\.|Dhs)|\b[A-Z]{1,2}\d[A-Z\d]?\s\d[A-Z]{2}\b|\b[A-Z]{2}\d{2}(?: ?[A-Z\d]{4}){3,}/.test(text) ||
+      /^(?:\d{4}-\d{3}|\d{4,5}) \p{Lu}\p{L}+(?: [A-Z])?$/mu.test(text),
     /\$|\bUSD\b|\b[A-Z]{2}\s\d{5}(?:-\d{4})?\b/.test(text),
   );
   return regional ?? undefined;

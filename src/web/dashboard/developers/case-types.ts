@@ -93,7 +93,7 @@ export function registerCaseTypes(scope: FastifyInstance, deps: DashboardRouteDe
 
   const listPage = async (request: FastifyRequest, reply: FastifyReply, form: UploadForm) => {
     const tenant = tenantOf(request);
-    const [types, versions] = await Promise.all([listCaseTypes(ctx, tenant.orgId, tenant.environment), listCaseTypeVersions(ctx, tenant.orgId, tenant.environment)]);
+    const [types, versions] = await Promise.all([listCaseTypes(ctx, { orgId: tenant.orgId, environment: tenant.environment }), listCaseTypeVersions(ctx, { orgId: tenant.orgId, environment: tenant.environment })]);
     const flash = form.problems.length === 0 ? takeFlash(reply, request, flashDeps) : undefined;
     const errors: ErrorItem[] = form.problems.map((p) => ({ href: 'definition-text', text: `${p.path}: ${p.message}` }));
     return sendDeveloperPage(request, reply, deps, {
@@ -173,10 +173,10 @@ export function registerCaseTypes(scope: FastifyInstance, deps: DashboardRouteDe
   scope.get('/developers/case-types/:case_type_id', { config: { auth: 'admin' } }, async (request, reply) => {
     const { case_type_id } = request.params as { case_type_id: string };
     const tenant = tenantOf(request);
-    const found = await getCaseType(ctx, tenant.orgId, tenant.environment, case_type_id);
+    const found = await getCaseType(ctx, { orgId: tenant.orgId, environment: tenant.environment, caseTypeId: case_type_id });
     if (!found.ok) return reply.callNotFound();
     const c = found.value;
-    const versions = (await listCaseTypeVersions(ctx, tenant.orgId, tenant.environment)).get(c.case_type_id) ?? [];
+    const versions = (await listCaseTypeVersions(ctx, { orgId: tenant.orgId, environment: tenant.environment })).get(c.case_type_id) ?? [];
     return sendDeveloperPage(request, reply, deps, {
       title: c.name,
       nav: 'case-types',
