@@ -20,6 +20,7 @@ import { createOperator } from '../src/domain/operators/operators.ts';
 import { buildServer } from '../src/http/server.ts';
 import { caseJobsTask, CASE_ENGINE_HANDLERS } from '../src/jobs/case-jobs.ts';
 import { openRuntime } from '../src/runtime.ts';
+import { readConsoleQueue } from '../src/domain/console/queue-page.ts';
 import { benchSchema, POSTGRES_URL } from './support.ts';
 import { startDocumentServer } from '../test/documents/document-server.ts';
 import incomeVerification from '../examples/case-types/income_verification.json' with { type: 'json' };
@@ -119,6 +120,13 @@ try {
     console.log(`  ${name.padEnd(24)} ${fmt(times)}`);
   }
   console.log(`  ${'all variants'.padEnd(24)} ${fmt(all)}   goal p95 ≤ 50 ms: ${percentile(all, 95) <= 50 ? 'met' : 'NOT met'}`);
+  const reads: number[] = [];
+  for (let i = 0; i < QUEUE_SAMPLES; i++) {
+    const start = performance.now();
+    await readConsoleQueue(ctx.db, { orgId: org.org_id, environment: 'test' }, { category: 'review', runtimeStatus: undefined, caseTypeId: undefined, search: undefined, after: undefined, limit: 50 });
+    reads.push(performance.now() - start);
+  }
+  console.log(`  ${'  of which the reads'.padEnd(24)} ${fmt(reads)}`);
 
   // ── 2. case page with a 20-page PDF ──────────────────────────────────────────────────────
   const processed = await app.inject({

@@ -66,7 +66,7 @@ function parseBilling(value: unknown): 'active' | 'inactive' | undefined {
 }
 
 async function getOrgExists(ctx: AppContext, orgId: string): Promise<boolean> {
-  return (await getOrg(ctx, orgId)).ok;
+  return (await getOrg(ctx, { orgId })).ok;
 }
 
 function demoCurl(baseUrl: string, key: string): string {
@@ -164,7 +164,7 @@ export const ADMIN_COMMANDS: readonly AdminCommand[] = [
     usage: 'dossier case-type list --org ORG_ID --env test|live',
     options: { org: { type: 'string' }, env: { type: 'string' } },
     async run(ctx, v) {
-      const types = await listCaseTypes(ctx, requireString(v.org, '--org'), parseEnvironment(v.env));
+      const types = await listCaseTypes(ctx, { orgId: requireString(v.org, '--org'), environment: parseEnvironment(v.env) });
       return { case_types: types.map(({ definition: _d, ...rest }) => rest) };
     },
   },
@@ -174,7 +174,7 @@ export const ADMIN_COMMANDS: readonly AdminCommand[] = [
     options: { org: { type: 'string' }, env: { type: 'string' } },
     positionals: 1,
     async run(ctx, v, [caseTypeId]) {
-      return unwrapOrReport(await getCaseType(ctx, requireString(v.org, '--org'), parseEnvironment(v.env), caseTypeId!));
+      return unwrapOrReport(await getCaseType(ctx, { orgId: requireString(v.org, '--org'), environment: parseEnvironment(v.env), caseTypeId: caseTypeId! }));
     },
   },
   {
@@ -250,7 +250,7 @@ export const ADMIN_COMMANDS: readonly AdminCommand[] = [
     options: {},
     positionals: 1,
     async run(ctx, _v, [keyId]) {
-      const revoked = await revokeApiKey(ctx, keyId!);
+      const revoked = await revokeApiKey(ctx, { keyId: keyId! });
       if (revoked.ok) ctx.keys.forget(keyId!);
       return unwrapOrReport(revoked);
     },

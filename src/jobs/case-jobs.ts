@@ -102,8 +102,8 @@ export function caseJobsTask(handlers: Record<string, CaseJobHandler>, options: 
 }
 
 export const CASE_ENGINE_HANDLERS: Record<string, CaseJobHandler> = {
-  [GATE_EVALUATION_JOB]: (ctx, job) => evaluateCaseGates(ctx, job.case_id),
-  [DOCUMENT_PROCESSING_JOB]: (ctx, job) => processDocumentJob({ ...ctx, http: ctx.outbound, extractor: ctx.extraction }, job.subject_id!),
+  [GATE_EVALUATION_JOB]: (ctx, job) => evaluateCaseGates(ctx, { caseId: job.case_id }),
+  [DOCUMENT_PROCESSING_JOB]: (ctx, job) => processDocumentJob({ ...ctx, http: ctx.outbound, extractor: ctx.extraction }, { docId: job.subject_id! }),
 };
 
 /**
@@ -112,5 +112,5 @@ export const CASE_ENGINE_HANDLERS: Record<string, CaseJobHandler> = {
  */
 export const CASE_ENGINE_OPTIONS: Pick<CaseJobsOptions, 'maxAttempts' | 'giveUp'> = {
   maxAttempts: { [DOCUMENT_PROCESSING_JOB]: 3 },
-  giveUp: { [DOCUMENT_PROCESSING_JOB]: (ctx, job) => abandonDocumentJob(ctx, job.subject_id!) },
+  giveUp: { [DOCUMENT_PROCESSING_JOB]: (ctx, job) => abandonDocumentJob(ctx, { docId: job.subject_id! }) },
 };

@@ -76,12 +76,12 @@ describeEachBackend('case type versions', (backend) => {
     changed.workflow.nodes = changed.workflow.nodes.filter((n: { type: string }) => n.type !== 'review');
     const second = await putCaseType(t.ctx, { orgId: ws.orgId, environment: 'test', definition: changed });
     expect(second).toMatchObject({ ok: true, value: { workflow_version: 'v2', version_created: true } });
-    const current = await getCaseType(t.ctx, ws.orgId, 'test', 'income_verification');
+    const current = await getCaseType(t.ctx, { orgId: ws.orgId, environment: 'test', caseTypeId: 'income_verification' });
     expect(current).toMatchObject({ ok: true, value: { workflow_version: 'v2', name: 'Income verification' } });
 
     expect((await dossier.cases.retrieve(caseId)).workflow_version).toBe('v1');
 
-    const live = await getCaseType(t.ctx, ws.orgId, 'live', 'income_verification');
+    const live = await getCaseType(t.ctx, { orgId: ws.orgId, environment: 'live', caseTypeId: 'income_verification' });
     expect(live.ok).toBe(false);
   });
 

@@ -80,7 +80,7 @@ describeEachBackend('authentication', (backend) => {
   it('refuses a key revoked through the domain at once', async () => {
     const key = await t.createKey(ws.orgId);
     expect((await read(`Bearer ${key.key}`)).statusCode).toBe(200);
-    const revoked = await revokeApiKey(t.ctx, key.key_id);
+    const revoked = await revokeApiKey(t.ctx, { keyId: key.key_id });
     expect(revoked.ok).toBe(true);
     t.ctx.keys.forget(key.key_id);
     expectInvalidKey(await read(`Bearer ${key.key}`), /has been revoked/);

@@ -56,6 +56,14 @@ describeEachBackend('dashboard case page and operator actions', (backend) => {
     expect(labels[0]).toBe('Employee name');
     expect(res.body).toContain('Evidence for Employee name');
     expect(res.body).toContain('<mark class="quote" id="quote">Jane Doe</mark>');
+    // The evidence's box (PDF points, y down) is drawn over the page, inside it.
+    const box = /<rect class="evidence-box" x="([\d.]+)" y="([\d.]+)" width="([\d.]+)" height="([\d.]+)"/.exec(res.body);
+    expect(box, 'an evidence box').not.toBeNull();
+    const [x, y, w, h] = box!.slice(1).map(Number) as [number, number, number, number];
+    expect(x).toBeGreaterThan(50);
+    expect(x + w).toBeLessThan(595);
+    expect(y).toBeGreaterThan(0);
+    expect(y + h).toBeLessThan(842);
     expect(res.body).toContain(`/dashboard/cases/${caseId}/documents/${docId}/pages/1`);
     const image = await get(`/dashboard/cases/${caseId}/documents/${docId}/pages/1`);
     expect(image.statusCode).toBe(200);

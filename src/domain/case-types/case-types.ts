@@ -14,6 +14,9 @@ import { inTransaction, lockTransactionKey } from '../../storage/unit-of-work.ts
 import type { Executor } from '../../storage/schema.ts';
 import { canonicalJson, sha256Hex } from '../canonical-json.ts';
 import { fail, ok, type Result } from '../errors.ts';
+import { checkActionNodes } from '../connectors/action-validation.ts';
+import type { ConnectorOperation } from '../connectors/manifest.ts';
+import { listConnectorRows } from '../../storage/connectors.ts';
 import { parseCaseTypeDefinition, type CaseTypeDefinition, type DefinitionProblem } from './definition.ts';
 
 export interface CaseTypeView {
@@ -62,6 +65,12 @@ export async function putCaseType(
   const parsed = parseCaseTypeDefinition(input.definition);
   if (!parsed.ok) return parsed;
   const def = parsed.value;
+  if (def.workflow.nodes.some((n) => n.type === 'action')) {
+    const rows = await listConnectorRows(deps.db, input);
+    const connectors = new Map(rows.map((r) => [r.connector_key, r.operations as ConnectorOperation[]]));
+    const problems = checkActionNodes(def, connectors);
+    if (problems.length > 0) return { ok: false, problems };
+  }
   const hash = behaviourHash(def);
   const now = deps.clock.now();
   return inTransaction(deps.db, async (tx) => {
@@ -98,11 +107,16 @@ export async function putCaseType(
   });
 }
 
-export async function listCaseTypes(deps: Pick<Deps, 'db'>, orgId: string, environment: Environment): Promise<CaseTypeView[]> {
+export async function listCaseTypes(deps: Pick<Deps, 'db'>, input: { orgId: string; environment: Environment }): Promise<CaseTypeView[]> {
+  const { orgId, environment } = input;
   return (await selectCaseTypes(deps.db, orgId, environment)).map(toCaseTypeView);
 }
 
-export async function getCaseType(deps: Pick<Deps, 'db'>, orgId: string, environment: Environment, caseTypeId: string): Promise<Result<CaseTypeView>> {
+export async function getCaseType(
+  deps: Pick<Deps, 'db'>,
+  input: { orgId: string; environment: Environment; caseTypeId: string },
+): Promise<Result<CaseTypeView>> {
+  const { orgId, environment, caseTypeId } = input;
   const row = await findCaseType(deps.db, orgId, environment, caseTypeId);
   return row ? ok(toCaseTypeView(row)) : fail('not_found', `No case type "${caseTypeId}" in this ${environment} workspace.`);
 }
@@ -128,7 +142,11 @@ export interface CaseTypeVersionView {
 }
 
 /** Each case type's workflow versions, newest first, with the number of cases pinned to each. */
-export async function listCaseTypeVersions(deps: Pick<Deps, 'db'>, orgId: string, environment: Environment): Promise<Map<string, CaseTypeVersionView[]>> {
+export async function listCaseTypeVersions(
+  deps: Pick<Deps, 'db'>,
+  input: { orgId: string; environment: Environment },
+): Promise<Map<string, CaseTypeVersionView[]>> {
+  const { orgId, environment } = input;
   const out = new Map<string, CaseTypeVersionView[]>();
   for (const r of await listCaseTypeVersionsWithCaseCounts(deps.db, orgId, environment)) {
     const list = out.get(r.case_type_id) ?? [];

@@ -10,6 +10,7 @@ import type { FactStatus } from './case-state.ts';
 import { caseNotFound, type Tenant } from './read-case.ts';
 
 export interface FactCorrection {
+  tenant: Tenant;
   caseId: string;
   factId: string;
   /** The corrected value; null clears it. */
@@ -26,7 +27,8 @@ export interface FactCorrection {
  * fact_corrections; the fact becomes source `operator`; a `fact.corrected` event records who and
  * why (never the values: events outlive erasure). A completed case is closed to corrections.
  */
-export async function correctFact(deps: WriterDeps & { db: Db }, tenant: Tenant, input: FactCorrection): Promise<Result<{ correction_id: string }>> {
+export async function correctFact(deps: WriterDeps & { db: Db }, input: FactCorrection): Promise<Result<{ correction_id: string }>> {
+  const { tenant } = input;
   const now = deps.clock.now();
   return inTransactionResult(deps.db, async (tx) => {
     const row = await lockCaseRow(tx, input.caseId, tenant);

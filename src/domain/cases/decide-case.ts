@@ -15,9 +15,9 @@ export type Decision = 'approve' | 'reject';
  */
 export async function decideCase(
   deps: WriterDeps & { db: Db },
-  tenant: Tenant,
-  input: { caseId: string; decision: Decision; reason: string | null; actor: string; cause: Cause },
+  input: { tenant: Tenant; caseId: string; decision: Decision; reason: string | null; actor: string; cause: Cause },
 ): Promise<Result<{ case_id: string; case_status: 'approved' | 'rejected' }>> {
+  const { tenant } = input;
   return inTransactionResult(deps.db, async (tx) => {
     const row = await lockCaseRow(tx, input.caseId, tenant);
     if (!row) return caseNotFound(input.caseId);

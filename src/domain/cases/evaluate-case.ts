@@ -36,7 +36,8 @@ export async function scheduleGateEvaluation(tx: Tx, deps: WriterDeps, row: Case
  * then the plan applied in a second transaction. A crash in between leaves the case in
  * `gate_evaluating` and the job's lease runs out; the retry resumes from there.
  */
-export async function evaluateCaseGates(deps: WriterDeps & { db: Db }, caseId: string): Promise<void> {
+export async function evaluateCaseGates(deps: WriterDeps & { db: Db }, input: { caseId: string }): Promise<void> {
+  const { caseId } = input;
   const cause: Cause = { traceId: `job:${GATE_EVALUATION_JOB}:${caseId}`, idempotencyKey: null };
   await inTransaction(deps.db, async (tx) => {
     const row = await lockCaseRow(tx, caseId);

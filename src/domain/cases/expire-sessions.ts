@@ -11,7 +11,8 @@ import { scheduleGateEvaluation } from './evaluate-case.ts';
  * `v1.session.expired` then `v1.case.completed` with case_status abandoned. Returns how many it
  * closed; each case is its own transaction, so one failure does not hold back the rest.
  */
-export async function expireSessions(deps: WriterDeps & { db: Db }, batch = 100): Promise<number> {
+export async function expireSessions(deps: WriterDeps & { db: Db }, input: { batch?: number } = {}): Promise<number> {
+  const batch = input.batch ?? 100;
   const now = deps.clock.now();
   const due = await selectExpiredOpenSessions(deps.db, now, batch);
   let closed = 0;

@@ -24,7 +24,12 @@ export function decodeQueueCursor(cursor: string): { sortTimestamp: Date; caseId
 }
 
 /** GET /api/v1/cases: the workspace's queue rows, oldest in their position first. */
-export async function listQueue(db: Executor, tenant: Tenant, query: QueueQuery): Promise<Result<{ data: Record<string, unknown>[]; has_more: boolean; next_cursor: string | null }>> {
+export async function listQueue(
+  deps: { db: Executor },
+  input: { tenant: Tenant; query: QueueQuery },
+): Promise<Result<{ data: Record<string, unknown>[]; has_more: boolean; next_cursor: string | null }>> {
+  const { db } = deps;
+  const { tenant, query } = input;
   const after = query.startingAfter === undefined ? undefined : decodeQueueCursor(query.startingAfter);
   if (query.startingAfter !== undefined && !after) return fail('invalid_request', 'starting_after is not a cursor this API returned.');
   const { rows, hasMore } = await listQueueRows(db, {

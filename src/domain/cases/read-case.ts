@@ -17,7 +17,9 @@ export function caseNotFound(caseId: string) {
 }
 
 /** GET /api/v1/cases/{case_id}: the canonical current state. */
-export async function readCaseRecord(db: Executor, tenant: Tenant, caseId: string): Promise<Result<CaseRecord>> {
+export async function readCaseRecord(deps: { db: Executor }, input: { tenant: Tenant; caseId: string }): Promise<Result<CaseRecord>> {
+  const { db } = deps;
+  const { tenant, caseId } = input;
   const state = await loadCaseState(db, tenant.orgId, tenant.environment, caseId);
   return state ? ok(renderCaseRecord(state)) : caseNotFound(caseId);
 }
@@ -69,10 +71,11 @@ export interface CaseEventPage {
  * `after_cursor` when the page is empty, so a poller can always send it back unchanged.
  */
 export async function readCaseEvents(
-  db: Executor,
-  tenant: Tenant,
-  input: { caseId: string; afterCursor: number; limit: number },
+  deps: { db: Executor },
+  input: { tenant: Tenant; caseId: string; afterCursor: number; limit: number },
 ): Promise<Result<CaseEventPage>> {
+  const { db } = deps;
+  const { tenant } = input;
   const found = await findCase(db, tenant.orgId, tenant.environment, input.caseId);
   if (!found) return caseNotFound(input.caseId);
   const { events, hasMore } = await listCaseEvents(db, input.caseId, input.afterCursor, input.limit);

@@ -91,11 +91,10 @@ export function boxOf(evidence: unknown): (EvidenceBox & { pageIndex: number }) 
 /** Everything the case page shows, read through the same functions the API reads with. */
 export async function readConsoleCase(
   deps: Pick<Deps, 'db' | 'config' | 'clock'> & { blobs: BlobStore },
-  tenant: Tenant,
-  caseId: string,
-  selection: EvidenceSelection,
+  input: { tenant: Tenant; caseId: string; selection: EvidenceSelection },
 ): Promise<Result<ConsoleCase>> {
-  const read = await readCaseRecord(deps.db, tenant, caseId);
+  const { tenant, caseId, selection } = input;
+  const read = await readCaseRecord(deps, { tenant, caseId });
   if (!read.ok) return read;
   const record = read.value;
   const [correctionRows, events] = await Promise.all([

@@ -26,9 +26,9 @@ export type ErasureReason = 'request' | 'retention';
  */
 export async function eraseDocument(
   deps: EraseDeps,
-  tenant: Tenant,
-  input: { caseId: string; docId: string; cause: Cause; actor?: string },
+  input: { tenant: Tenant; caseId: string; docId: string; cause: Cause; actor?: string },
 ): Promise<Result<{ doc_id: string; case_id: string; status: 'erased'; erased_at: string }>> {
+  const { tenant } = input;
   return inTransactionResult(deps.db, async (tx) => {
     const row = await lockCaseRow(tx, input.caseId, tenant);
     if (!row) return caseNotFound(input.caseId);
@@ -42,9 +42,9 @@ export async function eraseDocument(
 /** Erases every document of a case and everything derived from them. */
 export async function eraseCase(
   deps: EraseDeps,
-  tenant: Tenant,
-  input: { caseId: string; cause: Cause; reason?: ErasureReason; actor?: string },
+  input: { tenant: Tenant; caseId: string; cause: Cause; reason?: ErasureReason; actor?: string },
 ): Promise<Result<{ case_id: string; erased_document_ids: string[]; erased_at: string }>> {
+  const { tenant } = input;
   const reason = input.reason ?? 'request';
   return inTransactionResult(deps.db, async (tx) => {
     const row = await lockCaseRow(tx, input.caseId, tenant);

@@ -16,7 +16,8 @@ export async function eraseExpiredDocuments(
   const due = await findCasesDueForDocumentErasure(deps.db, { now, defaultDays: deps.config.documentRetentionDays ?? null, limit: input.limit });
   let documents = 0;
   for (const c of due) {
-    const erased = await eraseCase(deps, { orgId: c.org_id, environment: c.environment }, {
+    const erased = await eraseCase(deps, {
+      tenant: { orgId: c.org_id, environment: c.environment },
       caseId: c.case_id,
       cause: { traceId: `retention:${now.toISOString()}`, idempotencyKey: null },
       reason: 'retention',

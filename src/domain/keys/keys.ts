@@ -85,7 +85,10 @@ export async function createApiKey(
  * workspace is `not_found`, as the API reports other workspaces' resources. The CLI acts across
  * workspaces and passes none.
  */
-export async function revokeApiKey(deps: Pick<Deps, 'db' | 'clock'>, keyId: string, owner?: { orgId: string }): Promise<Result<ApiKeyView>> {
+/** Revokes a key; with `ownerOrgId`, only a key of that workspace (another's is `not_found`). */
+export async function revokeApiKey(deps: Pick<Deps, 'db' | 'clock'>, input: { keyId: string; ownerOrgId?: string }): Promise<Result<ApiKeyView>> {
+  const { keyId } = input;
+  const owner = input.ownerOrgId === undefined ? undefined : { orgId: input.ownerOrgId };
   const existing = await findApiKey(deps.db, keyId);
   if (!existing || (owner && existing.org_id !== owner.orgId)) return fail('not_found', `No API key ${keyId}.`);
   const row = await markApiKeyRevoked(deps.db, keyId, deps.clock.now());

@@ -86,7 +86,8 @@ export async function updateOrg(deps: Pick<Deps, 'db' | 'clock'>, input: UpdateO
   return row ? ok(toOrgView(row)) : fail('not_found', `No organization ${orgId}.`);
 }
 
-export async function getOrg(deps: Pick<Deps, 'db'>, orgId: string): Promise<Result<OrgView>> {
+export async function getOrg(deps: Pick<Deps, 'db'>, input: { orgId: string }): Promise<Result<OrgView>> {
+  const { orgId } = input;
   const row = await findOrg(deps.db, orgId);
   return row ? ok(toOrgView(row)) : fail('not_found', `No organization ${orgId}.`);
 }

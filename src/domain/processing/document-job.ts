@@ -48,7 +48,8 @@ const FETCH_REASONS: Record<string, string> = {
  * `failed` with a reason code and `document.failed`. Then the case moves on when nothing else is
  * processing. Document content never reaches the log.
  */
-export async function processDocumentJob(deps: DocumentJobDeps, docId: string): Promise<void> {
+export async function processDocumentJob(deps: DocumentJobDeps, input: { docId: string }): Promise<void> {
+  const { docId } = input;
   const cause: Cause = { traceId: `job:document_processing:${docId}`, idempotencyKey: null };
   const doc = await inTransaction(deps.db, async (tx) => {
     const found = await findDocument(tx, docId);
@@ -104,7 +105,8 @@ export async function processDocumentJob(deps: DocumentJobDeps, docId: string): 
  * the worker died during each): the document is `failed` with `extraction_aborted`, and the case
  * moves on as for any other failed document.
  */
-export async function abandonDocumentJob(deps: Omit<DocumentJobDeps, 'extractor' | 'http'>, docId: string): Promise<void> {
+export async function abandonDocumentJob(deps: Omit<DocumentJobDeps, 'extractor' | 'http'>, input: { docId: string }): Promise<void> {
+  const { docId } = input;
   const cause: Cause = { traceId: `job:document_processing:${docId}`, idempotencyKey: null };
   const doc = await findDocument(deps.db, docId);
   if (!doc) return;

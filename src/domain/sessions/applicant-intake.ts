@@ -193,7 +193,8 @@ export async function removeApplicantDocument(deps: IntakeDeps, input: Applicant
     if (!writable(session, now)) return fail('invalid_request', 'This intake no longer takes changes.');
     const doc = await findDocument(tx, input.docId);
     if (!doc || doc.case_id !== session.case_id || doc.source !== 'upload') return fail('not_found', 'No such file in this intake.');
-    const erased = await eraseDocument({ ...deps, db: tx }, { orgId: session.org_id, environment: session.environment }, {
+    const erased = await eraseDocument({ ...deps, db: tx }, {
+      tenant: { orgId: session.org_id, environment: session.environment },
       caseId: session.case_id,
       docId: doc.doc_id,
       cause: { traceId: input.traceId, idempotencyKey: null, sessionId: session.session_id },

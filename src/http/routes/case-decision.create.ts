@@ -35,7 +35,8 @@ export const decideCaseRoute: FastifyPluginAsyncZod<{ ctx: AppContext }> = async
     async (request) => {
       const key = authOf(request);
       unwrap(
-        await decideCase(ctx, key, {
+        await decideCase(ctx, {
+          tenant: key,
           caseId: request.params.case_id,
           decision: request.body.decision,
           reason: request.body.reason ?? null,
@@ -43,7 +44,7 @@ export const decideCaseRoute: FastifyPluginAsyncZod<{ ctx: AppContext }> = async
           cause: { traceId: String(request.id), idempotencyKey: null },
         }),
       );
-      return unwrap(await readCaseRecord(ctx.db, key, request.params.case_id));
+      return unwrap(await readCaseRecord(ctx, { tenant: key, caseId: request.params.case_id }));
     },
   );
 };

@@ -34,7 +34,7 @@ export const erasureRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
       },
     },
     async (request) =>
-      unwrap(await eraseCase(ctx, authOf(request), { caseId: request.params.case_id, actor: authOf(request).keyId, cause: { traceId: String(request.id), idempotencyKey: null } })),
+      unwrap(await eraseCase(ctx, { tenant: authOf(request), caseId: request.params.case_id, actor: authOf(request).keyId, cause: { traceId: String(request.id), idempotencyKey: null } })),
   );
 
   app.delete(
@@ -53,7 +53,8 @@ export const erasureRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
     },
     async (request) =>
       unwrap(
-        await eraseDocument(ctx, authOf(request), {
+        await eraseDocument(ctx, {
+          tenant: authOf(request),
           caseId: request.params.case_id,
           docId: request.params.doc_id,
           actor: authOf(request).keyId,

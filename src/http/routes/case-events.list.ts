@@ -77,7 +77,8 @@ export const listCaseEventsRoute: FastifyPluginAsyncZod<{ ctx: AppContext }> = a
     },
     async (request) =>
       unwrap(
-        await readCaseEvents(ctx.db, authOf(request), {
+        await readCaseEvents(ctx, {
+          tenant: authOf(request),
           caseId: request.params.case_id,
           afterCursor: request.query.after_cursor ?? 0,
           limit: request.query.limit ?? 100,

@@ -41,7 +41,8 @@ export const correctFactRoute: FastifyPluginAsyncZod<{ ctx: AppContext }> = asyn
       const key = authOf(request);
       const { case_id: caseId, fact_id: factId } = request.params;
       const corrected = unwrap(
-        await correctFact(ctx, key, {
+        await correctFact(ctx, {
+          tenant: key,
           caseId,
           factId,
           value: request.body.value,
@@ -51,7 +52,7 @@ export const correctFactRoute: FastifyPluginAsyncZod<{ ctx: AppContext }> = asyn
           cause: { traceId: String(request.id), idempotencyKey: null },
         }),
       );
-      const record = unwrap(await readCaseRecord(ctx.db, key, caseId));
+      const record = unwrap(await readCaseRecord(ctx, { tenant: key, caseId }));
       return { correction_id: corrected.correction_id, fact: record.workspace.facts.find((f) => f.fact_id === factId)! };
     },
   );

@@ -51,12 +51,15 @@ export const listCasesRoute: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
     async (request) => {
       const q = request.query;
       return unwrap(
-        await listQueue(ctx.db, authOf(request), {
-          queueCategory: q.queue_category,
-          runtimeStatus: q.runtime_status,
-          caseTypeId: q.case_type_id,
-          startingAfter: q.starting_after,
-          limit: q.limit ?? 50,
+        await listQueue(ctx, {
+          tenant: authOf(request),
+          query: {
+            queueCategory: q.queue_category,
+            runtimeStatus: q.runtime_status,
+            caseTypeId: q.case_type_id,
+            startingAfter: q.starting_after,
+            limit: q.limit ?? 50,
+          },
         }),
       ) as z.infer<typeof queuePage>;
     },

@@ -137,6 +137,21 @@ const SORT_CODE_ACCOUNT = /^\d{2}-\d{2}-\d{2}(?: \d{6,10})?(?![\p{L}\d])/u;
  * the longest run of groups that passes the ISO 13616 mod-97 check, so the check digits — not
  * the spaces — decide where it ends. Null when no prefix validates.
  */
+const IBAN_DIGIT_LOOK_ALIKES: Record<string, string> = { O: '0', D: '0', Q: '0', I: '1', L: '1', S: '5', B: '8', Z: '2', G: '6' };
+
+function repairIbanDigits(text: string): string {
+  const head = text.match(/^[A-Z]{2}[0-9A-Z]{2}(?: [0-9A-Z]{1,4})+/)?.[0];
+  if (!head) return text;
+  const groups = head.split(' ');
+  const digit = (c: string) => IBAN_DIGIT_LOOK_ALIKES[c] ?? c;
+  groups[0] = groups[0]!.slice(0, 2) + [...groups[0]!.slice(2)].map(digit).join('');
+  for (let i = 1; i < groups.length; i++) {
+    const g = groups[i]!;
+    if ((g.match(/\d/g) ?? []).length >= g.length - 1) groups[i] = [...g].map(digit).join('');
+  }
+  return groups.join(' ') + text.slice(head.length);
+}
+
 function ibanAt(text: string): string | null {
   const run = text.match(/^[A-Z]{2}\d{2}(?: ?[A-Z0-9]){11,30}(?![\p{L}\d])/u)?.[0];
   if (!run) return null;
@@ -163,16 +178,37 @@ export function parseIdNumber(input: string, context: ParseContext): ParsedValue
   const lead = input.match(/^\s*/)![0].length;
   const original = input.slice(lead);
   const repaired = context.ocr ? repairOcrDigits(original) : { text: original, repaired: false };
-  const structured = ibanAt(repaired.text) ?? repaired.text.match(SORT_CODE_ACCOUNT)?.[0] ?? repaired.text.match(PREFIXED_NUMBER)?.[0];
-  const m: readonly string[] | null = structured ? [structured, structured] : repaired.text.match(/^(?:#\s?)?((?:\d{2,}(?: \d{2,})+)|[\p{L}\d*#][\p{L}\d*#./-]*[\p{L}\d*])(?![\p{L}\d])/u);
+  let text = repaired.text;
+  let quality = 1;
+  const reasons: string[] = [];
+  let structured = ibanAt(text);
+  if (!structured && context.ocr) {
+    // OCR misreads digits of an IBAN as letters ("DES8 3182…"): repair the check digits and the
+    // digit-dominated groups, one character for one, and keep the reading only if mod-97 agrees.
+    const fixed = repairIbanDigits(text);
+    const found = fixed !== text ? ibanAt(fixed) : null;
+    if (found) {
+      structured = found;
+      text = fixed;
+    }
+  }
+  if (!structured) {
+    // IBAN-shaped but failing its check (a group lost to OCR): still the whole identifier up to
+    // the column gap, never just "AE85"; the failed check lowers the score.
+    const shaped = text.match(/^[A-Z]{2}\d{2}(?: [A-Z0-9]{2,4}){2,8}(?![\p{L}\d])/u)?.[0];
+    if (shaped) {
+      structured = shaped;
+      quality *= 0.8;
+    }
+  }
+  structured ??= text.match(SORT_CODE_ACCOUNT)?.[0] ?? text.match(PREFIXED_NUMBER)?.[0] ?? null;
+  const m: readonly string[] | null = structured ? [structured, structured] : text.match(/^(?:#\s?)?((?:\d{2,}(?: \d{2,})+)|[\p{L}\d*#][\p{L}\d*#./-]*[\p{L}\d*])(?![\p{L}\d])/u);
   if (!m) return null;
   const id = m[1]!;
   if (!/\d/.test(id) || id.replace(/[^\p{L}\d*]/gu, '').length < 3) return null;
   const whole = m[0]!;
   const start = lead + whole.length - id.length;
-  const reasons: string[] = [];
-  let quality = 1;
-  if (repaired.repaired && repaired.text.slice(0, whole.length) !== original.slice(0, whole.length)) {
+  if (text.slice(0, whole.length) !== original.slice(0, whole.length)) {
     reasons.push('ocr_corrected_characters');
     quality *= 0.9;
   }

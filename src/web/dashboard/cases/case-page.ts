@@ -91,7 +91,7 @@ function casePage(request: FastifyRequest, deps: DashboardRouteDeps, c: ConsoleC
 }
 
 async function showCase(request: FastifyRequest, reply: FastifyReply, deps: DashboardRouteDeps, caseId: string, sel: Selection, form: CaseFormState, status = 200) {
-  const c = unwrap(await readConsoleCase(deps.ctx, tenantOf(request), caseId, { factId: sel.fact, evidenceIndex: sel.ev, pageIndex: sel.page }));
+  const c = unwrap(await readConsoleCase(deps.ctx, { tenant: tenantOf(request), caseId, selection: { factId: sel.fact, evidenceIndex: sel.ev, pageIndex: sel.page } }));
   return sendPage(reply, casePage(request, deps, c, sel, form), status);
 }
 
@@ -121,7 +121,7 @@ export function registerCasePage(scope: FastifyInstance, deps: DashboardRouteDep
     else if (reason.length > MAX_TEXT) errors.push({ href: `reason-${factId}`, text: `The reason must be ${MAX_TEXT} characters or fewer` });
     const sel = { ...selectionOf({}), fact: factId };
     if (errors.length > 0) return showCase(request, reply, deps, caseId, sel, { correction: { factId, value, reason, errors } }, 400);
-    const done = await correctFact(ctx, tenantOf(request), { caseId, factId, value, reason, actor: operatorSessionOf(request).operator.operator_id, cause: cause(request) });
+    const done = await correctFact(ctx, { tenant: tenantOf(request), caseId, factId, value, reason, actor: operatorSessionOf(request).operator.operator_id, cause: cause(request) });
     if (!done.ok) {
       if (done.code !== 'invalid_request') throw AppError.from(done);
       return showCase(request, reply, deps, caseId, sel, { correction: { factId, value, reason, errors: [{ href: `value-${factId}`, text: done.message }] } }, 400);
@@ -138,7 +138,7 @@ export function registerCasePage(scope: FastifyInstance, deps: DashboardRouteDep
     if (reason === '') errors.push({ href: 'decision-reason', text: `Enter the reason you ${decision === 'approve' ? 'approve' : 'reject'} this case` });
     else if (reason.length > MAX_TEXT) errors.push({ href: 'decision-reason', text: `The reason must be ${MAX_TEXT} characters or fewer` });
     if (errors.length > 0) return showCase(request, reply, deps, caseId, selectionOf({}), { decision: { reason, errors } }, 400);
-    const done = await decideCase(ctx, tenantOf(request), { caseId, decision, reason, actor: operatorSessionOf(request).operator.operator_id, cause: cause(request) });
+    const done = await decideCase(ctx, { tenant: tenantOf(request), caseId, decision, reason, actor: operatorSessionOf(request).operator.operator_id, cause: cause(request) });
     if (!done.ok) {
       if (done.code !== 'invalid_request') throw AppError.from(done);
       return showCase(request, reply, deps, caseId, selectionOf({}), { decision: { reason, errors: [{ href: 'decision-reason', text: done.message }] } }, 409);
@@ -149,7 +149,7 @@ export function registerCasePage(scope: FastifyInstance, deps: DashboardRouteDep
   scope.get('/cases/:case_id/erasure', { config: { auth: 'operator' } }, async (request, reply) => {
     const caseId = caseIdOf(request);
     const docId = (request.query as Record<string, string | undefined>).doc;
-    const c = unwrap(await readConsoleCase(ctx, tenantOf(request), caseId, {}));
+    const c = unwrap(await readConsoleCase(ctx, { tenant: tenantOf(request), caseId, selection: {} }));
     const docs = c.record.workspace.documents.filter((d) => d.status !== 'erased' && (docId === undefined || d.doc_id === docId));
     if (docId !== undefined && docs.length === 0) throw new AppError('not_found', `Case ${caseId} has no document ${docId} left to erase.`);
     const derived = c.record.workspace.facts.filter((f) => f.evidence.some((e) => docs.some((d) => d.doc_id === e.doc_id)) || f.provenance.some((p) => docs.some((d) => d.doc_id === p.document_id)));
@@ -188,8 +188,8 @@ export function registerCasePage(scope: FastifyInstance, deps: DashboardRouteDep
     const caseId = caseIdOf(request);
     const docId = formField(request.body, 'doc');
     const actor = operatorSessionOf(request).operator.operator_id;
-    if (docId) unwrap(await eraseDocument(ctx, tenantOf(request), { caseId, docId, actor, cause: cause(request) }));
-    else unwrap(await eraseCase(ctx, tenantOf(request), { caseId, actor, cause: cause(request) }));
+    if (docId) unwrap(await eraseDocument(ctx, { tenant: tenantOf(request), caseId, docId, actor, cause: cause(request) }));
+    else unwrap(await eraseCase(ctx, { tenant: tenantOf(request), caseId, actor, cause: cause(request) }));
     return reply.redirect(`/dashboard/cases/${caseId}?notice=erased`, 303);
   });
 

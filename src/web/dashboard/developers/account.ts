@@ -29,7 +29,7 @@ export function registerAccount(scope: FastifyInstance, deps: DashboardRouteDeps
   const page = async (request: FastifyRequest, reply: FastifyReply, form: OperatorForm, errors: ErrorItem[] = []) => {
     const { orgId } = tenantOf(request);
     const me = operatorSessionOf(request).operator.operator_id;
-    const org = await getOrg(ctx, orgId);
+    const org = await getOrg(ctx, { orgId });
     if (!org.ok) throw new Error('the signed-in workspace is missing');
     const o = org.value;
     const [usage, operators] = await Promise.all([monthlyUsage(ctx, { orgId, testCap: ctx.config.testSessionsPerMonth, liveCap: o.live_usage_cap }), listOperators(ctx, { orgId })]);

@@ -34,7 +34,7 @@ function ruleText(rule: GateRule): string {
   }
 }
 
-const NODE_KIND: Record<WorkflowNode['type'], string> = { form: 'Form', upload: 'Upload', gate: 'Gate', review: 'Operator review' };
+const NODE_KIND: Record<WorkflowNode['type'], string> = { form: 'Form', upload: 'Upload', gate: 'Gate', review: 'Operator review', action: 'Action' };
 
 function stepBody(node: WorkflowNode): Markup {
   switch (node.type) {
@@ -46,6 +46,8 @@ function stepBody(node: WorkflowNode): Markup {
       return html`<ul>${node.rules.map((r) => html`<li><strong>${ruleText(r)}</strong> <span class="muted">(<code>${r.rule_id}</code>)</span><br /><span class="rule-why">Why: ${r.why}</span></li>`)}</ul>`;
     case 'review':
       return html`<p>An operator reviews the case and decides.</p>`;
+    case 'action':
+      return html`<p>Calls <code>${node.connector_key}</code> · <code>${node.operation_id}</code> ${node.when.replace('on_', 'on ').replace('_', ' ')}, with ${Object.keys(node.inputs).length} input${Object.keys(node.inputs).length === 1 ? '' : 's'}.</p>`;
   }
 }
 
@@ -91,7 +93,7 @@ export function registerCaseTypes(scope: FastifyInstance, deps: DashboardRouteDe
 
   const listPage = async (request: FastifyRequest, reply: FastifyReply, form: UploadForm) => {
     const tenant = tenantOf(request);
-    const [types, versions] = await Promise.all([listCaseTypes(ctx, tenant.orgId, tenant.environment), listCaseTypeVersions(ctx, tenant.orgId, tenant.environment)]);
+    const [types, versions] = await Promise.all([listCaseTypes(ctx, { orgId: tenant.orgId, environment: tenant.environment }), listCaseTypeVersions(ctx, { orgId: tenant.orgId, environment: tenant.environment })]);
     const flash = form.problems.length === 0 ? takeFlash(reply, request, flashDeps) : undefined;
     const errors: ErrorItem[] = form.problems.map((p) => ({ href: 'definition-text', text: `${p.path}: ${p.message}` }));
     return sendDeveloperPage(request, reply, deps, {
@@ -171,10 +173,10 @@ export function registerCaseTypes(scope: FastifyInstance, deps: DashboardRouteDe
   scope.get('/developers/case-types/:case_type_id', { config: { auth: 'admin' } }, async (request, reply) => {
     const { case_type_id } = request.params as { case_type_id: string };
     const tenant = tenantOf(request);
-    const found = await getCaseType(ctx, tenant.orgId, tenant.environment, case_type_id);
+    const found = await getCaseType(ctx, { orgId: tenant.orgId, environment: tenant.environment, caseTypeId: case_type_id });
     if (!found.ok) return reply.callNotFound();
     const c = found.value;
-    const versions = (await listCaseTypeVersions(ctx, tenant.orgId, tenant.environment)).get(c.case_type_id) ?? [];
+    const versions = (await listCaseTypeVersions(ctx, { orgId: tenant.orgId, environment: tenant.environment })).get(c.case_type_id) ?? [];
     return sendDeveloperPage(request, reply, deps, {
       title: c.name,
       nav: 'case-types',
