@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import { createAppContext, type AppContext } from './app-context.ts';
 import type { Config } from './config.ts';
@@ -8,7 +7,7 @@ import type { RateLimitStore } from './ports/rate-limit-store.ts';
 import { openDatabase, type DatabaseHandle, type DatabaseTarget } from './storage/database.ts';
 import { migrate, type MigrationReport } from './storage/migrate.ts';
 import { createRateLimitStore } from './ports/rate-limit-store.ts';
-import { insertSettingOnce } from './storage/settings.ts';
+import { MissingSecretError, resolveDeploymentSecret } from './deployment-secret.ts';
 import { createMetrics } from './metrics/metrics.ts';
 import { registerCollectors } from './metrics/collectors.ts';
 
@@ -34,12 +33,14 @@ export function databaseTargetOf(config: Config): DatabaseTarget {
 
 /** Opens the database, brings its schema up to date and assembles what every face of the process shares. */
 export async function openRuntime(config: Config, options: RuntimeOptions): Promise<Runtime> {
-  const database = await openDatabase(options.target ?? databaseTargetOf(config));
+  const target = options.target ?? databaseTargetOf(config);
+  // Refused before the database is touched: PostgreSQL needs DOSSIER_SECRET (issue 9 §4).
+  if (target.kind === 'postgres' && !config.secret) throw new MissingSecretError(false);
+  const database = await openDatabase(target);
   try {
     const migrations = await migrate(database.db);
     const clock = options.clock ?? systemClock;
-    const secret =
-      config.secret ?? (await insertSettingOnce(database.db, 'dossier_secret', randomBytes(32).toString('base64url'), clock.now()));
+    const secret = await resolveDeploymentSecret(database.db, target, config.secret);
     const rateLimits = options.rateLimits ?? (await createRateLimitStore(config.redisUrl, options.logger));
     const metrics = createMetrics({ processMetrics: config.metricsToken !== undefined });
     registerCollectors(metrics, { db: database.db, clock, pool: database.poolStats, rateLimits });

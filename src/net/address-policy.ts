@@ -1,5 +1,5 @@
 import { lookup as dnsLookup } from 'node:dns';
-import { isIP } from 'node:net';
+import { BlockList, isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
 
 /**
@@ -17,18 +17,52 @@ export type UrlRefusal = 'invalid_url' | 'blocked_address';
 export type UrlCheck = { ok: true; url: URL } | { ok: false; reason: UrlRefusal; message: string };
 
 /**
- * Public means global unicast and nothing else: an allow-list, so a range ipaddr.js learns later
- * (or one we forgot) is refused rather than reached. IPv4-mapped IPv6 (`::ffff:127.0.0.1`) is
- * judged as the IPv4 address it carries; the other IPv6 forms that embed an IPv4 address (6to4,
- * Teredo, NAT64) are not `unicast` and are refused outright.
+ * Public means global unicast and nothing else: an allow-list, so a range we forgot is refused
+ * rather than reached. IPv4-mapped IPv6 (`::ffff:127.0.0.1`) is judged as the IPv4 address it
+ * carries (the connection goes to that IPv4 address); the other IPv6 forms that embed an IPv4
+ * address (IPv4-compatible, 6to4, Teredo, NAT64) are refused outright.
  */
 export function isPublicAddress(address: string): boolean {
   const bare = address.startsWith('[') && address.endsWith(']') ? address.slice(1, -1) : address;
   if (!ipaddr.isValid(bare)) return false;
-  let parsed = ipaddr.parse(bare);
-  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) parsed = (parsed as ipaddr.IPv6).toIPv4Address();
-  return parsed.range() === 'unicast';
+  const parsed = ipaddr.parse(bare);
+  if (parsed.kind() === 'ipv4') return parsed.range() === 'unicast';
+  // ipaddr.js reads `::8.8.8.8` as `::ffff:8.8.8.8`; node's own parser (BlockList) does not, so
+  // the IPv6 ranges are judged by it.
+  if (isIP(bare) !== 6) return false;
+  if (inV6(MAPPED_V4, bare)) return (parsed as ipaddr.IPv6).toIPv4Address().range() === 'unicast';
+  // IPv6: global unicast 2000::/3 only, minus its special ranges (issue 9 §5). Everything else —
+  // IPv4-compatible `::127.0.0.1`, NAT64 64:ff9b::/96, ULA fc00::/7, link-local fe80::/10,
+  // multicast — lies outside 2000::/3 and is refused without a list.
+  return inV6(GLOBAL_UNICAST_V6, bare) && !inV6(SPECIAL_IN_GLOBAL_V6, bare);
 }
+
+function subnets(cidrs: string[]): BlockList {
+  const list = new BlockList();
+  for (const cidr of cidrs) {
+    const [net, bits] = cidr.split('/');
+    list.addSubnet(net!, Number(bits), 'ipv6');
+  }
+  return list;
+}
+
+function inV6(list: BlockList, address: string): boolean {
+  try {
+    return list.check(address, 'ipv6');
+  } catch {
+    return false;
+  }
+}
+
+const MAPPED_V4 = subnets(['::ffff:0:0/96']);
+const GLOBAL_UNICAST_V6 = subnets(['2000::/3']);
+/** Inside 2000::/3 but not somewhere to send webhooks or fetch documents from. */
+const SPECIAL_IN_GLOBAL_V6 = subnets([
+  '2001::/23', // IETF protocol assignments: Teredo 2001::/32, benchmarking 2001:2::/48, ORCHID…
+  '2001:db8::/32', // documentation
+  '2002::/16', // 6to4: carries an IPv4 address, possibly a private one
+  '3fff::/20', // documentation (RFC 9637)
+]);
 
 /** Host names that mean this machine whatever DNS says (RFC 6761 reserves `localhost` and below). */
 function isLocalName(hostname: string): boolean {

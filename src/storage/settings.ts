@@ -24,3 +24,7 @@ export async function writeSetting(db: Executor, name: string, value: string, no
     .onConflict((oc) => oc.column('name').doUpdateSet({ value, updated_at: now }))
     .execute();
 }
+
+export async function deleteSetting(db: Executor, name: string): Promise<void> {
+  await db.deleteFrom('settings').where('name', '=', name).execute();
+}

@@ -87,7 +87,8 @@ describe('dossier backup and restore (embedded database)', () => {
     expect(errorOf(wrongSecret).message).toContain('DOSSIER_SECRET');
     const forced = await restore(['--in', file, '--force'], dirB);
     expect(forced.exitCode, JSON.stringify(forced.result)).toBe(0);
-    expect(readdirSync(dirB).sort()).toEqual(['pgdata']);
+    // The generated secret lives beside the database (never in it) and travels with the backup.
+    expect(readdirSync(dirB).sort()).toEqual(['pgdata', 'secret']);
 
     const b = await startProcess(['serve'], env(dirB));
     running.push(b);

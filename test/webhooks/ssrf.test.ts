@@ -17,6 +17,12 @@ describe('address policy (pure: nothing is sent)', () => {
     ['fe80::1', false], ['fc00::1', false], ['fd12:3456::1', false], ['ff02::1', false], ['2001:db8::1', false],
     ['64:ff9b::7f00:1', false], ['2002:7f00:1::', false], ['::ffff:10.0.0.1', false], ['not-an-ip', false],
     ['8.8.8.8', true], ['1.1.1.1', true], ['2606:4700:4700::1111', true], ['::ffff:8.8.8.8', true],
+    // Issue 9 §5: IPv6 only in global unicast 2000::/3, minus its special ranges.
+    ['::127.0.0.1', false], ['::7f00:1', false], ['::8.8.8.8', false], ['::ffff:0:127.0.0.1', false], ['64:ff9b::8.8.8.8', false],
+    ['64:ff9b:1::1', false], ['2001:db8:1::1', false], ['2001::1', false], ['2001:0:4136:e378::1', false], ['2001:2::1', false],
+    ['2001:10::1', false], ['2002:808:808::1', false], ['3fff::1', false], ['fc00::1', false], ['fdff::1', false], ['fe80::1%1', false],
+    ['febf::1', false], ['fec0::1', false], ['ff0e::1', false], ['100::1', false], ['1fff:ffff::1', false], ['4000::1', false], ['e000::1', false],
+    ['2001:4860:4860::8888', true], ['2a00:1450:4001::1', true], ['2400:cb00::1', true], ['3ffe::1', true],
   ])('%s is public: %s', (address, expected) => {
     expect(isPublicAddress(address)).toBe(expected);
   });
@@ -28,6 +34,9 @@ describe('address policy (pure: nothing is sent)', () => {
     ['https://api.localhost/hook', 'blocked_address'],
     ['https://[::1]/hook', 'blocked_address'],
     ['https://[::ffff:127.0.0.1]/hook', 'blocked_address'],
+    ['https://[::127.0.0.1]/hook', 'blocked_address'],
+    ['https://[64:ff9b::7f00:1]/hook', 'blocked_address'],
+    ['https://[fd00::1]/hook', 'blocked_address'],
     ['https://0.0.0.0/hook', 'blocked_address'],
     ['https://2130706433/hook', 'blocked_address'],
     ['https://0x7f.1/hook', 'blocked_address'],

@@ -12,15 +12,19 @@ import { onShutdownSignal } from './shutdown.ts';
 
 /**
  * `dossier serve [--no-worker]`: the API (and later the applicant app and dashboard) plus an
- * in-process worker. On the embedded database the first start also creates the demo workspace
- * and prints its key with a curl line that works.
+ * in-process worker. On the embedded database the first start (a new database) also creates the
+ * demo workspace and prints its key with a curl line that works; later starts and PostgreSQL
+ * deployments print neither (`dossier demo` does, on request).
  */
 export async function serve(args: { json: boolean; worker: boolean }): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config.logLevel);
   const runtime = await openRuntime(config, { logger });
   const { ctx } = runtime;
-  const demo = await describeDemo(ctx);
+  // The demo workspace and its `*` test key are made and printed only when the embedded database
+  // was created by this start: server output ends up in logs, and a PostgreSQL deployment is not a demo.
+  const firstStart = runtime.database.kind === 'embedded' && runtime.migrations.already_applied.length === 0;
+  const demo = firstStart ? await describeDemo(ctx) : undefined;
 
   const app = await buildServer(ctx);
   const worker = new Worker(ctx, jobTasks());
@@ -44,13 +48,11 @@ export async function serve(args: { json: boolean; worker: boolean }): Promise<v
     database: runtime.database.kind,
     worker: args.worker,
     pid: process.pid,
-    demo: demo.created
+    demo: demo
       ? { org_id: demo.org_id, key: demo.key, curl: demo.curl, dashboard: demo.dashboard, applicant_link: demo.applicant_link }
-      : { org_id: demo.org_id, applicant_link: demo.applicant_link, note: 'the demo workspace exists: `npm run dossier -- demo` prints its key again' },
+      : { note: '`npm run dossier -- demo` creates the demo workspace if needed and prints its key' },
   };
-  if (args.json) printResult(banner, true);
-  else printBanner(banner, demo.created);
-
+  // Before the banner: whoever reads it (a supervisor, a test) may signal at once.
   onShutdownSignal(logger, async () => {
     // Stop taking requests and let those in flight finish, then drain the worker, then the pool.
     await app.close();
@@ -58,6 +60,8 @@ export async function serve(args: { json: boolean; worker: boolean }): Promise<v
     if (adminSocket) await stopAdminSocket(adminSocket, config.dataDir);
     await runtime.close();
   });
+  if (args.json) printResult(banner, true);
+  else printBanner(banner, demo !== undefined);
 }
 
 function printBanner(banner: { url: string; database: string; demo: Record<string, unknown> }, created: boolean): void {
@@ -76,7 +80,7 @@ function printBanner(banner: { url: string; database: string; demo: Record<strin
       lines.push('', 'Sign in to the dashboard:', `  ${dashboard.url}`, `  email ${dashboard.email}   password ${dashboard.password}`);
     }
   } else {
-    lines.push(`Demo workspace ${String(banner.demo.org_id)}: \`npm run dossier -- demo\` prints its key and a curl line.`);
+    lines.push('A demo workspace with a test key: `npm run dossier -- demo`.');
   }
   if (typeof banner.demo.applicant_link === 'string') {
     lines.push('', 'Open the applicant flow of a demo session in your browser (valid for 24 hours):', `  ${banner.demo.applicant_link}`);

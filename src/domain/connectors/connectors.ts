@@ -55,7 +55,7 @@ export function toConnectorView(row: ConnectorRow): ConnectorView {
 /** The connector's auth secret in the clear, for an outbound call only. */
 export function openConnectorSecret(secret: string, row: Pick<ConnectorRow, 'connector_id' | 'secret_box'>): string | null {
   if (row.secret_box === null) return null;
-  const plain = open(secret, secretPurpose(row.connector_id), row.secret_box);
+  const plain = open(secret, { purpose: secretPurpose(row.connector_id), owner: row.connector_id }, row.secret_box);
   if (plain === undefined) throw new Error('connector secret cannot be opened: was DOSSIER_SECRET changed?');
   return plain;
 }
@@ -93,7 +93,7 @@ export async function putConnector(
     const connectorId = existing?.connector_id ?? deps.ids.next('con');
     let secretBox: string | null = null;
     if (needsSecret) {
-      if (m.auth.secret !== undefined) secretBox = seal(deps.secret, secretPurpose(connectorId), m.auth.secret);
+      if (m.auth.secret !== undefined) secretBox = seal(deps.secret, { purpose: secretPurpose(connectorId), owner: connectorId }, m.auth.secret);
       else if (existing && existing.auth_type === m.auth.type) secretBox = existing.secret_box;
     }
     const write: ConnectorWrite = {

@@ -5,20 +5,36 @@ export function deriveKey(secret: string, purpose: string): Buffer {
   return createHmac('sha256', secret).update(`dossier:${purpose}`).digest();
 }
 
-/** AES-256-GCM: `v1.<iv>.<tag>.<ciphertext>` in base64url. */
-export function seal(secret: string, purpose: string, plaintext: string): string {
-  const iv = randomBytes(12);
-  const cipher = createCipheriv('aes-256-gcm', deriveKey(secret, purpose), iv);
-  const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
-  return ['v1', iv, cipher.getAuthTag(), body].map((p) => (typeof p === 'string' ? p : p.toString('base64url'))).join('.');
+/**
+ * What a sealed value is for and whom it belongs to. `owner` (the id of the row or thing that
+ * holds the box: an endpoint id, a connector id, an org id, an idempotency scope) is bound as
+ * AES-GCM associated data, so a box copied to another row does not open there (issue 9 §4).
+ */
+export interface BoxLabel {
+  purpose: string;
+  owner: string;
 }
 
-/** The plaintext, or undefined when the box was sealed under another secret or tampered with. */
-export function open(secret: string, purpose: string, box: string): string | undefined {
+/** AES-256-GCM with the owner as associated data: `v2.<iv>.<tag>.<ciphertext>` in base64url. */
+export function seal(secret: string, label: BoxLabel, plaintext: string): string {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', deriveKey(secret, label.purpose), iv);
+  cipher.setAAD(Buffer.from(label.owner, 'utf8'));
+  const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
+  return ['v2', iv, cipher.getAuthTag(), body].map((p) => (typeof p === 'string' ? p : p.toString('base64url'))).join('.');
+}
+
+/**
+ * The plaintext, or undefined when the box was sealed under another secret, for another owner,
+ * or tampered with. `v1` boxes (written before owners were bound) still open, without the owner
+ * check; everything sealed from now on is `v2`.
+ */
+export function open(secret: string, label: BoxLabel, box: string): string | undefined {
   const [version, iv, tag, body] = box.split('.');
-  if (version !== 'v1' || !iv || !tag || body === undefined) return undefined;
+  if ((version !== 'v1' && version !== 'v2') || !iv || !tag || body === undefined) return undefined;
   try {
-    const decipher = createDecipheriv('aes-256-gcm', deriveKey(secret, purpose), Buffer.from(iv, 'base64url'));
+    const decipher = createDecipheriv('aes-256-gcm', deriveKey(secret, label.purpose), Buffer.from(iv, 'base64url'));
+    if (version === 'v2') decipher.setAAD(Buffer.from(label.owner, 'utf8'));
     decipher.setAuthTag(Buffer.from(tag, 'base64url'));
     return Buffer.concat([decipher.update(Buffer.from(body, 'base64url')), decipher.final()]).toString('utf8');
   } catch {

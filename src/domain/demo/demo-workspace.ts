@@ -67,7 +67,7 @@ export async function ensureDemoWorkspace(ctx: AppContext): Promise<DemoWorkspac
         created: false,
         org_id: orgId,
         key_id: stored.key_id,
-        key: open(ctx.secret, 'demo-key', stored.sealed_key) ?? null,
+        key: open(ctx.secret, { purpose: 'demo-key', owner: orgId }, stored.sealed_key) ?? null,
         environment: 'test',
         case_type_ids: caseTypeIds,
         operator: { email: DEMO_OPERATOR_EMAIL, password: operator.password },
@@ -78,7 +78,7 @@ export async function ensureDemoWorkspace(ctx: AppContext): Promise<DemoWorkspac
     const next: StoredDemo = {
       org_id: orgId,
       key_id: key.value.key_id,
-      sealed_key: seal(ctx.secret, 'demo-key', key.value.key),
+      sealed_key: seal(ctx.secret, { purpose: 'demo-key', owner: orgId }, key.value.key),
       ...(operator.sealed ? { sealed_operator_password: operator.sealed } : {}),
     };
     await writeSetting(trx, DEMO_SETTING, JSON.stringify(next), now);
@@ -105,12 +105,12 @@ async function ensureDemoOperator(
   secret: string,
 ): Promise<{ password: string | null; sealed: string | undefined }> {
   if (stored?.sealed_operator_password && (await findOperatorByEmail(deps.db, DEMO_OPERATOR_EMAIL))) {
-    return { password: open(secret, 'demo-operator', stored.sealed_operator_password) ?? null, sealed: stored.sealed_operator_password };
+    return { password: open(secret, { purpose: 'demo-operator', owner: orgId }, stored.sealed_operator_password) ?? null, sealed: stored.sealed_operator_password };
   }
   const password = randomBase62(20);
   const created = await createOperator(deps, { orgId, email: DEMO_OPERATOR_EMAIL, password, role: 'admin' });
   if (!created.ok) return { password: null, sealed: undefined };
-  const sealed = seal(secret, 'demo-operator', password);
+  const sealed = seal(secret, { purpose: 'demo-operator', owner: orgId }, password);
   if (stored) await writeSetting(deps.db, DEMO_SETTING, JSON.stringify({ ...stored, sealed_operator_password: sealed }), deps.clock.now());
   return { password, sealed };
 }

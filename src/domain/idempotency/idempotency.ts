@@ -1,8 +1,8 @@
 import type { Environment } from '../../config.ts';
-import { claimIdempotencyKey, completeIdempotencyRecord, findIdempotencyRecord, type IdempotencyRow } from '../../storage/idempotency.ts';
+import { claimIdempotencyKey, completeIdempotencyRecord, findIdempotencyRecord, type IdempotencyRow, type IdempotencyScope } from '../../storage/idempotency.ts';
 import type { Executor, Tx } from '../../storage/schema.ts';
 import { canonicalJson, sha256Hex } from '../canonical-json.ts';
-import { open, seal } from '../crypto/secret-box.ts';
+import { open, seal, type BoxLabel } from '../crypto/secret-box.ts';
 import { fail, ok, type Result } from '../errors.ts';
 
 /** Contract §5: records are kept 24 hours. */
@@ -23,7 +23,7 @@ export interface IdempotentResponse {
   replay: boolean;
 }
 
-function answerFromRecord(record: IdempotencyRow, fingerprint: string, secret: string): Result<IdempotentResponse> {
+function answerFromRecord(record: IdempotencyRow, fingerprint: string, secret: string, scope: IdempotencyScope): Result<IdempotentResponse> {
   if (record.fingerprint !== fingerprint) {
     return fail(
       'idempotency_key_conflict',
@@ -31,7 +31,7 @@ function answerFromRecord(record: IdempotencyRow, fingerprint: string, secret: s
     );
   }
   const sealed = (record.response_body as { sealed?: string }).sealed;
-  const text = sealed === undefined ? undefined : open(secret, 'idempotency', sealed);
+  const text = sealed === undefined ? undefined : open(secret, snapshotLabel(scope), sealed);
   if (text === undefined) throw new Error('idempotency snapshot cannot be opened: was DOSSIER_SECRET changed?');
   return ok({ status: record.response_status, body: JSON.parse(text) as Record<string, unknown>, replay: true });
 }
@@ -48,7 +48,12 @@ export async function replayRecorded(
 ): Promise<Result<IdempotentResponse> | undefined> {
   const record = await findIdempotencyRecord(db, { orgId: request.orgId, environment: request.environment, operation: request.operation, key: request.key });
   if (!record || record.response_status === 0 || record.expires_at <= deps.now) return undefined;
-  return answerFromRecord(record, requestFingerprint(request.body), deps.secret);
+  return answerFromRecord(record, requestFingerprint(request.body), deps.secret, { orgId: request.orgId, environment: request.environment, operation: request.operation, key: request.key });
+}
+
+/** A snapshot opens only under the key it was recorded for (org, environment, operation, key). */
+function snapshotLabel(scope: IdempotencyScope): BoxLabel {
+  return { purpose: 'idempotency', owner: JSON.stringify([scope.orgId, scope.environment, scope.operation, scope.key]) };
 }
 
 export function requestFingerprint(body: Record<string, unknown>): string {
@@ -78,12 +83,12 @@ export async function runIdempotent(
   if (!claimed) {
     const existing = await findIdempotencyRecord(tx, scope);
     if (!existing) throw new Error('idempotency record vanished between claim and read');
-    return answerFromRecord(existing, fingerprint, deps.secret);
+    return answerFromRecord(existing, fingerprint, deps.secret, scope);
   }
   const created = await create();
   // A refusal returns before the record is completed; the caller rolls back, which removes the claim.
   if (!created.ok) return created;
   const { status, body } = created.value;
-  await completeIdempotencyRecord(tx, scope, status, { sealed: seal(deps.secret, 'idempotency', JSON.stringify(body)) });
+  await completeIdempotencyRecord(tx, scope, status, { sealed: seal(deps.secret, snapshotLabel(scope), JSON.stringify(body)) });
   return ok({ status, body, replay: false });
 }

@@ -11,7 +11,7 @@ import {
   replaceEndpointSecret,
   type EndpointRow,
 } from '../../storage/webhooks/endpoints.ts';
-import { open, seal } from '../crypto/secret-box.ts';
+import { open, seal, type BoxLabel } from '../crypto/secret-box.ts';
 import { fail, ok, type Result } from '../errors.ts';
 import { parseSubscription } from './event-types.ts';
 import { generateSigningSecret } from './signature.ts';
@@ -20,6 +20,11 @@ export type EndpointDeps = Pick<Deps, 'db' | 'clock' | 'ids' | 'config'> & { sec
 
 /** Secret-box purpose: a leak of one derived key cannot open another purpose's boxes. */
 const SECRET_PURPOSE = 'webhook-signing-secret';
+
+/** Bound to the endpoint: a box copied to another endpoint's row does not open there. */
+function secretLabel(endpointId: string): BoxLabel {
+  return { purpose: SECRET_PURPOSE, owner: endpointId };
+}
 
 /** Contract §8: during a rotation the old secret signs alongside the new one for 24 hours. */
 export const ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
@@ -108,14 +113,15 @@ export async function createEndpoint(
   if (!subscription.ok) return fail('invalid_request', subscription.message);
   const now = deps.clock.now();
   const signingSecret = generateSigningSecret();
+  const endpointId = deps.ids.next('ep');
   const row = await insertEndpoint(deps.db, {
-    endpoint_id: deps.ids.next('ep'),
+    endpoint_id: endpointId,
     org_id: input.orgId,
     environment: input.environment,
     url: url.value,
     event_types: subscription.eventTypes,
     enabled: true,
-    secret_box: seal(deps.secret, SECRET_PURPOSE, signingSecret),
+    secret_box: seal(deps.secret, secretLabel(endpointId), signingSecret),
     previous_secret_box: null,
     previous_secret_expires_at: null,
     created_at: now,
@@ -160,7 +166,7 @@ export async function rotateEndpointSecret(
   const now = deps.clock.now();
   const signingSecret = generateSigningSecret();
   const row = await replaceEndpointSecret(deps.db, endpointId, {
-    secretBox: seal(deps.secret, SECRET_PURPOSE, signingSecret),
+    secretBox: seal(deps.secret, secretLabel(endpointId), signingSecret),
     previousSecretBox: existing.secret_box,
     previousExpiresAt: new Date(now.getTime() + ROTATION_OVERLAP_MS),
     now,
@@ -172,14 +178,14 @@ export async function rotateEndpointSecret(
 /** The secrets that sign an attempt now: the current one, then the previous one while its overlap lasts. */
 export function signingSecretsOf(
   secret: string,
-  row: Pick<EndpointRow, 'secret_box' | 'previous_secret_box' | 'previous_secret_expires_at'>,
+  row: Pick<EndpointRow, 'endpoint_id' | 'secret_box' | 'previous_secret_box' | 'previous_secret_expires_at'>,
   now: Date,
 ): string[] {
-  const current = open(secret, SECRET_PURPOSE, row.secret_box);
+  const current = open(secret, secretLabel(row.endpoint_id), row.secret_box);
   if (current === undefined) throw new Error('webhook signing secret cannot be opened: was DOSSIER_SECRET changed?');
   const secrets = [current];
   if (row.previous_secret_box && row.previous_secret_expires_at && row.previous_secret_expires_at > now) {
-    const previous = open(secret, SECRET_PURPOSE, row.previous_secret_box);
+    const previous = open(secret, secretLabel(row.endpoint_id), row.previous_secret_box);
     if (previous !== undefined) secrets.push(previous);
   }
   return secrets;
@@ -189,7 +195,7 @@ export function signingSecretsOf(
 export async function currentSigningSecret(deps: Pick<EndpointDeps, 'db' | 'secret'>, endpointId: string, owner: EndpointOwner): Promise<Result<{ url: string; secret: string }>> {
   const row = await ownedEndpoint(deps, endpointId, owner);
   if (!row) return fail('not_found', `No webhook endpoint ${endpointId}.`);
-  const secret = open(deps.secret, SECRET_PURPOSE, row.secret_box);
+  const secret = open(deps.secret, secretLabel(row.endpoint_id), row.secret_box);
   if (secret === undefined) throw new Error('webhook signing secret cannot be opened: was DOSSIER_SECRET changed?');
   return ok({ url: row.url, secret });
 }

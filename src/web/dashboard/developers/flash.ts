@@ -31,7 +31,7 @@ function cookieOptions(baseUrl: string) {
 
 export function setFlash(reply: FastifyReply, request: FastifyRequest, deps: { secret: string; baseUrl: string }, flash: Flash): void {
   const sealed: Sealed = { session_id: operatorSessionOf(request).session.session_id, flash };
-  reply.setCookie(FLASH_COOKIE, seal(deps.secret, FLASH_PURPOSE, JSON.stringify(sealed)), { ...cookieOptions(deps.baseUrl), maxAge: FLASH_MAX_AGE_S });
+  reply.setCookie(FLASH_COOKIE, seal(deps.secret, { purpose: FLASH_PURPOSE, owner: sealed.session_id }, JSON.stringify(sealed)), { ...cookieOptions(deps.baseUrl), maxAge: FLASH_MAX_AGE_S });
 }
 
 /** The flash for this session, cleared as it is read; anything else (another session's, tampered) is dropped. */
@@ -39,7 +39,7 @@ export function takeFlash(reply: FastifyReply, request: FastifyRequest, deps: { 
   const raw = request.cookies[FLASH_COOKIE];
   if (!raw) return undefined;
   reply.clearCookie(FLASH_COOKIE, cookieOptions(deps.baseUrl));
-  const text = open(deps.secret, FLASH_PURPOSE, raw);
+  const text = open(deps.secret, { purpose: FLASH_PURPOSE, owner: operatorSessionOf(request).session.session_id }, raw);
   if (text === undefined) return undefined;
   try {
     const sealed = JSON.parse(text) as Sealed;
