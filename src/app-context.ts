@@ -1,4 +1,6 @@
 import type { AppContext, Deps } from './domain/deps.ts';
+import { caseActionEnqueuer } from './domain/connectors/actions.ts';
+import { wakeConnectorWorkers } from './jobs/connector-wake.ts';
 import { cacheKeyLookup } from './domain/keys/verified-key-cache.ts';
 import type { RateLimitStore } from './ports/rate-limit-store.ts';
 import type { Metrics } from './metrics/metrics.ts';
@@ -41,6 +43,7 @@ export function createAppContext(deps: Deps, secret: string, rateLimits: RateLim
     // Catalog case events write their deliveries in the event's transaction; workers in this
     // process start at once, others hear the NOTIFY the outbox issues.
     enqueueWebhook: caseWebhookEnqueuer(deps, () => wakeDeliveryWorkers(deps.db)),
+    enqueueActions: caseActionEnqueuer(deps, () => wakeConnectorWorkers(deps.db)),
     databaseReachable: () => pingDatabase(deps.db),
     hasEnabledWebhookEndpoint: (orgId, environment) => hasEnabledEndpoint(deps.db, orgId, environment),
   };

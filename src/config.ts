@@ -42,6 +42,13 @@ const envSchema = z.object({
     .transform((v) => v.split(',').map((s) => Number(s.trim())))
     .pipe(z.array(z.number().finite().nonnegative()).length(4, 'WEBHOOK_RETRY_DELAYS needs four delays (5 attempts)')),
   WEBHOOK_TIMEOUT_MS: positiveInt.default(10_000),
+  /** Seconds between a workflow action's attempts; one more attempt than delays. */
+  CONNECTOR_RETRY_DELAYS: z
+    .string()
+    .default('30,120,600')
+    .transform((v) => v.split(',').map((s) => Number(s.trim())))
+    .pipe(z.array(z.number().finite().nonnegative()).min(1).max(10, 'CONNECTOR_RETRY_DELAYS takes at most ten delays')),
+  CONNECTOR_TIMEOUT_MS: positiveInt.max(60_000).default(10_000),
   SELF_SERVE_WEBHOOKS: booleanString.default(true),
   DOSSIER_ALLOW_PRIVATE_NETWORK: booleanString.default(false),
   /** Check every response against its schema (tests turn this on; it costs throughput). */
@@ -74,6 +81,8 @@ export interface Config {
   testSessionsPerMonth: number;
   webhookRetryDelaysSeconds: readonly number[];
   webhookTimeoutMs: number;
+  connectorRetryDelaysSeconds: readonly number[];
+  connectorTimeoutMs: number;
   selfServeWebhooks: boolean;
   allowPrivateNetwork: boolean;
   logLevel: string;
@@ -114,6 +123,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     testSessionsPerMonth: e.TEST_SESSIONS_PER_MONTH,
     webhookRetryDelaysSeconds: e.WEBHOOK_RETRY_DELAYS,
     webhookTimeoutMs: e.WEBHOOK_TIMEOUT_MS,
+    connectorRetryDelaysSeconds: e.CONNECTOR_RETRY_DELAYS,
+    connectorTimeoutMs: e.CONNECTOR_TIMEOUT_MS,
     selfServeWebhooks: e.SELF_SERVE_WEBHOOKS,
     allowPrivateNetwork: e.DOSSIER_ALLOW_PRIVATE_NETWORK,
     logLevel: e.LOG_LEVEL,

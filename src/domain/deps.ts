@@ -7,7 +7,7 @@ import type { Clock } from '../ports/clock.ts';
 import type { Ids } from '../ports/ids.ts';
 import type { RateLimitStore } from '../ports/rate-limit-store.ts';
 import type { Db } from '../storage/schema.ts';
-import type { WebhookEnqueuer } from './cases/case-events.ts';
+import type { ActionEnqueuer, WebhookEnqueuer } from './cases/case-events.ts';
 import type { ExtractionPool } from './documents/index.ts';
 import type { StoredKey } from './keys/authenticate.ts';
 
@@ -36,6 +36,8 @@ export interface AppContext extends Deps {
   keys: { find(hash: string): Promise<StoredKey | undefined>; forget(keyId: string): void };
   /** Writes webhook outbox rows for a catalog case event, in the event's transaction. */
   enqueueWebhook: WebhookEnqueuer;
+  /** Writes the connector calls of the action nodes a case event triggers, in the event's transaction. */
+  enqueueActions: ActionEnqueuer;
   /** The one SSRF-safe outbound HTTP client (document fetching; webhooks keep their own pool). */
   outbound: OutboundHttp;
   /** Where document bytes live (the database by default). */

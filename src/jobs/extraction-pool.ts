@@ -26,9 +26,11 @@ import type { ExtractionReply, ExtractionRequest } from './extraction-child.ts';
  * A killed or crashed extraction rejects with {@link ExtractionAborted}: the job fails and is
  * retried a bounded number of times (case-jobs.ts), then the document is `extraction_aborted`.
  *
- * Children are reused between documents (start-up is ~0.3 s, plus ~2 s for the OCR model on first
- * use), at most `size` of them run at once, and a child is replaced after `maxJobsPerChild`
- * documents so a slow leak in a parser library cannot accumulate.
+ * Children are reused between documents: a fresh child answers its first document after
+ * 0.3–0.45 s and loads the OCR model in 2–5 s on first use, while a document handed to a warm
+ * child costs 0.2–0.4 ms of IPC (median, bench/extraction.ts). At most `size` children run at
+ * once, and a child is replaced after `maxJobsPerChild` documents so a slow leak in a parser
+ * library cannot accumulate.
  */
 export interface ExtractionPoolOptions {
   /** Child processes at most (each uses one core while it works). */
@@ -57,8 +59,8 @@ export class ExtractionAborted extends Error {
   }
 }
 
-/** Measured: a child at rest with pdfjs and the OCR engine loaded holds ~250 MB; a 40 MP PDF image
- * decodes to 160 MB of RGBA; mammoth on a 25,000-cell table peaks near 450 MB. */
+/** Measured here: a child that has run pdfjs and the OCR engine holds ~260 MB; a process running
+ * mammoth on a 50,000-cell table reached 670 MB; a 40 MP PDF image decodes to 160 MB of RGBA. */
 const DEFAULT_MAX_RSS_BYTES = 1536 * 1024 * 1024;
 const DEFAULT_MAX_HEAP_MB = 1024;
 

@@ -20,6 +20,7 @@ const CASE_JOB_KINDS = ['document_processing', 'gate_evaluation'] as const;
 export const JOB_SOURCES: readonly JobSource[] = [
   { summarize: (db, now) => summarizeCaseJobs(db, { now, kinds: CASE_JOB_KINDS }) },
   { summarize: (db, now) => summarizeAttemptQueue(db, { table: 'webhook_deliveries', kind: 'webhook_delivery', now }) },
+  { summarize: (db, now) => summarizeAttemptQueue(db, { table: 'connector_calls', kind: 'connector_call', now }) },
 ];
 
 /** Several scrapers (two Prometheus replicas, a person with curl) share one reading of the queues. */

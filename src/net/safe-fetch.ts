@@ -16,7 +16,7 @@ export interface OutboundHttp {
 
 export interface OutboundRequest {
   url: string;
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   headers?: Record<string, string>;
   body?: string | Buffer;
   /** One deadline for connecting, the response headers and the body read. Default: the client's. */

@@ -64,10 +64,9 @@ export async function summarizeCaseJobs(db: Executor, input: { now: Date; kinds:
 
 /**
  * Tables of leased attempts with the delivery shape: `status` pending | retry_scheduled | … | failed,
- * `next_attempt_at`, `locked_until`. Webhook deliveries are one; connector calls have the same shape
- * and join this list when they land.
+ * `next_attempt_at`, `locked_until`: webhook deliveries and connector calls (workflow actions).
  */
-export type AttemptQueueTable = 'webhook_deliveries';
+export type AttemptQueueTable = 'webhook_deliveries' | 'connector_calls';
 
 /**
  * A queue of attempts, as one kind. An item waiting for its attempt is `pending` or

@@ -49,10 +49,12 @@ const CALLS = {
   getConnector: (d) => d.connectors.retrieve('crm'),
   listConnectors: (d) => d.connectors.list(),
   deleteConnector: (d) => d.connectors.delete('crm'),
+  testConnectorOperation: (d) => d.connectors.testOperation('crm', 'getContact', { inputs: { contact_id: 'ct_1' } }),
+  retryCaseAction: (d) => d.cases.actions.retry('case_1', 'create_contact'),
   importOpenApiConnector: (d) => d.connectors.importOpenApi({ connector_key: 'crm', openapi_url: 'https://crm.example/openapi.json' }),
 } satisfies Record<OperationId, (dossier: Dossier) => Promise<unknown>>;
 
-const SAMPLE_PARAMS: Record<string, string> = { case_id: 'case_1', fact_id: 'pay_date', doc_id: 'doc_1', delivery_id: 'dlv_1', connector_key: 'crm' };
+const SAMPLE_PARAMS: Record<string, string> = { case_id: 'case_1', fact_id: 'pay_date', doc_id: 'doc_1', delivery_id: 'dlv_1', connector_key: 'crm', operation_id: 'getContact', node_id: 'create_contact' };
 
 it('covers every public operation of the document with the method and path it documents', async () => {
   const documented = Object.entries(doc.paths).filter(([path]) => path.startsWith(API_PREFIX)).flatMap(([path, item]) =>

@@ -143,6 +143,11 @@ describeInBrowser('operator console in a browser', () => {
     await zoom.focus();
     await page.keyboard.press('Enter');
     await expect.poll(() => page.url()).toContain('zoom=150');
+    const [drawn, pane] = await page.evaluate(() => {
+      const svg = document.querySelector('svg[data-page-image]')!;
+      return [svg.getBoundingClientRect().width, svg.parentElement!.clientWidth];
+    });
+    expect(drawn / pane).toBeCloseTo(1.5, 1);
     await page.getByRole('link', { name: 'Next page' }).focus();
     await page.keyboard.press('Enter');
     await page.getByText('page 2 of 3').waitFor();

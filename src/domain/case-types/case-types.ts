@@ -14,6 +14,9 @@ import { inTransaction, lockTransactionKey } from '../../storage/unit-of-work.ts
 import type { Executor } from '../../storage/schema.ts';
 import { canonicalJson, sha256Hex } from '../canonical-json.ts';
 import { fail, ok, type Result } from '../errors.ts';
+import { checkActionNodes } from '../connectors/action-validation.ts';
+import type { ConnectorOperation } from '../connectors/manifest.ts';
+import { listConnectorRows } from '../../storage/connectors.ts';
 import { parseCaseTypeDefinition, type CaseTypeDefinition, type DefinitionProblem } from './definition.ts';
 
 export interface CaseTypeView {
@@ -62,6 +65,12 @@ export async function putCaseType(
   const parsed = parseCaseTypeDefinition(input.definition);
   if (!parsed.ok) return parsed;
   const def = parsed.value;
+  if (def.workflow.nodes.some((n) => n.type === 'action')) {
+    const rows = await listConnectorRows(deps.db, input);
+    const connectors = new Map(rows.map((r) => [r.connector_key, r.operations as ConnectorOperation[]]));
+    const problems = checkActionNodes(def, connectors);
+    if (problems.length > 0) return { ok: false, problems };
+  }
   const hash = behaviourHash(def);
   const now = deps.clock.now();
   return inTransaction(deps.db, async (tx) => {

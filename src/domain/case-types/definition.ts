@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { templateReferences } from '../connectors/templates.ts';
 
 /**
  * The case type format of contract §7, as in shared/examples/case-types: facts to extract,
@@ -61,12 +62,32 @@ const gateRule = z.discriminatedUnion('type', [
   z.strictObject({ ...ruleBase, type: z.literal('one_of'), fact_id: identifier, values: z.array(z.string().min(1)).min(1) }),
 ]);
 
+/** When an action node calls its connector (issue 14): the case event that triggers it. */
+export const ACTION_TRIGGERS = ['on_submit', 'on_decision_ready', 'on_approved', 'on_rejected', 'on_complete'] as const;
+export type ActionTrigger = (typeof ACTION_TRIGGERS)[number];
+
+const actionNodeFields = {
+  connector_key: z.string().regex(/^[a-z][a-z0-9_]{1,63}$/, 'must be a connector key'),
+  operation_id: z.string().min(1).max(128),
+  when: z.enum(ACTION_TRIGGERS),
+  /** Operation parameter or body field name → template (`{{facts.net_income.value}}`). */
+  inputs: z.record(z.string().regex(/^[A-Za-z0-9_.-]{1,200}$/, 'must be a parameter or body field name'), z.string().max(2000)).default({}),
+  store_response: z
+    .strictObject({
+      /** Where in the JSON answer: a JSON pointer (`/id`) or a simple path (`$.data.id`). */
+      field: z.string().min(1).max(500),
+      as: z.string().regex(/^(external_reference|structured_input:[a-z][a-z0-9_]{0,63})$/, 'must be external_reference or structured_input:<key>'),
+    })
+    .optional(),
+};
+
 const nodeBase = { node_id: identifier, title: sentence };
 const workflowNode = z.discriminatedUnion('type', [
   z.strictObject({ ...nodeBase, type: z.literal('form'), fields: z.array(formField).min(1) }),
   z.strictObject({ ...nodeBase, type: z.literal('upload'), documents: z.array(uploadDocument).min(1) }),
   z.strictObject({ ...nodeBase, type: z.literal('gate'), rules: z.array(gateRule).min(1) }),
   z.strictObject({ ...nodeBase, type: z.literal('review') }),
+  z.strictObject({ ...nodeBase, type: z.literal('action'), ...actionNodeFields }),
 ]);
 
 export const caseTypeDefinitionSchema = z
@@ -129,6 +150,21 @@ export const caseTypeDefinitionSchema = z
         }
       });
     });
+    def.workflow.nodes.forEach((node, n) => {
+      if (node.type !== 'action') return;
+      for (const [name, template] of Object.entries(node.inputs)) {
+        const parsed = templateReferences(template);
+        const at = ['workflow', 'nodes', n, 'inputs', name];
+        if (!parsed.ok) {
+          ctx.addIssue({ code: 'custom', path: at, message: `unknown reference "{{${parsed.unknown}}}" (use facts.<id>.value, inputs.<field_id> or case.<field>)` });
+          continue;
+        }
+        for (const ref of parsed.references) {
+          if (ref.kind === 'fact' && !factIds.has(ref.factId)) ctx.addIssue({ code: 'custom', path: at, message: `unknown fact "${ref.factId}"` });
+          if (ref.kind === 'input' && !fields.has(ref.fieldId)) ctx.addIssue({ code: 'custom', path: at, message: `unknown form field "${ref.fieldId}"` });
+        }
+      }
+    });
     const seenRules = new Set<string>();
     for (const id of ruleIds) {
       if (seenRules.has(id)) ctx.addIssue({ code: 'custom', path: ['workflow'], message: `duplicate rule_id "${id}"` });
@@ -150,6 +186,7 @@ export type GateNode = Extract<WorkflowNode, { type: 'gate' }>;
 export type GateRule = GateNode['rules'][number];
 export type FormNode = Extract<WorkflowNode, { type: 'form' }>;
 export type UploadNode = Extract<WorkflowNode, { type: 'upload' }>;
+export type ActionNode = Extract<WorkflowNode, { type: 'action' }>;
 
 export interface DefinitionProblem {
   /** JSONPath of the offending value, e.g. `$.workflow.nodes[2].rules[0].fact_id`. */

@@ -26,13 +26,19 @@ export type WebhookEnqueuer = (
   event: { caseRow: CaseRow; caseEvent: CaseEventRow; cause: Cause },
 ) => Promise<void>;
 
+/** Case events that may trigger workflow action nodes (issue 14). */
+export const ACTION_TRIGGER_EVENTS = new Set(['intake.submitted', 'case.completed']);
+
+/** Queues the connector calls of the action nodes a case event triggers, in the event's transaction. */
+export type ActionEnqueuer = (tx: Tx, event: { caseRow: CaseRow; caseEvent: CaseEventRow }) => Promise<void>;
+
 /**
  * Appends a case event in the caller's transaction and, for catalog events, the webhook outbox
  * rows too: the change, its event and its deliveries commit together or not at all.
  */
 export async function recordCaseEvent(
   tx: Tx,
-  deps: Pick<Deps, 'clock' | 'ids'> & { enqueueWebhook: WebhookEnqueuer },
+  deps: Pick<Deps, 'clock' | 'ids'> & { enqueueWebhook: WebhookEnqueuer; enqueueActions: ActionEnqueuer },
   caseRow: CaseRow,
   eventType: string,
   data: Record<string, unknown>,
@@ -48,6 +54,7 @@ export async function recordCaseEvent(
     createdAt: deps.clock.now(),
   });
   if (WEBHOOK_CASE_EVENTS.has(eventType)) await deps.enqueueWebhook(tx, { caseRow, caseEvent, cause });
+  if (ACTION_TRIGGER_EVENTS.has(eventType)) await deps.enqueueActions(tx, { caseRow, caseEvent });
   // Every change to a case records an event; the stored queue position follows from it.
   beforeCommit(tx, `queue:${caseRow.case_id}`, () => refreshQueueProjection(tx, caseRow.case_id));
   return caseEvent;

@@ -36,6 +36,32 @@ export function renderCaseDocument(d: CaseState['documents'][number]) {
   };
 }
 
+/** Every action node of the pinned workflow with its call's state (`not_started` before its trigger fires). */
+export function renderActions(state: CaseState) {
+  const calls = new Map((state.actions ?? []).map((a) => [a.nodeId, a]));
+  return state.definition.workflow.nodes.flatMap((node) => {
+    if (node.type !== 'action') return [];
+    const call = calls.get(node.node_id);
+    return [
+      {
+        node_id: node.node_id,
+        title: node.title,
+        connector_key: node.connector_key,
+        operation_id: node.operation_id,
+        when: node.when,
+        status: call?.status ?? ('not_started' as const),
+        attempt_count: call?.attemptCount ?? 0,
+        last_attempt_at: iso(call?.lastAttemptAt ?? null),
+        last_status_code: call?.lastStatusCode ?? null,
+        last_duration_ms: call?.lastDurationMs ?? null,
+        last_error: call?.lastError ?? null,
+        next_attempt_at: iso(call?.nextAttemptAt ?? null),
+        external_reference: call?.externalReference ?? null,
+      },
+    ];
+  });
+}
+
 /** The case record of spec §2.1–2.5 plus `handoff` and the external ids (contract §6). */
 export function renderCaseRecord(state: CaseState) {
   const p = projectCase(state);
@@ -96,6 +122,7 @@ export function renderCaseRecord(state: CaseState) {
         created_at: j.createdAt.toISOString(),
         updated_at: j.updatedAt.toISOString(),
       })),
+      actions: renderActions(state),
       intake_session: state.session
         ? {
             session_id: state.session.sessionId,

@@ -1,5 +1,6 @@
 import type { Environment } from '../../config.ts';
 import type { CaseTypeDefinition } from '../case-types/definition.ts';
+import type { ConnectorCallStatus } from '../../storage/tables/connectors.ts';
 import type {
   CaseStatus,
   DocumentStatus,
@@ -54,6 +55,20 @@ export interface JobState {
   attempts: number;
   lastError: string | null;
   createdAt: Date;
+  updatedAt: Date;
+}
+
+/** The call of one workflow action node (issue 14), once its trigger has fired. */
+export interface ActionCallState {
+  nodeId: string;
+  status: ConnectorCallStatus;
+  attemptCount: number;
+  lastAttemptAt: Date | null;
+  lastStatusCode: number | null;
+  lastDurationMs: number | null;
+  lastError: string | null;
+  nextAttemptAt: Date | null;
+  externalReference: string | null;
   updatedAt: Date;
 }
 
@@ -116,5 +131,7 @@ export interface CaseState {
   facts: FactState[];
   documents: DocumentState[];
   jobs: JobState[];
+  /** Calls of action nodes whose trigger fired; absent when none has. */
+  actions?: ActionCallState[];
   session: SessionState | null;
 }

@@ -4,12 +4,12 @@ import { findCaseSnapshot, lockCase, updateCaseIfStatus, updateCaseRow, type Cas
 import { toJsonb } from '../../storage/json.ts';
 import type { Tx } from '../../storage/schema.ts';
 import type { CaseStatus, GateRuleResult, RuntimeStatus } from './case-state.ts';
-import { recordCaseEvent, type Cause, type WebhookEnqueuer } from './case-events.ts';
+import { recordCaseEvent, type ActionEnqueuer, type Cause, type WebhookEnqueuer } from './case-events.ts';
 import { renderCaseRecord } from './case-record.ts';
 import { stateOfSnapshot } from './load-case.ts';
 import { canTransition, IllegalTransitionError } from './state-machine.ts';
 
-export type WriterDeps = Pick<Deps, 'clock' | 'ids'> & { enqueueWebhook: WebhookEnqueuer };
+export type WriterDeps = Pick<Deps, 'clock' | 'ids'> & { enqueueWebhook: WebhookEnqueuer; enqueueActions: ActionEnqueuer };
 
 export interface TransitionPatch {
   caseStatus?: CaseStatus;

@@ -1,6 +1,7 @@
 import type { Environment } from '../../config.ts';
 import { findCaseSnapshot, type CaseRow, type CaseSnapshot, type DocumentRow } from '../../storage/cases.ts';
 import type { Executor } from '../../storage/schema.ts';
+import { listCallsOfCase } from '../../storage/connector-calls.ts';
 import { loadPinnedDefinition } from '../case-types/case-types.ts';
 import type { CaseTypeDefinition } from '../case-types/definition.ts';
 import type { CaseState, DocumentState, Evidence, GateRuleResult, Provenance } from './case-state.ts';
@@ -37,6 +38,7 @@ export async function loadCaseStateUnscoped(db: Executor, caseId: string): Promi
 
 export async function stateOfSnapshot(db: Executor, { row, facts, documents, jobs, session }: CaseSnapshot): Promise<CaseState> {
   const definition = await pinnedDefinition(db, row);
+  const calls = definition.workflow.nodes.some((n) => n.type === 'action') ? await listCallsOfCase(db, row.case_id) : [];
   return {
     caseId: row.case_id,
     orgId: row.org_id,
@@ -91,6 +93,18 @@ export async function stateOfSnapshot(db: Executor, { row, facts, documents, job
       lastError: j.last_error,
       createdAt: j.created_at,
       updatedAt: j.updated_at,
+    })),
+    actions: calls.map((c) => ({
+      nodeId: c.node_id,
+      status: c.status,
+      attemptCount: c.attempt_count,
+      lastAttemptAt: c.last_attempt_at,
+      lastStatusCode: c.last_status_code,
+      lastDurationMs: c.last_duration_ms,
+      lastError: c.last_error,
+      nextAttemptAt: c.next_attempt_at,
+      externalReference: c.external_reference,
+      updatedAt: c.updated_at,
     })),
     session: session
       ? { sessionId: session.session_id, status: session.status, expiresAt: session.expires_at, submittedAt: session.submitted_at, createdAt: session.created_at }

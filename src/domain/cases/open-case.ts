@@ -4,7 +4,7 @@ import { insertCase, insertFacts, type CaseRow } from '../../storage/cases.ts';
 import { toJsonb } from '../../storage/json.ts';
 import type { Tx } from '../../storage/schema.ts';
 import type { CaseTypeDefinition } from '../case-types/definition.ts';
-import { recordCaseEvent, type Cause, type WebhookEnqueuer } from './case-events.ts';
+import { recordCaseEvent, type ActionEnqueuer, type Cause, type WebhookEnqueuer } from './case-events.ts';
 import type { RuntimeStatus } from './case-state.ts';
 
 export interface OpenCaseInput {
@@ -31,7 +31,7 @@ export interface OpenCaseInput {
  */
 export async function openCase(
   tx: Tx,
-  deps: Pick<Deps, 'clock' | 'ids'> & { enqueueWebhook: WebhookEnqueuer },
+  deps: Pick<Deps, 'clock' | 'ids'> & { enqueueWebhook: WebhookEnqueuer; enqueueActions: ActionEnqueuer },
   input: OpenCaseInput,
 ): Promise<CaseRow> {
   const now = deps.clock.now();

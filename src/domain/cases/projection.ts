@@ -2,7 +2,7 @@ import type { CaseState, FactState } from './case-state.ts';
 import { WHY_HERE, type QueueCategory, type QueueStatus, type WhyHereCode } from './queue.ts';
 
 export interface BlockingItem {
-  kind: 'rule' | 'fact' | 'document';
+  kind: 'rule' | 'fact' | 'document' | 'action';
   id: string;
   why: string;
   fact_ids: string[];
@@ -44,10 +44,19 @@ export function projectCase(state: CaseState): Projection {
   const failedRules = state.gateResults.filter((r) => r.outcome === 'failed');
   const failedDocuments = state.documents.filter((d) => d.status === 'failed');
   const complete = state.runtimeStatus === 'complete';
+  const failedActions = (state.actions ?? []).filter((a) => a.status === 'failed');
+  const actionItems: BlockingItem[] = failedActions.map((a) => ({
+    kind: 'action',
+    id: a.nodeId,
+    why: `The action "${titleOfNode(state, a.nodeId)}" failed after ${a.attemptCount} attempt${a.attemptCount === 1 ? '' : 's'}${a.lastError ? ` (${a.lastError})` : ''}.`,
+    fact_ids: [],
+    reason_codes: ['connector_call_failed'],
+  }));
 
   const blockingItems: BlockingItem[] = complete
-    ? []
+    ? actionItems
     : [
+        ...actionItems,
         ...failedRules.map((r) => ({ kind: 'rule' as const, id: r.rule_id, why: r.why, fact_ids: r.fact_ids, reason_codes: [`rule_${r.type}_failed`] })),
         ...[...failedFacts, ...needsInput].map((f) => ({
           kind: 'fact' as const,
@@ -67,7 +76,10 @@ export function projectCase(state: CaseState): Projection {
   const blockingSet = new Set(blockingItems.flatMap((b) => b.fact_ids));
   const blockingFactIds = facts.map((f) => f.factId).filter((id) => blockingSet.has(id));
 
-  const { queueCategory, queueStatus, whyHereCode } = queuePosition(state, {
+  // A failed action is an exception whatever the case's status: on_approved actions run after completion.
+  const { queueCategory, queueStatus, whyHereCode } = failedActions.length > 0
+    ? { queueCategory: 'exception' as const, queueStatus: 'ready' as const, whyHereCode: 'connector_call_failed' as const }
+    : queuePosition(state, {
     failedRules: failedRules.length,
     failedDocuments: failedDocuments.length,
     needsInput: needsInput.length,
@@ -82,9 +94,12 @@ export function projectCase(state: CaseState): Projection {
     blockingFactIds,
     hasNeedsInputFacts: needsInput.length > 0,
     hasFailedFacts: failedFacts.length > 0,
-    nextAction: nextActionOf(state, queueCategory, blockingFactIds),
-    primaryAction:
-      queueCategory === 'review' || queueCategory === 'exception'
+    nextAction: failedActions.length > 0
+      ? { actor: 'operator', action: 'retry_action', description: 'Fix the cause (the connector, or the customer system), then retry the failed action.' }
+      : nextActionOf(state, queueCategory, blockingFactIds),
+    primaryAction: failedActions.length > 0
+      ? { action: 'retry_action', label: 'Retry the action', method: 'POST', path: `/api/v1/cases/${state.caseId}/actions/${failedActions[0]!.nodeId}/retry` }
+      : queueCategory === 'review' || queueCategory === 'exception'
         ? { action: 'decide', label: 'Review and decide', method: 'POST', path: `/api/v1/cases/${state.caseId}/decision` }
         : null,
     counts: {
@@ -95,6 +110,10 @@ export function projectCase(state: CaseState): Projection {
     },
     sortTimestamp: state.statusChangedAt,
   };
+}
+
+function titleOfNode(state: CaseState, nodeId: string): string {
+  return state.definition.workflow.nodes.find((n) => n.node_id === nodeId)?.title ?? nodeId;
 }
 
 /** Facts in the order the case type declares them, so every view lists them alike. */

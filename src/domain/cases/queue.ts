@@ -12,6 +12,7 @@ export const WHY_HERE = {
   gate_failed: 'An automatic check failed: an operator decides.',
   needs_input_without_applicant: 'Facts need input and there is no applicant to ask: an operator decides.',
   document_failed: 'A document could not be processed: an operator decides.',
+  connector_call_failed: 'A workflow action could not call the customer system: retry it once the cause is fixed.',
   completed_approved: 'Completed: approved.',
   completed_rejected: 'Completed: rejected.',
   completed_decision_ready: 'Completed: every check passed; the decision is the customer system’s.',

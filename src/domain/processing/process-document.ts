@@ -43,7 +43,7 @@ export interface ProcessInput {
  * worker fetches it, checking the address again at connection time.
  */
 export async function processDocument(
-  deps: Pick<AppContext, 'db' | 'clock' | 'ids' | 'config' | 'secret' | 'enqueueWebhook'> & { lookup?: Lookup },
+  deps: Pick<AppContext, 'db' | 'clock' | 'ids' | 'config' | 'secret' | 'enqueueWebhook' | 'enqueueActions'> & { lookup?: Lookup },
   input: ProcessInput,
 ): Promise<Result<IdempotentResponse>> {
   const { key, request } = input;
@@ -102,7 +102,7 @@ export async function processDocument(
   }
 }
 
-type Writer = Pick<AppContext, 'clock' | 'ids' | 'enqueueWebhook'>;
+type Writer = Pick<AppContext, 'clock' | 'ids' | 'enqueueWebhook' | 'enqueueActions'>;
 
 async function newCase(tx: Tx, deps: Writer, key: AuthenticatedKey, request: ProcessRequest, cause: Cause) {
   const version = await currentCaseTypeVersion(tx, key, request.case_type_id!);

@@ -1,7 +1,7 @@
 import type { AppContext } from '../deps.ts';
 import type { AuthenticatedKey } from '../keys/authenticate.ts';
 import { insertSession } from '../../storage/cases.ts';
-import { recordCaseEvent, type WebhookEnqueuer } from '../cases/case-events.ts';
+import { recordCaseEvent, type ActionEnqueuer, type WebhookEnqueuer } from '../cases/case-events.ts';
 import { currentCaseTypeVersion, externalCaseIdFree, externalCaseIdRace } from '../cases/case-target.ts';
 import { openCase } from '../cases/open-case.ts';
 import { fail, ok, type Result } from '../errors.ts';
@@ -35,6 +35,7 @@ export interface CreateSessionInput {
 
 export interface SessionDeps extends Pick<AppContext, 'db' | 'clock' | 'ids' | 'config' | 'secret'> {
   enqueueWebhook: WebhookEnqueuer;
+  enqueueActions: ActionEnqueuer;
   /** Whether the workspace has an enabled webhook endpoint (for SELF_SERVE_WEBHOOKS=false). */
   hasEnabledWebhookEndpoint?: (orgId: string, environment: 'test' | 'live') => Promise<boolean>;
 }

@@ -28,6 +28,8 @@ import { listConnectorsRoute } from './connectors.list.ts';
 import { deleteConnectorRoute } from './connector.delete.ts';
 import { missingConnectorKeyRoutes } from './connector-key-missing.ts';
 import { importOpenApiConnectorRoute } from './connectors-openapi.import.ts';
+import { retryCaseActionRoute } from './case-action.retry.ts';
+import { testConnectorOperationRoute } from './connector-operation-test.post.ts';
 
 /** Every route of the service, one file per operation. */
 export const apiRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
@@ -59,4 +61,6 @@ export const apiRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app,
   await app.register(deleteConnectorRoute, { ctx });
   await app.register(missingConnectorKeyRoutes);
   await app.register(importOpenApiConnectorRoute, { ctx });
+  await app.register(retryCaseActionRoute, { ctx });
+  await app.register(testConnectorOperationRoute, { ctx });
 };

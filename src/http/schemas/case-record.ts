@@ -100,8 +100,29 @@ export const documentDetailSchema = documentSchema
   })
   .meta({ id: 'DocumentDetail', example: exampleDocumentDetail, examples: [exampleDocumentDetail, exampleErasedDocumentDetail] });
 
+/** The state of one workflow action node (issue 14). */
+export const actionStateSchema = z
+  .object({
+    node_id: z.string(),
+    title: z.string(),
+    connector_key: z.string(),
+    operation_id: z.string(),
+    when: z.enum(['on_submit', 'on_decision_ready', 'on_approved', 'on_rejected', 'on_complete']),
+    status: z
+      .enum(['not_started', 'pending', 'retry_scheduled', 'succeeded', 'failed'])
+      .meta({ description: '`not_started` until its trigger fires; `failed` after the last attempt (the case is then in the exception queue).' }),
+    attempt_count: z.number().int().meta({ description: 'Attempts in the current budget (a retry starts a new one).' }),
+    last_attempt_at: timestamp.nullable(),
+    last_status_code: z.number().int().nullable(),
+    last_duration_ms: z.number().int().nullable(),
+    last_error: z.string().nullable(),
+    next_attempt_at: timestamp.nullable(),
+    external_reference: z.string().nullable().meta({ description: 'Stored from the answer by `store_response … as external_reference`.' }),
+  })
+  .meta({ id: 'ActionState' });
+
 const blockingItem = z.object({
-  kind: z.enum(['rule', 'fact', 'document']),
+  kind: z.enum(['rule', 'fact', 'document', 'action']),
   id: z.string(),
   why: z.string(),
   fact_ids: z.array(z.string()),
@@ -176,6 +197,7 @@ export const caseRecordSchema = z
         failed_count: z.number().int(),
         document_count: z.number().int(),
       }),
+      actions: z.array(actionStateSchema).meta({ description: 'Every action node of the workflow, in workflow order.' }),
       jobs: z.array(
         z.object({
           job_id: z.string(),

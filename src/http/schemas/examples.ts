@@ -111,6 +111,7 @@ export const exampleCaseRecord = {
     structured_inputs: { full_name: 'Jane Doe' },
     summary: { resolved_count: 1, needs_input_count: 0, failed_count: 0, document_count: 1 },
     jobs: [{ job_id: 'job_2Bc3De4Fg5Hi6Jk7Lm8No9Pq', kind: 'document_processing', status: 'succeeded', subject_id: docId, attempts: 1, last_error: null, created_at: at, updated_at: at }],
+    actions: [],
     intake_session: { session_id: '0b6f7c8e-1d2a-4f5b-9c3d-2e1f0a9b8c7d', status: 'submitted', expires_at: '2026-11-23T10:00:00.000Z', submitted_at: at, created_at: at },
   },
   queue_row: exampleQueueRow,

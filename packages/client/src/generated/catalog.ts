@@ -158,5 +158,13 @@ export const OPERATIONS = {
   "importOpenApiConnector": {
     "method": "POST",
     "path": "/api/v1/connectors/openapi"
+  },
+  "retryCaseAction": {
+    "method": "POST",
+    "path": "/api/v1/cases/{case_id}/actions/{node_id}/retry"
+  },
+  "testConnectorOperation": {
+    "method": "POST",
+    "path": "/api/v1/connectors/{connector_key}/operations/{operation_id}/test"
   }
 } as const;

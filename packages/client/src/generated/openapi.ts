@@ -394,6 +394,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/cases/{case_id}/actions/{node_id}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a failed workflow action again
+         * @description Only a `failed` action: it goes back to `pending` with a fresh budget of attempts and the same `Idempotency-Key: <case_id>:<node_id>`; its inputs are rendered again from the case when it is sent. Any other status is 400 `invalid_request`; an action whose trigger has not fired is 404.
+         */
+        post: operations["retryCaseAction"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/connectors/{connector_key}/operations/{operation_id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Call one connector operation with sample inputs
+         * @description A real call, made now through the SSRF-safe client with the connector’s auth and `Idempotency-Key: test:<uuid>`: check that an import is wired correctly. A failing or unreachable API is 200 with `success: false`.
+         */
+        post: operations["testConnectorOperation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -693,6 +733,28 @@ export interface components {
             /** @description One entry per page; empty until processed, for a failed document, and after erasure. */
             pages: components["schemas"]["DocumentPageInput"][];
         };
+        ActionStateInput: {
+            node_id: string;
+            title: string;
+            connector_key: string;
+            operation_id: string;
+            /** @enum {string} */
+            when: "on_submit" | "on_decision_ready" | "on_approved" | "on_rejected" | "on_complete";
+            /**
+             * @description `not_started` until its trigger fires; `failed` after the last attempt (the case is then in the exception queue).
+             * @enum {string}
+             */
+            status: "not_started" | "pending" | "retry_scheduled" | "succeeded" | "failed";
+            /** @description Attempts in the current budget (a retry starts a new one). */
+            attempt_count: number;
+            last_attempt_at: string | null;
+            last_status_code: number | null;
+            last_duration_ms: number | null;
+            last_error: string | null;
+            next_attempt_at: string | null;
+            /** @description Stored from the answer by `store_response … as external_reference`. */
+            external_reference: string | null;
+        };
         /**
          * @example {
          *       "case_id": "case_8Kq2mZr4Tn6VwXy0Ab1Cd2Ef",
@@ -720,10 +782,10 @@ export interface components {
             queue_status: "waiting_on_applicant" | "waiting_on_system" | "ready" | "in_review" | "closed";
             why_here: string;
             /** @enum {string} */
-            why_here_code: "awaiting_applicant_submission" | "awaiting_follow_up_answers" | "documents_processing" | "awaiting_gate_evaluation" | "gates_evaluating" | "review_step_reached" | "gate_failed" | "needs_input_without_applicant" | "document_failed" | "completed_approved" | "completed_rejected" | "completed_decision_ready" | "completed_abandoned";
+            why_here_code: "awaiting_applicant_submission" | "awaiting_follow_up_answers" | "documents_processing" | "awaiting_gate_evaluation" | "gates_evaluating" | "review_step_reached" | "gate_failed" | "needs_input_without_applicant" | "document_failed" | "connector_call_failed" | "completed_approved" | "completed_rejected" | "completed_decision_ready" | "completed_abandoned";
             blocking_items: {
                 /** @enum {string} */
-                kind: "rule" | "fact" | "document";
+                kind: "rule" | "fact" | "document" | "action";
                 id: string;
                 why: string;
                 fact_ids: string[];
@@ -860,6 +922,7 @@ export interface components {
          *             "updated_at": "2026-11-22T10:00:00.000Z"
          *           }
          *         ],
+         *         "actions": [],
          *         "intake_session": {
          *           "session_id": "0b6f7c8e-1d2a-4f5b-9c3d-2e1f0a9b8c7d",
          *           "status": "submitted",
@@ -920,7 +983,7 @@ export interface components {
                     reason: {
                         why_here: string;
                         /** @enum {string} */
-                        why_here_code: "awaiting_applicant_submission" | "awaiting_follow_up_answers" | "documents_processing" | "awaiting_gate_evaluation" | "gates_evaluating" | "review_step_reached" | "gate_failed" | "needs_input_without_applicant" | "document_failed" | "completed_approved" | "completed_rejected" | "completed_decision_ready" | "completed_abandoned";
+                        why_here_code: "awaiting_applicant_submission" | "awaiting_follow_up_answers" | "documents_processing" | "awaiting_gate_evaluation" | "gates_evaluating" | "review_step_reached" | "gate_failed" | "needs_input_without_applicant" | "document_failed" | "connector_call_failed" | "completed_approved" | "completed_rejected" | "completed_decision_ready" | "completed_abandoned";
                         /** @enum {string} */
                         queue_category: "intake" | "processing" | "follow_up" | "review" | "exception" | "done";
                         /** @enum {string} */
@@ -930,7 +993,7 @@ export interface components {
                     };
                     blocking_items: {
                         /** @enum {string} */
-                        kind: "rule" | "fact" | "document";
+                        kind: "rule" | "fact" | "document" | "action";
                         id: string;
                         why: string;
                         fact_ids: string[];
@@ -962,6 +1025,8 @@ export interface components {
                     failed_count: number;
                     document_count: number;
                 };
+                /** @description Every action node of the workflow, in workflow order. */
+                actions: components["schemas"]["ActionStateInput"][];
                 jobs: {
                     job_id: string;
                     kind: string;
@@ -1668,6 +1733,18 @@ export interface components {
                 reason: string;
             }[];
         };
+        ConnectorOperationTestInput: {
+            /** @description A 2xx answer. */
+            success: boolean;
+            method: string;
+            url: string;
+            /** @description Null when there was no HTTP answer. */
+            status_code: number | null;
+            duration_ms: number;
+            error: string | null;
+            /** @description The first 2,000 characters of the answer. */
+            response_excerpt: string | null;
+        };
         /**
          * @example {
          *       "correction_id": "fc_4Rt5Yu6Io7Pa8Sd9Fg0Hj1Kl",
@@ -1986,6 +2063,28 @@ export interface components {
             /** @description One entry per page; empty until processed, for a failed document, and after erasure. */
             pages: components["schemas"]["DocumentPage"][];
         };
+        ActionState: {
+            node_id: string;
+            title: string;
+            connector_key: string;
+            operation_id: string;
+            /** @enum {string} */
+            when: "on_submit" | "on_decision_ready" | "on_approved" | "on_rejected" | "on_complete";
+            /**
+             * @description `not_started` until its trigger fires; `failed` after the last attempt (the case is then in the exception queue).
+             * @enum {string}
+             */
+            status: "not_started" | "pending" | "retry_scheduled" | "succeeded" | "failed";
+            /** @description Attempts in the current budget (a retry starts a new one). */
+            attempt_count: number;
+            last_attempt_at: string | null;
+            last_status_code: number | null;
+            last_duration_ms: number | null;
+            last_error: string | null;
+            next_attempt_at: string | null;
+            /** @description Stored from the answer by `store_response … as external_reference`. */
+            external_reference: string | null;
+        };
         /**
          * @example {
          *       "case_id": "case_8Kq2mZr4Tn6VwXy0Ab1Cd2Ef",
@@ -2013,10 +2112,10 @@ export interface components {
             queue_status: "waiting_on_applicant" | "waiting_on_system" | "ready" | "in_review" | "closed";
             why_here: string;
             /** @enum {string} */
-            why_here_code: "awaiting_applicant_submission" | "awaiting_follow_up_answers" | "documents_processing" | "awaiting_gate_evaluation" | "gates_evaluating" | "review_step_reached" | "gate_failed" | "needs_input_without_applicant" | "document_failed" | "completed_approved" | "completed_rejected" | "completed_decision_ready" | "completed_abandoned";
+            why_here_code: "awaiting_applicant_submission" | "awaiting_follow_up_answers" | "documents_processing" | "awaiting_gate_evaluation" | "gates_evaluating" | "review_step_reached" | "gate_failed" | "needs_input_without_applicant" | "document_failed" | "connector_call_failed" | "completed_approved" | "completed_rejected" | "completed_decision_ready" | "completed_abandoned";
             blocking_items: {
                 /** @enum {string} */
-                kind: "rule" | "fact" | "document";
+                kind: "rule" | "fact" | "document" | "action";
                 id: string;
                 why: string;
                 fact_ids: string[];
@@ -2153,6 +2252,7 @@ export interface components {
          *             "updated_at": "2026-11-22T10:00:00.000Z"
          *           }
          *         ],
+         *         "actions": [],
          *         "intake_session": {
          *           "session_id": "0b6f7c8e-1d2a-4f5b-9c3d-2e1f0a9b8c7d",
          *           "status": "submitted",
@@ -2213,7 +2313,7 @@ export interface components {
                     reason: {
                         why_here: string;
                         /** @enum {string} */
-                        why_here_code: "awaiting_applicant_submission" | "awaiting_follow_up_answers" | "documents_processing" | "awaiting_gate_evaluation" | "gates_evaluating" | "review_step_reached" | "gate_failed" | "needs_input_without_applicant" | "document_failed" | "completed_approved" | "completed_rejected" | "completed_decision_ready" | "completed_abandoned";
+                        why_here_code: "awaiting_applicant_submission" | "awaiting_follow_up_answers" | "documents_processing" | "awaiting_gate_evaluation" | "gates_evaluating" | "review_step_reached" | "gate_failed" | "needs_input_without_applicant" | "document_failed" | "connector_call_failed" | "completed_approved" | "completed_rejected" | "completed_decision_ready" | "completed_abandoned";
                         /** @enum {string} */
                         queue_category: "intake" | "processing" | "follow_up" | "review" | "exception" | "done";
                         /** @enum {string} */
@@ -2223,7 +2323,7 @@ export interface components {
                     };
                     blocking_items: {
                         /** @enum {string} */
-                        kind: "rule" | "fact" | "document";
+                        kind: "rule" | "fact" | "document" | "action";
                         id: string;
                         why: string;
                         fact_ids: string[];
@@ -2255,6 +2355,8 @@ export interface components {
                     failed_count: number;
                     document_count: number;
                 };
+                /** @description Every action node of the workflow, in workflow order. */
+                actions: components["schemas"]["ActionState"][];
                 jobs: {
                     job_id: string;
                     kind: string;
@@ -2960,6 +3062,18 @@ export interface components {
                 operation_id: string;
                 reason: string;
             }[];
+        };
+        ConnectorOperationTest: {
+            /** @description A 2xx answer. */
+            success: boolean;
+            method: string;
+            url: string;
+            /** @description Null when there was no HTTP answer. */
+            status_code: number | null;
+            duration_ms: number;
+            error: string | null;
+            /** @description The first 2,000 characters of the answer. */
+            response_excerpt: string | null;
         };
         /**
          * @example {
@@ -4908,6 +5022,178 @@ export interface operations {
             };
             /** @description Default Response */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    retryCaseAction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Case identifier (case_…). */
+                case_id: string;
+                /** @description The action node of the case type’s workflow. */
+                node_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ActionState"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    testConnectorOperation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The connector key. */
+                connector_key: string;
+                operation_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description Sample values by parameter or body field name (a dotted name nests in the body), as an action node’s inputs render.
+                     * @default {}
+                     * @example {
+                     *       "applicant_name": "Jane Doe"
+                     *     }
+                     */
+                    inputs?: {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConnectorOperationTest"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -63,15 +63,33 @@ export class CaseDocuments {
 }
 
 /** `/api/v1/cases`: the queue, case state, the event log and the review-ready package. */
+export type CaseActionState = ResponseBody<'retryCaseAction'>;
+
+/** `/api/v1/cases/{case_id}/actions`: workflow action nodes that call your system through a connector. */
+export class CaseActions {
+  readonly #ops: Operations;
+
+  constructor(ops: Operations) {
+    this.#ops = ops;
+  }
+
+  /** POST /api/v1/cases/{case_id}/actions/{node_id}/retry: sends a failed action again (same Idempotency-Key). */
+  retry(caseId: string, nodeId: string, options?: RequestOptions): Promise<WithResponse<CaseActionState>> {
+    return this.#ops.call('retryCaseAction', { path: { case_id: caseId, node_id: nodeId }, ...(options ? { options } : {}) });
+  }
+}
+
 export class Cases {
   readonly #ops: Operations;
   readonly facts: CaseFacts;
   readonly documents: CaseDocuments;
+  readonly actions: CaseActions;
 
   constructor(ops: Operations) {
     this.#ops = ops;
     this.facts = new CaseFacts(ops);
     this.documents = new CaseDocuments(ops);
+    this.actions = new CaseActions(ops);
   }
 
   /** GET /api/v1/cases/{case_id}: the current, canonical case record. */

@@ -8,6 +8,8 @@ export type ConnectorList = ResponseBody<'listConnectors'>;
 export type ConnectorDeleted = ResponseBody<'deleteConnector'>;
 export type OpenApiImportParams = RequestBody<'importOpenApiConnector'>;
 export type ConnectorImport = ResponseBody<'importOpenApiConnector'>;
+export type ConnectorOperationTestParams = RequestBody<'testConnectorOperation'>;
+export type ConnectorOperationTest = ResponseBody<'testConnectorOperation'>;
 
 const withOptions = (options?: RequestOptions) => (options ? { options } : {});
 
@@ -49,6 +51,14 @@ export class Connectors {
   /** GET /api/v1/connectors: every connector of the workspace. */
   list(options?: RequestOptions): Promise<WithResponse<ConnectorList>> {
     return this.#ops.call('listConnectors', { ...withOptions(options) });
+  }
+
+  /**
+   * POST /api/v1/connectors/{connector_key}/operations/{operation_id}/test: calls one operation now
+   * with sample inputs (a real call) and reports the status code, duration and an excerpt.
+   */
+  testOperation(connectorKey: string, operationId: string, params: ConnectorOperationTestParams = {}, options?: RequestOptions): Promise<WithResponse<ConnectorOperationTest>> {
+    return this.#ops.call('testConnectorOperation', { path: { connector_key: connectorKey, operation_id: operationId }, body: params, ...withOptions(options) });
   }
 
   /** DELETE /api/v1/connectors/{connector_key}. */

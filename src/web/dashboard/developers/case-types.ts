@@ -34,7 +34,7 @@ function ruleText(rule: GateRule): string {
   }
 }
 
-const NODE_KIND: Record<WorkflowNode['type'], string> = { form: 'Form', upload: 'Upload', gate: 'Gate', review: 'Operator review' };
+const NODE_KIND: Record<WorkflowNode['type'], string> = { form: 'Form', upload: 'Upload', gate: 'Gate', review: 'Operator review', action: 'Action' };
 
 function stepBody(node: WorkflowNode): Markup {
   switch (node.type) {
@@ -46,6 +46,8 @@ function stepBody(node: WorkflowNode): Markup {
       return html`<ul>${node.rules.map((r) => html`<li><strong>${ruleText(r)}</strong> <span class="muted">(<code>${r.rule_id}</code>)</span><br /><span class="rule-why">Why: ${r.why}</span></li>`)}</ul>`;
     case 'review':
       return html`<p>An operator reviews the case and decides.</p>`;
+    case 'action':
+      return html`<p>Calls <code>${node.connector_key}</code> · <code>${node.operation_id}</code> ${node.when.replace('on_', 'on ').replace('_', ' ')}, with ${Object.keys(node.inputs).length} input${Object.keys(node.inputs).length === 1 ? '' : 's'}.</p>`;
   }
 }
 
