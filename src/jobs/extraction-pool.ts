@@ -10,6 +10,7 @@ import {
   type DocumentResult,
 } from '../domain/documents/index.ts';
 import type { ExtractionReply, ExtractionRequest } from './extraction-child.ts';
+import { PARENT_PID_VARIABLE } from './orphan-watch.ts';
 
 /**
  * Document extraction in child processes, so no document can stall or exhaust the process that
@@ -22,13 +23,16 @@ import type { ExtractionReply, ExtractionRequest } from './extraction-child.ts';
  * - over the memory cap: its resident set is read from /proc every `memoryPollMs` and the child
  *   is SIGKILLed above `maxRssBytes`; its heap is also capped with --max-old-space-size, which
  *   makes V8 abort the child rather than grow;
- * - a crash (a V8 abort, a native fault) ends only the child.
+ * - a crash (a V8 abort, a native fault) ends only the child;
+ * - a child outlives no parent: a watch thread kills it once its parent is gone (orphan-watch.ts).
  * A killed or crashed extraction rejects with {@link ExtractionAborted}: the job fails and is
  * retried a bounded number of times (case-jobs.ts), then the document is `extraction_aborted`.
  *
- * Children are reused between documents (start-up is ~0.3 s, plus ~2 s for the OCR model on first
- * use), at most `size` of them run at once, and a child is replaced after `maxJobsPerChild`
- * documents so a slow leak in a parser library cannot accumulate.
+ * Children are reused between documents: a fresh child answers its first document after
+ * 0.3–0.45 s and loads the OCR model in 2–5 s on first use, while a document handed to a warm
+ * child costs 0.2–0.4 ms of IPC (median, bench/extraction.ts). At most `size` children run at
+ * once, and a child is replaced after `maxJobsPerChild` documents so a slow leak in a parser
+ * library cannot accumulate.
  */
 export interface ExtractionPoolOptions {
   /** Child processes at most (each uses one core while it works). */
@@ -57,8 +61,8 @@ export class ExtractionAborted extends Error {
   }
 }
 
-/** Measured: a child at rest with pdfjs and the OCR engine loaded holds ~250 MB; a 40 MP PDF image
- * decodes to 160 MB of RGBA; mammoth on a 25,000-cell table peaks near 450 MB. */
+/** Measured here: a child that has run pdfjs and the OCR engine holds ~260 MB; a process running
+ * mammoth on a 50,000-cell table reached 670 MB; a 40 MP PDF image decodes to 160 MB of RGBA. */
 const DEFAULT_MAX_RSS_BYTES = 1536 * 1024 * 1024;
 const DEFAULT_MAX_HEAP_MB = 1024;
 
@@ -95,6 +99,7 @@ export function createExtractionPool(options: ExtractionPoolOptions = {}): Extra
     const proc = fork(childModule, [], {
       execArgv: [`--max-old-space-size=${maxHeapMb}`, '--disable-warning=ExperimentalWarning'],
       serialization: 'advanced',
+      env: { ...process.env, [PARENT_PID_VARIABLE]: String(process.pid) },
       stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
     });
     const child: Child = { process: proc, jobs: 0, busy: false };

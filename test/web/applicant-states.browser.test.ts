@@ -156,15 +156,17 @@ describeInBrowser('applicant app in a browser: errors, links, resume, double sub
 
     const second = await page({ viewport: 'phone' });
     await second.goto(linkOf(s.signed_url));
-    await second.getByRole('heading', { name: 'Your most recent pay stub' }).waitFor();
+    // Everything is done, so the link resumes at the check page, with the answers and the file.
+    await second.getByRole('heading', { name: 'Check your answers before submitting' }).waitFor();
+    expect(await second.getByText('Jane Doe').count()).toBe(1);
     expect(await second.getByText('march.pdf').count()).toBe(1);
-    await second.getByRole('link', { name: 'Back' }).click();
+    await second.getByRole('link', { name: 'Change Full legal name' }).click();
     expect(await second.getByLabel('Full legal name').inputValue()).toBe('Jane Doe');
     await look(second, 'resumed-phone');
   }, 120_000);
 
   it('shows clear pages for a wrong token, a removed token and an expired link', async () => {
-    const s = await newSession(t, ws, 'income_verification', { return_url: 'https://acme.example/apply', expires_in_seconds: 600 });
+    const s = await newSession(t, ws, 'income_verification', { return_url: 'https://acme.example/apply', expires_in_seconds: 1800 });
     const url = new URL(s.signed_url);
     const wrong = await page({ viewport: 'phone' });
     const res = await wrong.goto(`${origin}${url.pathname}?token=${'x'.repeat(43)}`);
@@ -177,7 +179,7 @@ describeInBrowser('applicant app in a browser: errors, links, resume, double sub
     const opened = await page({ viewport: 'desktop' });
     await opened.goto(linkOf(s.signed_url));
     await opened.getByRole('heading', { name: 'About you' }).waitFor();
-    clock.advance(601_000);
+    clock.advance(1_801_000);
     try {
       expect((await opened.reload())?.status()).toBe(410);
       await opened.getByRole('heading', { name: 'This link has expired' }).waitFor();
@@ -185,7 +187,7 @@ describeInBrowser('applicant app in a browser: errors, links, resume, double sub
       await look(opened, 'link-expired-desktop');
     } finally {
       // Other tests share the clock: keep their sessions' lifetimes untouched by moving back.
-      clock.advance(-601_000);
+      clock.advance(-1_801_000);
     }
   }, 120_000);
 

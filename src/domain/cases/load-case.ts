@@ -5,22 +5,9 @@ import { loadPinnedDefinition } from '../case-types/case-types.ts';
 import type { CaseTypeDefinition } from '../case-types/definition.ts';
 import type { CaseState, DocumentState, Evidence, GateRuleResult, Provenance } from './case-state.ts';
 
-/**
- * Pinned workflow versions never change once written, so each process keeps the ones it has
- * read. Bounded; the key names org, environment, type and version.
- */
-const pinnedDefinitions = new Map<string, CaseTypeDefinition>();
-const PINNED_CACHE_LIMIT = 2_000;
-
-/** The workflow version a case is pinned to, from this process's cache when it has read it before. */
-export async function pinnedDefinition(db: Executor, row: CaseRow): Promise<CaseTypeDefinition> {
-  const key = `${row.org_id}\u0000${row.environment}\u0000${row.case_type_id}\u0000${row.workflow_version}`;
-  const hit = pinnedDefinitions.get(key);
-  if (hit) return hit;
-  const def = await loadPinnedDefinition(db, row.org_id, row.environment, row.case_type_id, row.workflow_version);
-  if (pinnedDefinitions.size >= PINNED_CACHE_LIMIT) pinnedDefinitions.delete(pinnedDefinitions.keys().next().value as string);
-  pinnedDefinitions.set(key, def);
-  return def;
+/** The workflow version a case is pinned to (cached per process: versions never change). */
+export function pinnedDefinition(db: Executor, row: CaseRow): Promise<CaseTypeDefinition> {
+  return loadPinnedDefinition(db, row.org_id, row.environment, row.case_type_id, row.workflow_version);
 }
 
 /** The whole state of a case, or undefined when the workspace has no such case. */

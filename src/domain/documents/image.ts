@@ -57,3 +57,53 @@ export async function downscaleImage(bytes: Uint8Array, size: ImageSize, maxPixe
   context.drawImage(image, 0, 0, width, height);
   return new Uint8Array(await canvas.encode('png'));
 }
+
+/**
+ * The EXIF orientation (1–8) of a JPEG: how a camera says the stored pixels must be turned to be
+ * upright. 1 (or no EXIF) means as stored. Reads only the APP1 segment's first IFD.
+ */
+export function readExifOrientation(bytes: Uint8Array): number {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (bytes.byteLength < 4 || view.getUint16(0) !== 0xffd8) return 1;
+  let offset = 2;
+  while (offset + 4 <= bytes.byteLength && bytes[offset] === 0xff) {
+    const marker = bytes[offset + 1]!;
+    const length = view.getUint16(offset + 2);
+    if (marker === 0xda || length < 2) return 1;
+    if (marker === 0xe1 && offset + 4 + length - 2 <= bytes.byteLength && String.fromCharCode(...bytes.subarray(offset + 4, offset + 8)) === 'Exif') {
+      const tiff = offset + 10;
+      if (tiff + 8 > bytes.byteLength) return 1;
+      const little = view.getUint16(tiff) === 0x4949;
+      const ifd = tiff + view.getUint32(tiff + 4, little);
+      if (ifd + 2 > bytes.byteLength) return 1;
+      const count = view.getUint16(ifd, little);
+      for (let i = 0; i < count && ifd + 2 + 12 * (i + 1) <= bytes.byteLength; i++) {
+        const entry = ifd + 2 + 12 * i;
+        if (view.getUint16(entry, little) === 0x0112) {
+          const value = view.getUint16(entry + 8, little);
+          return value >= 1 && value <= 8 ? value : 1;
+        }
+      }
+      return 1;
+    }
+    offset += 2 + length;
+  }
+  return 1;
+}
+
+/**
+ * Turns a JPEG upright by its EXIF orientation and re-encodes it as PNG (which carries no
+ * orientation), so OCR sees lines of text running left to right: Tesseract's image reader ignores
+ * EXIF. The canvas decoder (Skia) already applies the orientation when it decodes — measured: a
+ * 200×300 JPEG tagged 6 decodes as 300×200 — so redrawing the decoded bitmap is the rotation.
+ * Returns the upright size: evidence boxes and the page size are in upright pixels, as every
+ * viewer shows the photo. The orientation test (test/extraction/exif-orientation.test.ts) checks
+ * pixels, so a decoder that stopped applying EXIF would fail it.
+ */
+export async function uprightImage(bytes: Uint8Array): Promise<{ image: Uint8Array; size: ImageSize }> {
+  const { loadImage, createCanvas } = await import('@napi-rs/canvas');
+  const image = await loadImage(Buffer.from(bytes));
+  const canvas = createCanvas(image.width, image.height);
+  canvas.getContext('2d').drawImage(image, 0, 0);
+  return { image: new Uint8Array(await canvas.encode('png')), size: { width: image.width, height: image.height } };
+}
