@@ -103,7 +103,7 @@ describeEachBackend('workflow action nodes', (backend) => {
   it('calls the customer system on approval with the mapped facts and the idempotency header, and stores the answer', async () => {
     customer.requests.length = 0;
     const caseId = await approvedCase('loan-4711');
-    await until(() => customer.requests.length === 1);
+    await until(() => customer.requests.length === 1, 30_000);
     const request = customer.requests[0]!;
     expect(request.method).toBe('POST');
     expect(request.url).toBe('/applications');
@@ -141,7 +141,7 @@ describeEachBackend('workflow action nodes', (backend) => {
     customer.requests.length = 0;
     customer.script.push(500);
     const caseId = await approvedCase('loan-4712');
-    await until(async () => (await readCase(caseId)).workspace.actions[0].status === 'succeeded');
+    await until(async () => (await readCase(caseId)).workspace.actions[0].status === 'succeeded', 30_000);
     expect(customer.requests).toHaveLength(2);
     expect(customer.requests.map((r) => r.headers['idempotency-key'])).toEqual([`${caseId}:create_application`, `${caseId}:create_application`]);
     const outcomes = (await events(caseId)).filter((e) => e.event_type.startsWith('connector.'));
@@ -241,7 +241,7 @@ describeEachBackend('workflow action nodes', (backend) => {
     const racers = Array.from({ length: 4 }, () => new Worker(t.ctx, [connectorCallTask({ pollMs: 20, maxInFlight: 2 })]));
     for (const r of racers) r.start();
     try {
-      for (const caseId of caseIds) await until(async () => (await readCase(caseId)).workspace.actions[0].status === 'succeeded');
+      for (const caseId of caseIds) await until(async () => (await readCase(caseId)).workspace.actions[0].status === 'succeeded', 30_000);
     } finally {
       await Promise.all(racers.map((r) => r.stop()));
       customer.delayMs = 0;
