@@ -9,6 +9,7 @@ import { migrate, type MigrationReport } from './storage/migrate.ts';
 import { createRateLimitStore } from './ports/rate-limit-store.ts';
 import { MissingSecretError, resolveDeploymentSecret } from './deployment-secret.ts';
 import { checkDataDirMode } from './storage/data-dir.ts';
+import { resealLegacyEndpointSecrets } from './domain/webhooks/endpoints.ts';
 import { createMetrics } from './metrics/metrics.ts';
 import { registerCollectors } from './metrics/collectors.ts';
 
@@ -47,6 +48,8 @@ export async function openRuntime(config: Config, options: RuntimeOptions): Prom
     const migrations = await migrate(database.db);
     const clock = options.clock ?? systemClock;
     const secret = await resolveDeploymentSecret(database.db, target, config.secret);
+    const resealed = await resealLegacyEndpointSecrets({ db: database.db, secret });
+    if (resealed > 0) options.logger.info({ endpoints: resealed }, 'webhook signing secrets re-sealed, bound to their endpoint');
     const rateLimits = options.rateLimits ?? (await createRateLimitStore(config.redisUrl, options.logger));
     const metrics = createMetrics({ processMetrics: config.metricsToken !== undefined });
     registerCollectors(metrics, { db: database.db, clock, pool: database.poolStats, rateLimits });

@@ -1,7 +1,7 @@
 import { createCanvas, loadImage } from '@napi-rs/canvas';
 import { describe, expect, it } from 'vitest';
 import { extractPages } from '../../src/domain/documents/index.ts';
-import { readExifOrientation, uprightImage } from '../../src/domain/documents/image.ts';
+import { estimateSkew, readExifOrientation, uprightImage } from '../../src/domain/documents/image.ts';
 import { fakeOcr } from './helpers.ts';
 
 /** An APP1 segment holding one IFD entry: Orientation (0x0112) = `value`, big-endian TIFF. */
@@ -51,5 +51,27 @@ describe('EXIF orientation before OCR', () => {
   it('gives the OCR page the upright size', async () => {
     const result = await extractPages({ ocr: fakeOcr({ words: [{ text: 'Upright', confidence: 90, x0: 10, x1: 80, top: 10, bottom: 30 }] }) }, { bytes: await rotatedPhoto() });
     expect(result.ok && result.value.pages[0]!.size).toEqual({ width: 300, height: 200, unit: 'px' });
+  });
+});
+
+/** A page of dark "text lines" turned `degrees` clockwise, as a PNG. */
+async function skewedPage(degrees: number): Promise<Uint8Array> {
+  const canvas = createCanvas(1000, 1300);
+  const context = canvas.getContext('2d');
+  context.fillStyle = '#fff';
+  context.fillRect(0, 0, 1000, 1300);
+  context.translate(500, 650);
+  context.rotate((degrees * Math.PI) / 180);
+  context.translate(-500, -650);
+  context.fillStyle = '#111';
+  for (let y = 150; y < 1150; y += 45) for (let x = 120; x < 880; x += 70) context.fillRect(x, y, 55, 14);
+  return new Uint8Array(await canvas.encode('png'));
+}
+
+describe('deskew before OCR', () => {
+  it('estimates the skew of a page photo within a quarter degree, and leaves a straight page alone', async () => {
+    expect(Math.abs((await estimateSkew(await skewedPage(1.5))) - 1.5)).toBeLessThanOrEqual(0.25);
+    expect(Math.abs((await estimateSkew(await skewedPage(-2))) + 2)).toBeLessThanOrEqual(0.25);
+    expect(await estimateSkew(await skewedPage(0))).toBe(0);
   });
 });

@@ -1,7 +1,6 @@
 import type { Environment } from '../../config.ts';
 import { findCaseSnapshot, type CaseRow, type CaseSnapshot, type DocumentRow } from '../../storage/cases.ts';
 import type { Executor } from '../../storage/schema.ts';
-import { listCallsOfCase } from '../../storage/connector-calls.ts';
 import { loadPinnedDefinition } from '../case-types/case-types.ts';
 import type { CaseTypeDefinition } from '../case-types/definition.ts';
 import type { CaseState, DocumentState, Evidence, GateRuleResult, Provenance } from './case-state.ts';
@@ -23,9 +22,8 @@ export async function loadCaseStateUnscoped(db: Executor, caseId: string): Promi
   return snapshot ? stateOfSnapshot(db, snapshot) : undefined;
 }
 
-export async function stateOfSnapshot(db: Executor, { row, facts, documents, jobs, session }: CaseSnapshot): Promise<CaseState> {
+export async function stateOfSnapshot(db: Executor, { row, facts, documents, jobs, session, calls }: CaseSnapshot): Promise<CaseState> {
   const definition = await pinnedDefinition(db, row);
-  const calls = definition.workflow.nodes.some((n) => n.type === 'action') ? await listCallsOfCase(db, row.case_id) : [];
   return {
     caseId: row.case_id,
     orgId: row.org_id,

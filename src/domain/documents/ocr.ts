@@ -205,6 +205,8 @@ const MIN_WORD_CONFIDENCE = 20;
 export interface OcrFrame {
   readonly size: PageSize;
   readonly pixelsPerUnit: number;
+  /** Degrees (clockwise) the image was turned back by before OCR to undo skew; boxes are turned forward again. */
+  readonly deskewedBy?: number;
 }
 
 /** Runs OCR on one image and builds its canonical page text from the word boxes. */
@@ -230,5 +232,16 @@ export async function ocrImageToPage(
   const placed: PositionedFragment[] = [];
   const text = layoutFragments(fragments, OCR_COLUMN_GAP, placed);
   const confidence = words.length === 0 ? 0 : words.reduce((sum, w) => sum + w.confidence, 0) / words.length;
-  return documentOk({ page_index: pageIndex, text, method: 'ocr', ocr_confidence: Math.round(confidence * 10) / 10, size: frame.size, origin: boxOrigin(text, placed, frame.pixelsPerUnit) });
+  return documentOk({ page_index: pageIndex, text, method: 'ocr', ocr_confidence: Math.round(confidence * 10) / 10, size: frame.size, origin: boxOrigin(text, placed, frame.pixelsPerUnit, unskew(frame)) });
+}
+
+/** Maps points of a deskewed image back onto the page as uploaded (a rotation about the centre). */
+function unskew(frame: OcrFrame): ((x: number, y: number) => readonly [number, number]) | undefined {
+  if (!frame.deskewedBy) return undefined;
+  const t = (frame.deskewedBy * Math.PI) / 180;
+  const cx = frame.size.width / 2;
+  const cy = frame.size.height / 2;
+  const cos = Math.cos(t);
+  const sin = Math.sin(t);
+  return (x, y) => [cx + (x - cx) * cos - (y - cy) * sin, cy + (x - cx) * sin + (y - cy) * cos];
 }
