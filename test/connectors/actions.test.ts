@@ -120,7 +120,7 @@ describeEachBackend('workflow action nodes', (backend) => {
     const record = await until(async () => {
       const r = await readCase(caseId);
       return r.workspace.actions[0].status === 'succeeded' ? r : undefined;
-    });
+    }, 30_000);
     expect(record.workspace.actions[0]).toMatchObject({
       node_id: 'create_application',
       connector_key: 'loan_origination',
@@ -159,7 +159,7 @@ describeEachBackend('workflow action nodes', (backend) => {
     const failed = await until(async () => {
       const r = await readCase(caseId);
       return r.workspace.actions[0].status === 'failed' ? r : undefined;
-    });
+    }, 30_000);
     expect(customer.requests).toHaveLength(3);
     expect(failed.workspace.actions[0]).toMatchObject({ attempt_count: 3, last_status_code: 500, last_error: 'HTTP 500' });
     expect(failed.queue_row).toMatchObject({ queue_category: 'exception', queue_status: 'ready', why_here_code: 'connector_call_failed' });
@@ -179,7 +179,7 @@ describeEachBackend('workflow action nodes', (backend) => {
     const done = await until(async () => {
       const r = await readCase(caseId);
       return r.workspace.actions[0].status === 'succeeded' ? r : undefined;
-    });
+    }, 30_000);
     expect(done.queue_row).toMatchObject({ queue_category: 'done', why_here_code: 'completed_approved' });
     expect(customer.requests).toHaveLength(4);
     expect(new Set(customer.requests.map((r) => r.headers['idempotency-key']))).toEqual(new Set([`${caseId}:create_application`]));
