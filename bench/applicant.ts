@@ -62,6 +62,8 @@ try {
   for (const [name, url] of pages) {
     const times: number[] = [];
     let res = await app.inject({ method: 'GET', url, headers: { cookie } });
+    // Warm up first (JIT, statement caches), so the figures are the steady state.
+    for (let i = 0; i < 30; i++) await app.inject({ method: 'GET', url, headers: { cookie } });
     for (let i = 0; i < SAMPLES; i++) {
       const t0 = performance.now();
       res = await app.inject({ method: 'GET', url, headers: { cookie } });

@@ -87,6 +87,7 @@ describeEachBackend('stored case records', (backend) => {
       where c.relnamespace = current_schema()::regnamespace and not g.tgisinternal and g.tgname like '%_touch_case_%' group by c.relname order by c.relname`.execute(t.ctx.db);
     expect(triggers.rows.map((r) => [r.table, Number(r.n)])).toEqual([
       ['case_jobs', 3],
+      ['connector_calls', 3],
       ['documents', 3],
       ['facts', 3],
       ['sessions', 3],

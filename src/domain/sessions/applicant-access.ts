@@ -1,5 +1,5 @@
-import { lockSession, type SessionRow } from '../../storage/cases.ts';
-import type { Tx } from '../../storage/schema.ts';
+import { findSession, lockSession, type SessionRow } from '../../storage/cases.ts';
+import type { Executor, Tx } from '../../storage/schema.ts';
 import { fail, ok, type Result } from '../errors.ts';
 import { sessionTokenMatches } from './session-token.ts';
 
@@ -23,6 +23,18 @@ export async function authorizeApplicant(tx: Tx, proof: ApplicantProof): Promise
   const refused = fail('forbidden', 'This link is not valid for this session: open the link you were sent again.');
   if (!SESSION_ID.test(proof.sessionId) || proof.token.length === 0 || proof.token.length > 256) return refused;
   const session = await lockSession(tx, proof.sessionId);
+  if (!session || !sessionTokenMatches(proof.token, session.token_hash)) return refused;
+  return ok(session);
+}
+
+/**
+ * The same check for reads (the applicant's pages): no transaction and no lock, since nothing is
+ * written; a page shows what was committed when it was read.
+ */
+export async function verifyApplicant(db: Executor, proof: ApplicantProof): Promise<Result<SessionRow>> {
+  const refused = fail('forbidden', 'This link is not valid for this session: open the link you were sent again.');
+  if (!SESSION_ID.test(proof.sessionId) || proof.token.length === 0 || proof.token.length > 256) return refused;
+  const session = await findSession(db, proof.sessionId);
   if (!session || !sessionTokenMatches(proof.token, session.token_hash)) return refused;
   return ok(session);
 }
