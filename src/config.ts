@@ -33,6 +33,8 @@ const envSchema = z.object({
     .transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean))
     .pipe(z.array(z.enum(ENVIRONMENTS)).min(1)),
   RATE_LIMIT_PER_MINUTE: positiveInt.default(600),
+  /** Failed authentications one client address may make per minute before 429 (checked before any query). */
+  AUTH_FAILURES_PER_MINUTE: positiveInt.default(30),
   TEST_SESSIONS_PER_MONTH: z.coerce.number().int().min(0).default(50),
   WEBHOOK_RETRY_DELAYS: z
     .string()
@@ -75,6 +77,7 @@ export interface Config {
   secret: string | undefined;
   acceptedKeyEnvironments: readonly Environment[];
   rateLimitPerMinute: number;
+  authFailuresPerMinute: number;
   testSessionsPerMonth: number;
   webhookRetryDelaysSeconds: readonly number[];
   webhookTimeoutMs: number;
@@ -116,6 +119,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     secret: e.DOSSIER_SECRET,
     acceptedKeyEnvironments: e.ACCEPTED_KEY_ENVIRONMENTS,
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
+    authFailuresPerMinute: e.AUTH_FAILURES_PER_MINUTE,
     testSessionsPerMonth: e.TEST_SESSIONS_PER_MONTH,
     webhookRetryDelaysSeconds: e.WEBHOOK_RETRY_DELAYS,
     webhookTimeoutMs: e.WEBHOOK_TIMEOUT_MS,

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import { createAppContext, type AppContext } from './app-context.ts';
-import type { Config } from './config.ts';
+import { ConfigError, type Config } from './config.ts';
 import { systemClock, type Clock } from './ports/clock.ts';
 import { randomIds, type Ids } from './ports/ids.ts';
 import type { RateLimitStore } from './ports/rate-limit-store.ts';
@@ -8,6 +8,8 @@ import { openDatabase, type DatabaseHandle, type DatabaseTarget } from './storag
 import { migrate, type MigrationReport } from './storage/migrate.ts';
 import { createRateLimitStore } from './ports/rate-limit-store.ts';
 import { MissingSecretError, resolveDeploymentSecret } from './deployment-secret.ts';
+import { checkDataDirMode } from './storage/data-dir.ts';
+import { resealLegacyEndpointSecrets } from './domain/webhooks/endpoints.ts';
 import { createMetrics } from './metrics/metrics.ts';
 import { registerCollectors } from './metrics/collectors.ts';
 
@@ -36,11 +38,18 @@ export async function openRuntime(config: Config, options: RuntimeOptions): Prom
   const target = options.target ?? databaseTargetOf(config);
   // Refused before the database is touched: PostgreSQL needs DOSSIER_SECRET (issue 9 §4).
   if (target.kind === 'postgres' && !config.secret) throw new MissingSecretError(false);
+  if (target.kind === 'embedded') {
+    const checked = checkDataDirMode(target.dataDir);
+    if (!checked.ok) throw new ConfigError(checked.message);
+    if (checked.warning) options.logger.warn(checked.warning);
+  }
   const database = await openDatabase(target);
   try {
     const migrations = await migrate(database.db);
     const clock = options.clock ?? systemClock;
     const secret = await resolveDeploymentSecret(database.db, target, config.secret);
+    const resealed = await resealLegacyEndpointSecrets({ db: database.db, secret });
+    if (resealed > 0) options.logger.info({ endpoints: resealed }, 'webhook signing secrets re-sealed, bound to their endpoint');
     const rateLimits = options.rateLimits ?? (await createRateLimitStore(config.redisUrl, options.logger));
     const metrics = createMetrics({ processMetrics: config.metricsToken !== undefined });
     registerCollectors(metrics, { db: database.db, clock, pool: database.poolStats, rateLimits });

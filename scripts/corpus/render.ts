@@ -143,7 +143,8 @@ function tabParagraph(r: Extract<Block, { kind: 'row' }>): Paragraph {
 
 /**
  * A "scan": the text PDF rendered at ~144 dpi, then made less clean the way scanners and phones do
- * — a slight rotation, a grey paper tone, specks — and saved as PNG or JPEG.
+ * — a rotation, a grey paper tone, specks; for JPEG (phone photos) more rotation, a shear and
+ * more noise — and saved as PNG or JPEG.
  */
 export async function renderScan(pdfBytes: Uint8Array, rng: Rng, format: 'png' | 'jpeg'): Promise<Uint8Array> {
   const { createCanvas, loadImage } = await import('@napi-rs/canvas');
@@ -155,18 +156,22 @@ export async function renderScan(pdfBytes: Uint8Array, rng: Rng, format: 'png' |
   context.fillStyle = `rgb(${tone},${tone},${tone - rng.int(0, 8)})`;
   context.fillRect(0, 0, canvas.width, canvas.height);
   context.translate(canvas.width / 2, canvas.height / 2);
-  context.rotate(((rng.next() - 0.5) * 0.8 * Math.PI) / 180); // within ±0.4°
+  // A flatbed PNG sits within ±0.4°; a phone JPEG is rotated up to ±1.5° and sheared (the page
+  // not parallel to the lens), with more specks and stronger compression.
+  const phone = format === 'jpeg';
+  context.rotate(((rng.next() - 0.5) * (phone ? 3 : 0.8) * Math.PI) / 180);
+  if (phone) context.transform(1, (rng.next() - 0.5) * 0.01, (rng.next() - 0.5) * 0.03, 1, 0, 0);
   context.translate(-canvas.width / 2, -canvas.height / 2);
   context.globalCompositeOperation = 'multiply';
   context.drawImage(image, 0, 0);
   context.setTransform(1, 0, 0, 1, 0, 0);
   context.globalCompositeOperation = 'source-over';
-  for (let i = 0; i < 400; i++) {
+  for (let i = 0; i < (phone ? 1500 : 400); i++) {
     const grey = rng.int(60, 180);
     context.fillStyle = `rgb(${grey},${grey},${grey})`;
     context.fillRect(rng.int(0, canvas.width), rng.int(0, canvas.height), rng.int(1, 2), rng.int(1, 2));
   }
-  return new Uint8Array(format === 'png' ? await canvas.encode('png') : await canvas.encode('jpeg', rng.int(60, 85)));
+  return new Uint8Array(format === 'png' ? await canvas.encode('png') : await canvas.encode('jpeg', rng.int(55, 80)));
 }
 
 /** An image-only PDF (no text layer) holding a scan, as a scanner's "save as PDF" makes. */

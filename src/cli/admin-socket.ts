@@ -48,10 +48,17 @@ export async function startAdminSocket(runtime: Runtime, dataDir: string): Promi
     }
   }
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(path, () => resolve());
-  });
+  // The socket file is created by bind() with the process umask: under 077 it is never, even for
+  // a moment, reachable by group or others (chmod after listen left that window open).
+  const umask = process.umask(0o077);
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(path, () => resolve());
+    });
+  } finally {
+    process.umask(umask);
+  }
   chmodSync(path, 0o600);
   return server;
 }

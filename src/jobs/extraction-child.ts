@@ -3,6 +3,7 @@
  * extractPages, and answers with its result value. Its OCR engine is started on first use and kept
  * for the next documents. It exits when its parent goes away.
  */
+import { dieWithParent } from './orphan-watch.ts';
 import { createTesseractOcr, extractPages, type ExtractionLimits, type SupportedMimeType } from '../domain/documents/index.ts';
 
 export interface ExtractionRequest {
@@ -17,6 +18,8 @@ export type ExtractionReply =
   | { readonly id: number; readonly error: string };
 
 const ocr = createTesseractOcr();
+
+dieWithParent();
 
 process.on('message', (message: ExtractionRequest) => {
   void (async () => {

@@ -10,6 +10,7 @@ import {
   type DocumentResult,
 } from '../domain/documents/index.ts';
 import type { ExtractionReply, ExtractionRequest } from './extraction-child.ts';
+import { PARENT_PID_VARIABLE } from './orphan-watch.ts';
 
 /**
  * Document extraction in child processes, so no document can stall or exhaust the process that
@@ -22,7 +23,8 @@ import type { ExtractionReply, ExtractionRequest } from './extraction-child.ts';
  * - over the memory cap: its resident set is read from /proc every `memoryPollMs` and the child
  *   is SIGKILLed above `maxRssBytes`; its heap is also capped with --max-old-space-size, which
  *   makes V8 abort the child rather than grow;
- * - a crash (a V8 abort, a native fault) ends only the child.
+ * - a crash (a V8 abort, a native fault) ends only the child;
+ * - a child outlives no parent: a watch thread kills it once its parent is gone (orphan-watch.ts).
  * A killed or crashed extraction rejects with {@link ExtractionAborted}: the job fails and is
  * retried a bounded number of times (case-jobs.ts), then the document is `extraction_aborted`.
  *
@@ -97,6 +99,7 @@ export function createExtractionPool(options: ExtractionPoolOptions = {}): Extra
     const proc = fork(childModule, [], {
       execArgv: [`--max-old-space-size=${maxHeapMb}`, '--disable-warning=ExperimentalWarning'],
       serialization: 'advanced',
+      env: { ...process.env, [PARENT_PID_VARIABLE]: String(process.pid) },
       stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
     });
     const child: Child = { process: proc, jobs: 0, busy: false };

@@ -1,29 +1,17 @@
 import { hostname } from 'node:os';
 import type { AppContext } from '../app-context.ts';
-import {
-  applyAttemptEffects,
-  decideAfterAttempt,
-  hasSideEffects,
-  type AttemptDecision,
-} from '../domain/webhooks/attempt-outcome.ts';
-import { signingSecretsOf } from '../domain/webhooks/endpoints.ts';
-import { signAttempt } from '../domain/webhooks/signature.ts';
-import { createSafeHttpClient, type FetchResult, type OutboundHttp } from '../net/safe-fetch.ts';
+import { createSafeHttpClient, type OutboundHttp } from '../net/safe-fetch.ts';
 import { randomBase62 } from '../ports/ids.ts';
-import { inTransaction } from '../storage/unit-of-work.ts';
-import {
-  claimDueDeliveries,
-  inRelaxedCommit,
-  recordAttemptOutcomes,
-  releaseLease,
-  type ClaimedDelivery,
-  type RecordedAttempt,
-} from '../storage/webhooks/deliveries.ts';
+import { claimDueDeliveries, inRelaxedCommit, releaseLease, type ClaimedDelivery } from '../storage/webhooks/deliveries.ts';
+import { attemptDelivery, type AttemptOutcome } from './webhook-delivery/attempt.ts';
+import { EndpointCounts } from './webhook-delivery/endpoint-counts.ts';
+import { OutcomeWriter } from './webhook-delivery/outcome-writer.ts';
+import { SigningSecretCache } from './webhook-delivery/secret-cache.ts';
 import type { JobTask } from './worker.ts';
-import { Latch, listenForDeliveries, onDeliveriesQueued, type DeliveryListener } from './webhook-wake.ts';
+import { Latch, subscribeToDeliveryWakeUps, type DeliveryListener } from './webhook-wake.ts';
 
+export { WEBHOOK_USER_AGENT } from './webhook-delivery/attempt.ts';
 export const WEBHOOK_DELIVERY_TASK = 'webhook-delivery';
-export const WEBHOOK_USER_AGENT = 'Dossier-Webhooks/1.0';
 
 export interface WebhookDeliveryOptions {
   /** Attempts in flight in this worker at once. */
@@ -39,16 +27,6 @@ export interface WebhookDeliveryOptions {
   workerId?: string;
 }
 
-interface InFlight {
-  endpointId: string;
-}
-
-interface Outcome {
-  delivery: ClaimedDelivery;
-  decision: AttemptDecision;
-  record: RecordedAttempt;
-}
-
 /** Beyond the attempt deadline, how long a lease lasts: time to record the outcome. */
 const LEASE_MARGIN_MS = 5_000;
 /** In hand (in flight plus leased ahead), as a multiple of the slots. */
@@ -57,15 +35,14 @@ const PREFETCH_FACTOR = 2;
 const CLAIM_BATCH = 8;
 /** Outcomes that may wait to be recorded, as a multiple of the slots. */
 const UNRECORDED_FACTOR = 4;
-/** Bounded cache of opened signing secrets: opening (AES-GCM) per attempt is cheap but not free. */
-const SECRET_CACHE_SIZE = 1_000;
 
 /**
- * The delivery engine of one worker: a pipeline rather than batches. It leases due deliveries up
- * to its free slots, sends each as soon as it is leased, and records outcomes as they finish, so
- * a receiver taking ten seconds holds its own slots and nobody else's. Outcomes are written in
- * batches (one statement for plain ones, one transaction each for those with consequences), which
- * is what lets a single worker keep up with a fast receiver.
+ * The delivery engine of one worker: slot scheduling. It leases due deliveries up to its free
+ * slots, sends each as soon as it is leased, and hands outcomes to the batched writer as they
+ * finish, so a receiver taking ten seconds holds its own slots and nobody else's. The parts live
+ * beside it in `webhook-delivery/`: the attempt itself (`attempt.ts`), per-endpoint counts
+ * (`endpoint-counts.ts`), the signing-secret cache (`secret-cache.ts`) and the batched outcome
+ * writes (`outcome-writer.ts`); wake-ups (LISTEN, in-process) are in `webhook-wake.ts`.
  *
  * `run` is the Worker's loop body: it claims what it can and, when there is nothing to claim,
  * waits itself for a wake-up (NOTIFY, an in-process enqueue, a freed slot while work remains, a
@@ -78,28 +55,22 @@ export class WebhookDeliveryTask implements JobTask {
   readonly workerId: string;
 
   readonly #maxInFlight: number;
-  readonly #perEndpoint: number;
   readonly #pollMs: number;
   readonly #options: WebhookDeliveryOptions;
   readonly #latch = new Latch();
-  readonly #inFlight = new Map<string, InFlight>();
-  readonly #perEndpointCount = new Map<string, number>();
+  /** Delivery id → its endpoint, for the attempts being sent. */
+  readonly #inFlight = new Map<string, string>();
+  readonly #endpoints: EndpointCounts;
   readonly #sends = new Set<Promise<void>>();
-  readonly #secrets = new Map<string, string[]>();
+  readonly #secrets = new SigningSecretCache();
+  readonly #writer: OutcomeWriter;
   /** Leased ahead of a free slot, oldest first. */
   #ready: { delivery: ClaimedDelivery; claimedAt: number }[] = [];
-  #pending: Outcome[] = [];
-  /** Outcomes waiting to be written, or being written. */
-  #unrecorded = 0;
-  #flushing: Promise<void> | undefined;
   #ctx: AppContext | undefined;
   #http: OutboundHttp | undefined;
   #ownsHttp = false;
-  #listener: DeliveryListener | undefined;
-  #unsubscribe: (() => void) | undefined;
+  #wakeUps: DeliveryListener | undefined;
   #backlog = false;
-  /** Endpoints at their per-endpoint limit after the last claim: a slot of theirs freeing may uncover due work. */
-  #capped = new Set<string>();
   #coalesce: NodeJS.Timeout | undefined;
   #nextDueAt: number | undefined;
   #stopped = false;
@@ -107,9 +78,10 @@ export class WebhookDeliveryTask implements JobTask {
   constructor(options: WebhookDeliveryOptions = {}) {
     this.#options = options;
     this.#maxInFlight = options.maxInFlight ?? 32;
-    this.#perEndpoint = Math.min(options.perEndpointInFlight ?? 8, this.#maxInFlight);
+    this.#endpoints = new EndpointCounts(Math.min(options.perEndpointInFlight ?? 8, this.#maxInFlight));
     this.#pollMs = options.pollMs ?? 1_000;
     this.workerId = options.workerId ?? `${hostname()}:${process.pid}:${randomBase62(8)}`;
+    this.#writer = new OutcomeWriter(this.workerId, (batch) => this.#written(batch));
   }
 
   async run(ctx: AppContext): Promise<number> {
@@ -149,15 +121,13 @@ export class WebhookDeliveryTask implements JobTask {
     this.#latch.set();
     clearTimeout(this.#coalesce);
     if (this.#ctx) this.#launchReady(this.#ctx);
-    while (this.#sends.size > 0 || this.#flushing) {
+    while (this.#sends.size > 0 || this.#writer.busy) {
       await Promise.all([...this.#sends]);
-      await this.#flushing;
+      await this.#writer.busy;
     }
-    this.#unsubscribe?.();
-    await this.#listener?.close();
+    await this.#wakeUps?.close();
     if (this.#ownsHttp) await this.#http?.close();
-    this.#listener = undefined;
-    this.#unsubscribe = undefined;
+    this.#wakeUps = undefined;
   }
 
   #start(ctx: AppContext): void {
@@ -169,9 +139,8 @@ export class WebhookDeliveryTask implements JobTask {
       this.#http = createSafeHttpClient({ policy: { allowPrivateNetwork: ctx.config.allowPrivateNetwork }, timeoutMs: ctx.config.webhookTimeoutMs });
       this.#ownsHttp = true;
     }
-    this.#unsubscribe = onDeliveriesQueued(ctx.db, () => this.#latch.set());
     const listenUrl = this.#options.listenUrl === undefined ? ctx.config.databaseUrl : this.#options.listenUrl;
-    if (listenUrl) this.#listener = listenForDeliveries(listenUrl, () => this.#latch.set(), ctx.logger);
+    this.#wakeUps = subscribeToDeliveryWakeUps(ctx, listenUrl, () => this.#latch.set());
   }
 
   #waitMs(ctx: AppContext): number {
@@ -186,7 +155,7 @@ export class WebhookDeliveryTask implements JobTask {
    */
   async #fill(ctx: AppContext): Promise<number> {
     const inHand = this.#inFlight.size + this.#ready.length;
-    const room = Math.min(this.#maxInFlight * PREFETCH_FACTOR - inHand, this.#maxInFlight * UNRECORDED_FACTOR - this.#unrecorded);
+    const room = Math.min(this.#maxInFlight * PREFETCH_FACTOR - inHand, this.#maxInFlight * UNRECORDED_FACTOR - this.#writer.unwritten);
     // Too little room to be worth a round trip: wait for slots to free (they wake the loop).
     if (room <= 0 || (inHand > 0 && room < Math.min(CLAIM_BATCH, this.#maxInFlight))) {
       this.#backlog = true;
@@ -199,8 +168,8 @@ export class WebhookDeliveryTask implements JobTask {
         now,
         leaseUntil: new Date(now.getTime() + ctx.config.webhookTimeoutMs + LEASE_MARGIN_MS),
         limit: room,
-        perEndpointLimit: this.#perEndpoint,
-        inFlight: this.#perEndpointCount,
+        perEndpointLimit: this.#endpoints.limit,
+        inFlight: this.#endpoints.counts,
       }),
     );
     // A full claim means more may be waiting; a short one that the queue is drained, except for
@@ -209,10 +178,10 @@ export class WebhookDeliveryTask implements JobTask {
     if (this.#nextDueAt !== undefined && this.#nextDueAt <= now.getTime()) this.#nextDueAt = undefined;
     const claimedAt = performance.now();
     for (const delivery of claimed) {
-      this.#perEndpointCount.set(delivery.endpoint_id, (this.#perEndpointCount.get(delivery.endpoint_id) ?? 0) + 1);
+      this.#endpoints.take(delivery.endpoint_id);
       this.#ready.push({ delivery, claimedAt });
     }
-    this.#capped = new Set([...this.#perEndpointCount].filter(([, n]) => n >= this.#perEndpoint).map(([id]) => id));
+    this.#endpoints.noteCapped();
     this.#launchReady(ctx);
     return claimed.length;
   }
@@ -231,7 +200,7 @@ export class WebhookDeliveryTask implements JobTask {
     }
     if (this.#stopped) stale.push(...this.#ready.splice(0).map((r) => r.delivery));
     if (stale.length === 0) return;
-    for (const d of stale) this.#forget(d.endpoint_id);
+    for (const d of stale) this.#endpoints.give(d.endpoint_id);
     const giveBack = releaseLease(ctx.db, this.workerId, stale.map((d) => d.delivery_id)).catch((err: unknown) =>
       ctx.logger.warn({ err }, 'could not hand leases back; they run out on their own'),
     );
@@ -240,9 +209,14 @@ export class WebhookDeliveryTask implements JobTask {
   }
 
   #launch(ctx: AppContext, delivery: ClaimedDelivery): void {
-    this.#inFlight.set(delivery.delivery_id, { endpointId: delivery.endpoint_id });
-    const send = this.#attempt(ctx, delivery).then(
-      (outcome) => this.#queueOutcome(ctx, outcome),
+    this.#inFlight.set(delivery.delivery_id, delivery.endpoint_id);
+    const send = attemptDelivery(ctx, { http: this.#http!, secrets: this.#secrets }, delivery).then(
+      // The slot frees as soon as the answer is in; the lease keeps the delivery out of every
+      // claim until the writer has recorded its outcome.
+      (outcome) => {
+        this.#writer.add(ctx, outcome);
+        this.#release(ctx, delivery.delivery_id);
+      },
       (err: unknown) => {
         // A bug or an unopenable secret: the lease runs out and another attempt is made later.
         ctx.logger.error({ err, delivery_id: delivery.delivery_id }, 'webhook attempt could not be made');
@@ -253,107 +227,12 @@ export class WebhookDeliveryTask implements JobTask {
     void send.finally(() => this.#sends.delete(send));
   }
 
-  async #attempt(ctx: AppContext, delivery: ClaimedDelivery): Promise<Outcome> {
-    const attemptedAt = ctx.clock.now();
-    let result: FetchResult;
-    if (!delivery.enabled) {
-      result = { ok: false, reason: 'connection_failed', message: 'endpoint disabled: not sent', durationMs: 0 };
-    } else {
-      const secrets = this.#signingSecrets(ctx, delivery, attemptedAt);
-      result = await this.#http!.fetch({
-        url: delivery.url,
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          'user-agent': WEBHOOK_USER_AGENT,
-          ...signAttempt(secrets, delivery.delivery_id, Math.floor(attemptedAt.getTime() / 1000), delivery.payload),
-        },
-        body: delivery.payload,
-      });
+  #written(batch: readonly AttemptOutcome[]): void {
+    for (const o of batch) {
+      const at = o.record.next_attempt_at?.getTime();
+      if (at !== undefined && (this.#nextDueAt === undefined || at < this.#nextDueAt)) this.#nextDueAt = at;
     }
-    const decision = decideAfterAttempt({
-      attemptCountBefore: delivery.attempt_count,
-      succeeded: result.ok,
-      now: ctx.clock.now(),
-      retryDelaysSeconds: ctx.config.webhookRetryDelaysSeconds,
-    });
-    ctx.metrics.countDeliveryAttempt(result.ok ? 'delivered' : result.reason, decision.status === 'failed');
-    const record: RecordedAttempt = {
-      delivery_id: delivery.delivery_id,
-      attempt_number: delivery.total_attempts + 1,
-      attempted_at: attemptedAt,
-      status_code: result.status ?? null,
-      duration_ms: result.durationMs,
-      error: result.ok ? null : result.message,
-      response_excerpt: result.ok || result.status !== undefined ? result.bodyExcerpt : null,
-      status: decision.status,
-      attempt_count: decision.attemptCount,
-      next_attempt_at: decision.nextAttemptAt,
-    };
-    return { delivery, decision, record };
-  }
-
-  #signingSecrets(ctx: AppContext, delivery: ClaimedDelivery, now: Date): string[] {
-    const previousLive = delivery.previous_secret_expires_at !== null && delivery.previous_secret_expires_at > now;
-    const key = `${delivery.secret_box}|${previousLive ? delivery.previous_secret_box : ''}`;
-    let secrets = this.#secrets.get(key);
-    if (!secrets) {
-      secrets = signingSecretsOf(ctx.secret, delivery, now);
-      if (this.#secrets.size >= SECRET_CACHE_SIZE) this.#secrets.clear();
-      this.#secrets.set(key, secrets);
-    }
-    return secrets;
-  }
-
-  /**
-   * The slot frees as soon as the answer is in: recording happens behind it, in batches. The
-   * lease keeps the delivery out of every claim until its outcome is written, and at most
-   * MAX_UNRECORDED outcomes may wait, so a slow database slows claiming instead of filling memory.
-   */
-  #queueOutcome(ctx: AppContext, outcome: Outcome): void {
-    this.#pending.push(outcome);
-    this.#unrecorded++;
-    this.#release(ctx, outcome.delivery.delivery_id);
-    if (!this.#flushing) this.#flushing = this.#flush(ctx).finally(() => (this.#flushing = undefined));
-  }
-
-  /** Writes every outcome gathered so far; outcomes arriving meanwhile form the next batch. */
-  async #flush(ctx: AppContext): Promise<void> {
-    while (this.#pending.length > 0) {
-      const batch = this.#pending;
-      this.#pending = [];
-      const plain = batch.filter((o) => !hasSideEffects(o.delivery, o.decision));
-      const eventful = batch.filter((o) => hasSideEffects(o.delivery, o.decision));
-      try {
-        if (plain.length > 0) {
-          await inRelaxedCommit(ctx.db, (tx) => recordAttemptOutcomes(tx, this.workerId, plain.map((o) => o.record), ctx.clock.now()));
-        }
-        for (const o of eventful) {
-          await inTransaction(ctx.db, async (tx) => {
-            const recorded = await recordAttemptOutcomes(tx, this.workerId, [o.record], ctx.clock.now());
-            if (recorded.length === 1) {
-              await applyAttemptEffects(tx, ctx, o.delivery, o.decision, { statusCode: o.record.status_code, error: o.record.error });
-            }
-          });
-        }
-      } catch (err) {
-        // The leases stay and run out: these deliveries are attempted again (at least once, never lost).
-        ctx.logger.error({ err, deliveries: batch.length }, 'recording webhook attempts failed');
-      }
-      this.#unrecorded -= batch.length;
-      for (const o of batch) if (o.record.next_attempt_at) this.#noteDue(o.record.next_attempt_at.getTime());
-      if (this.#backlog) this.#latch.set();
-    }
-  }
-
-  #noteDue(at: number): void {
-    if (this.#nextDueAt === undefined || at < this.#nextDueAt) this.#nextDueAt = at;
-  }
-
-  #forget(endpointId: string): void {
-    const n = (this.#perEndpointCount.get(endpointId) ?? 1) - 1;
-    if (n > 0) this.#perEndpointCount.set(endpointId, n);
-    else this.#perEndpointCount.delete(endpointId);
+    if (this.#backlog) this.#latch.set();
   }
 
   /**
@@ -361,12 +240,12 @@ export class WebhookDeliveryTask implements JobTask {
    * by claims in groups (or after a 2 ms pause), not one claim per freed slot.
    */
   #release(ctx: AppContext, deliveryId: string): void {
-    const slot = this.#inFlight.get(deliveryId);
-    if (!slot) return;
+    const endpointId = this.#inFlight.get(deliveryId);
+    if (endpointId === undefined) return;
     this.#inFlight.delete(deliveryId);
-    this.#forget(slot.endpointId);
+    this.#endpoints.give(endpointId);
     this.#launchReady(ctx);
-    if (this.#stopped || !(this.#backlog || this.#capped.has(slot.endpointId))) return;
+    if (this.#stopped || !(this.#backlog || this.#endpoints.wasCapped(endpointId))) return;
     const room = this.#maxInFlight * PREFETCH_FACTOR - this.#inFlight.size - this.#ready.length;
     if ((this.#backlog && room >= CLAIM_BATCH) || this.#inFlight.size === 0) {
       clearTimeout(this.#coalesce);

@@ -100,3 +100,18 @@ export function listenForDeliveries(url: string, onNotify: () => void, logger: L
     },
   };
 }
+
+/**
+ * Every way a delivery worker is woken: enqueues in this process (on this database handle) and,
+ * given a PostgreSQL URL, a LISTEN connection. `close` ends both.
+ */
+export function subscribeToDeliveryWakeUps(ctx: { db: Db; logger: Logger }, listenUrl: string | null | undefined, wake: () => void): DeliveryListener {
+  const unsubscribe = onDeliveriesQueued(ctx.db, wake);
+  const listener = listenUrl ? listenForDeliveries(listenUrl, wake, ctx.logger) : undefined;
+  return {
+    async close() {
+      unsubscribe();
+      await listener?.close();
+    },
+  };
+}

@@ -1,3 +1,4 @@
+import type { ConnectorCallRow } from './connector-calls.ts';
 import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { Environment } from '../config.ts';
 import type { Executor, Tx } from './schema.ts';
@@ -55,6 +56,8 @@ export interface CaseSnapshot {
   documents: DocumentRow[];
   jobs: CaseJobRow[];
   session: SessionRow | undefined;
+  /** The case's workflow action calls (connector_calls), oldest first. */
+  calls: ConnectorCallRow[];
   /** `cases.revision` in the same statement as the rows: the revision this state renders as. */
   revision: number;
 }
@@ -66,18 +69,19 @@ const toDate = (v: unknown) => (v === null || v === undefined ? null : new Date(
  * and five sequential or pooled queries cost several times one.
  */
 export async function findCaseSnapshot(db: Executor, caseId: string, scope?: { orgId: string; environment: Environment }): Promise<CaseSnapshot | undefined> {
-  const result = await sql<CaseRow & { x_facts: unknown[]; x_documents: unknown[]; x_jobs: unknown[]; x_session: unknown }>`
+  const result = await sql<CaseRow & { x_facts: unknown[]; x_documents: unknown[]; x_jobs: unknown[]; x_session: unknown; x_calls: unknown[] }>`
     select c.*,
       coalesce((select json_agg(f) from facts f where f.case_id = c.case_id), '[]'::json) as x_facts,
       coalesce((select json_agg(d order by d.created_at, d.doc_id) from documents d where d.case_id = c.case_id), '[]'::json) as x_documents,
       coalesce((select json_agg(j order by j.created_at, j.job_id) from case_jobs j where j.case_id = c.case_id), '[]'::json) as x_jobs,
-      (select row_to_json(s) from sessions s where s.case_id = c.case_id order by s.created_at desc limit 1) as x_session
+      (select row_to_json(s) from sessions s where s.case_id = c.case_id order by s.created_at desc limit 1) as x_session,
+      coalesce((select json_agg(k order by k.created_at, k.call_id) from connector_calls k where k.case_id = c.case_id), '[]'::json) as x_calls
     from cases c
     where c.case_id = ${caseId}
       ${scope ? sql`and c.org_id = ${scope.orgId} and c.environment = ${scope.environment}` : sql``}`.execute(db);
   const found = result.rows[0];
   if (!found) return undefined;
-  const { x_facts, x_documents, x_jobs, x_session, revision, ...row } = found as typeof found & { revision: string };
+  const { x_facts, x_documents, x_jobs, x_session, x_calls, revision, ...row } = found as typeof found & { revision: string };
   const facts = (x_facts as Record<string, unknown>[]).map((f) => ({ ...f, updated_at: toDate(f.updated_at) }) as FactRow);
   const documents = (x_documents as Record<string, unknown>[]).map(
     (d) => ({ ...d, created_at: toDate(d.created_at), updated_at: toDate(d.updated_at), erased_at: toDate(d.erased_at) }) as DocumentRow,
@@ -89,7 +93,11 @@ export async function findCaseSnapshot(db: Executor, caseId: string, scope?: { o
   const session = s
     ? ({ ...s, expires_at: toDate(s.expires_at), submitted_at: toDate(s.submitted_at), created_at: toDate(s.created_at) } as SessionRow)
     : undefined;
-  return { row: row as CaseRow, facts, documents, jobs, session, revision: Number(revision) };
+  const callDates = ['next_attempt_at', 'locked_until', 'last_attempt_at', 'succeeded_at', 'failed_at', 'created_at', 'updated_at'] as const;
+  const calls = (x_calls as Record<string, unknown>[]).map(
+    (k) => ({ ...k, ...Object.fromEntries(callDates.map((name) => [name, toDate(k[name])])) }) as ConnectorCallRow,
+  );
+  return { row: row as CaseRow, facts, documents, jobs, session, calls, revision: Number(revision) };
 }
 
 /** The session row, locked for the rest of the transaction (applicant writes serialise on it). */

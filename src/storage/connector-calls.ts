@@ -46,10 +46,6 @@ export async function insertConnectorCall(
   return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
 }
 
-export async function listCallsOfCase(db: Executor, caseId: string): Promise<ConnectorCallRow[]> {
-  return db.selectFrom('connector_calls').selectAll().where('case_id', '=', caseId).orderBy('created_at').orderBy('call_id').execute();
-}
-
 /**
  * Leases up to `limit` due calls, earliest first. SKIP LOCKED keeps concurrent claimers from
  * taking one call twice; the lease then keeps it out of every claim until its outcome is written

@@ -87,6 +87,7 @@ describeEachBackend('stored case records', (backend) => {
       where c.relnamespace = current_schema()::regnamespace and not g.tgisinternal and g.tgname like '%_touch_case_%' group by c.relname order by c.relname`.execute(t.ctx.db);
     expect(triggers.rows.map((r) => [r.table, Number(r.n)])).toEqual([
       ['case_jobs', 3],
+      ['connector_calls', 3],
       ['documents', 3],
       ['facts', 3],
       ['sessions', 3],
@@ -119,6 +120,24 @@ describeEachBackend('stored case records', (backend) => {
     await storeCaseRecord(t.ctx.db, { caseId, revision: moved - 1, format: 'old', body: '{"stale":true}' });
     const again = await read();
     expect(again.body).toBe(fresh.body);
+  });
+
+  it('concurrent reads share one statement, and each gets its own answer', async () => {
+    const second = (await newSession(t, ws, 'income_verification')).case_id;
+    const other = await t.workspace();
+    await Promise.all([read(), read()]);
+    const before = t.runtime.database.poolStats().statements;
+    const results = await Promise.all([
+      findStoredCaseRecord(t.ctx.db, { orgId: ws.orgId, environment: 'test', caseId }),
+      findStoredCaseRecord(t.ctx.db, { orgId: ws.orgId, environment: 'test', caseId: second }),
+      findStoredCaseRecord(t.ctx.db, { orgId: other.orgId, environment: 'test', caseId }),
+      findStoredCaseRecord(t.ctx.db, { orgId: ws.orgId, environment: 'live', caseId }),
+      findStoredCaseRecord(t.ctx.db, { orgId: ws.orgId, environment: 'test', caseId: 'case_missing' }),
+    ]);
+    expect(t.runtime.database.poolStats().statements - before).toBe(1);
+    expect(results[0]?.revision).toBe(await revision());
+    expect(results[1]?.revision).toBeGreaterThan(0);
+    expect(results.slice(2)).toEqual([undefined, undefined, undefined]);
   });
 
   it('another workspace cannot read the case, stored or not', async () => {

@@ -47,7 +47,7 @@ describeEachBackend('case reads', (backend) => {
         handoff: null,
       });
       expect(Object.keys(c.workspace).sort()).toEqual(
-        ['current_gate_id', 'current_gate_title', 'current_node_id', 'current_node_title', 'documents', 'facts', 'intake_session', 'jobs', 'next_action', 'operational_summary', 'structured_inputs', 'summary'].sort(),
+        ['actions', 'current_gate_id', 'current_gate_title', 'current_node_id', 'current_node_title', 'documents', 'facts', 'intake_session', 'jobs', 'next_action', 'operational_summary', 'structured_inputs', 'summary'].sort(),
       );
       expect(c.workspace).toMatchObject({
         current_node_id: 'applicant',

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { describeDemo } from '../../src/cli/admin-commands.ts';
+import { describeDemo } from '../../src/cli/commands/demo.ts';
 import { createTestApp, describeEachBackend, type TestApp } from '../support/harness.ts';
 import { drainCaseJobs } from '../engine/engine-fixtures.ts';
 import { signInOperator } from '../support/web.ts';

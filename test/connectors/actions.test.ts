@@ -3,11 +3,12 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { putCaseType } from '../../src/domain/case-types/case-types.ts';
 import { connectorCallTask } from '../../src/jobs/connector-calls.ts';
+import { JOB_SOURCES } from '../../src/metrics/collectors.ts';
 import { Worker } from '../../src/jobs/worker.ts';
 import { systemClock } from '../../src/ports/clock.ts';
 import { addProcessedDocument, answerAndSubmit, drainCaseJobs, newSession } from '../engine/engine-fixtures.ts';
 import { incomeVerification } from '../support/fixtures.ts';
-import { createTestApp, describeEachBackend, until, type TestApp, type TestWorkspace } from '../support/harness.ts';
+import { createTestApp, describeEachBackend, itOnPostgres, until, type TestApp, type TestWorkspace } from '../support/harness.ts';
 import { startCustomerServer, type CustomerServer } from './customer-server.ts';
 import { caller, loanManifest, PRIVATE_NETWORK_ENV } from './support.ts';
 
@@ -53,7 +54,7 @@ describeEachBackend('workflow action nodes', (backend) => {
   };
   const readCase = async (caseId: string) => {
     const res = await api('GET', `/api/v1/cases/${caseId}`);
-    if (res.statusCode !== 200) throw new Error(res.body);
+    if (res.statusCode !== 200) throw new Error(`${res.body}\n${logLines.filter((l) => l.includes(JSON.parse(res.body).error?.request_id ?? "-")).join("\n")}`);
     return res.json();
   };
   const events = async (caseId: string) =>
@@ -102,7 +103,7 @@ describeEachBackend('workflow action nodes', (backend) => {
   it('calls the customer system on approval with the mapped facts and the idempotency header, and stores the answer', async () => {
     customer.requests.length = 0;
     const caseId = await approvedCase('loan-4711');
-    await until(() => customer.requests.length === 1);
+    await until(() => customer.requests.length === 1, 30_000);
     const request = customer.requests[0]!;
     expect(request.method).toBe('POST');
     expect(request.url).toBe('/applications');
@@ -119,7 +120,7 @@ describeEachBackend('workflow action nodes', (backend) => {
     const record = await until(async () => {
       const r = await readCase(caseId);
       return r.workspace.actions[0].status === 'succeeded' ? r : undefined;
-    });
+    }, 30_000);
     expect(record.workspace.actions[0]).toMatchObject({
       node_id: 'create_application',
       connector_key: 'loan_origination',
@@ -140,7 +141,7 @@ describeEachBackend('workflow action nodes', (backend) => {
     customer.requests.length = 0;
     customer.script.push(500);
     const caseId = await approvedCase('loan-4712');
-    await until(async () => (await readCase(caseId)).workspace.actions[0].status === 'succeeded');
+    await until(async () => (await readCase(caseId)).workspace.actions[0].status === 'succeeded', 30_000);
     expect(customer.requests).toHaveLength(2);
     expect(customer.requests.map((r) => r.headers['idempotency-key'])).toEqual([`${caseId}:create_application`, `${caseId}:create_application`]);
     const outcomes = (await events(caseId)).filter((e) => e.event_type.startsWith('connector.'));
@@ -158,7 +159,7 @@ describeEachBackend('workflow action nodes', (backend) => {
     const failed = await until(async () => {
       const r = await readCase(caseId);
       return r.workspace.actions[0].status === 'failed' ? r : undefined;
-    });
+    }, 30_000);
     expect(customer.requests).toHaveLength(3);
     expect(failed.workspace.actions[0]).toMatchObject({ attempt_count: 3, last_status_code: 500, last_error: 'HTTP 500' });
     expect(failed.queue_row).toMatchObject({ queue_category: 'exception', queue_status: 'ready', why_here_code: 'connector_call_failed' });
@@ -168,6 +169,9 @@ describeEachBackend('workflow action nodes', (backend) => {
     expect(JSON.stringify(queue)).toContain(caseId);
     const finals = (await events(caseId)).filter((e) => e.event_type === 'connector.call_failed' && e.data.final === true);
     expect(finals).toHaveLength(1);
+    // The queue gauges (dossier_jobs{kind="connector_call"}) see the failed call.
+    const summaries = (await Promise.all(JOB_SOURCES.map((source) => source.summarize(t.ctx.db, new Date())))).flat();
+    expect(summaries.find((s) => s.kind === 'connector_call')?.counts.failed).toBe(1);
 
     const retried = await api('POST', `/api/v1/cases/${caseId}/actions/create_application/retry`);
     expect(retried.statusCode, retried.body).toBe(200);
@@ -175,7 +179,7 @@ describeEachBackend('workflow action nodes', (backend) => {
     const done = await until(async () => {
       const r = await readCase(caseId);
       return r.workspace.actions[0].status === 'succeeded' ? r : undefined;
-    });
+    }, 30_000);
     expect(done.queue_row).toMatchObject({ queue_category: 'done', why_here_code: 'completed_approved' });
     expect(customer.requests).toHaveLength(4);
     expect(new Set(customer.requests.map((r) => r.headers['idempotency-key']))).toEqual(new Set([`${caseId}:create_application`]));
@@ -225,6 +229,28 @@ describeEachBackend('workflow action nodes', (backend) => {
       '$.workflow.nodes[7].inputs.nickname: operation "getApplication" has no parameter "nickname" and takes no request body',
     ]);
   });
+
+  itOnPostgres(backend, 'never makes two calls of one action at once, with several workers racing for them', async () => {
+    await worker.stop();
+    customer.requests.length = 0;
+    customer.maxInFlightPerKey = 0;
+    customer.delayMs = 150;
+    // Calls queue up while no worker runs; then four workers (four processes' worth) race for them.
+    const caseIds = [];
+    for (let i = 0; i < 4; i++) caseIds.push(await approvedCase(`loan-race-${i}`));
+    const racers = Array.from({ length: 4 }, () => new Worker(t.ctx, [connectorCallTask({ pollMs: 20, maxInFlight: 2 })]));
+    for (const r of racers) r.start();
+    try {
+      for (const caseId of caseIds) await until(async () => (await readCase(caseId)).workspace.actions[0].status === 'succeeded', 30_000);
+    } finally {
+      await Promise.all(racers.map((r) => r.stop()));
+      customer.delayMs = 0;
+      worker = new Worker(t.ctx, [connectorCallTask({ pollMs: 50 })]);
+      worker.start();
+    }
+    expect(customer.requests.map((r) => r.headers['idempotency-key']).sort()).toEqual(caseIds.map((id) => `${id}:create_application`).sort());
+    expect(customer.maxInFlightPerKey).toBe(1);
+  }, 60_000);
 
   it('never shows the connector secret in a response or a log line', async () => {
     expect(responses.length).toBeGreaterThan(10);

@@ -1,3 +1,5 @@
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { extractPages } from '../../src/domain/documents/index.ts';
 import { createExtractionPool, ExtractionAborted, type ExtractionPool } from '../../src/jobs/extraction-pool.ts';
@@ -65,6 +67,18 @@ describe('extraction pool', () => {
     const p = pool({ size: 1, childModule: misbehaving });
     const error = await p.extractPages({ bytes: text('crash') }).catch((e: unknown) => e);
     expect(error).toMatchObject({ name: 'ExtractionAborted', reason: 'crashed', message: expect.stringMatching(/code 7/) });
+  });
+
+  it('leaves no child spinning behind when its server is killed', async () => {
+    const parent = spawn(process.execPath, [fileURLToPath(new URL('./pool-parent.ts', import.meta.url))], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const childPid = await new Promise<number>((resolve, reject) => {
+      parent.stdout.once('data', (chunk: Buffer) => resolve(Number(chunk.toString().trim())));
+      parent.once('exit', (code) => reject(new Error(`pool parent exited with ${code}`)));
+    });
+    expect(gone(childPid)).toBe(false);
+    parent.kill('SIGKILL');
+    // The child is stuck in a synchronous loop, so only its watch thread can notice.
+    await expect.poll(() => gone(childPid), { timeout: 15_000 }).toBe(true);
   });
 
   it('runs at most `size` children, and a cancelled extraction is extraction_timeout', async () => {

@@ -3,6 +3,9 @@
  * `hang` spins synchronously (no timer can interrupt it), `memory` allocates native memory until
  * killed, `crash` exits, `pid` answers with its own process id as the page text.
  */
+import { dieWithParent } from '../../src/jobs/orphan-watch.ts';
+
+dieWithParent(100);
 const held: Buffer[] = [];
 
 process.on('message', (message: { id: number; bytes: Uint8Array }) => {

@@ -5,7 +5,9 @@ import { Writable } from 'node:stream';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
 import { open, seal } from '../../src/domain/crypto/secret-box.ts';
-import { createEndpoint, signingSecretsOf } from '../../src/domain/webhooks/endpoints.ts';
+import { createCipheriv, randomBytes } from 'node:crypto';
+import { deriveKey } from '../../src/domain/crypto/secret-box.ts';
+import { createEndpoint, resealLegacyEndpointSecrets, signingSecretsOf } from '../../src/domain/webhooks/endpoints.ts';
 import { MissingSecretError, secretFilePath } from '../../src/deployment-secret.ts';
 import { createLogger } from '../../src/logging.ts';
 import { openRuntime } from '../../src/runtime.ts';
@@ -49,6 +51,41 @@ describeEachBackend('webhook endpoint secrets', (backend) => {
       await t.ctx.db.updateTable('webhook_endpoints').set({ secret_box: rowA.secret_box }).where('endpoint_id', '=', b.value.endpoint_id).execute();
       const rowB = await t.ctx.db.selectFrom('webhook_endpoints').selectAll().where('endpoint_id', '=', b.value.endpoint_id).executeTakeFirstOrThrow();
       expect(() => signingSecretsOf(t.ctx.secret, rowB, new Date())).toThrow(/cannot be opened/);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+/** A box as versions before issue 9 wrote it: no associated data. */
+function legacySeal(secret: string, purpose: string, plaintext: string): string {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', deriveKey(secret, purpose), iv);
+  const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
+  return ['v1', iv, cipher.getAuthTag(), body].map((p) => (typeof p === 'string' ? p : p.toString('base64url'))).join('.');
+}
+
+describeEachBackend('legacy sealed endpoint secrets', (backend) => {
+  it('are re-sealed at start, bound to their endpoint', async () => {
+    const t = await createTestApp(backend, { env: { DOSSIER_ALLOW_PRIVATE_NETWORK: 'true' } });
+    try {
+      const ws = await t.workspace();
+      const a = await createEndpoint(t.ctx, { orgId: ws.orgId, environment: 'test', url: 'http://127.0.0.1:1/a', events: ['*'] });
+      const b = await createEndpoint(t.ctx, { orgId: ws.orgId, environment: 'test', url: 'http://127.0.0.1:1/b', events: ['*'] });
+      if (!a.ok || !b.ok) throw new Error('endpoints not created');
+      const old = legacySeal(t.ctx.secret, 'webhook-signing-secret', 'whsec_legacy');
+      await t.ctx.db.updateTable('webhook_endpoints').set({ secret_box: old }).where('endpoint_id', '=', a.value.endpoint_id).execute();
+      const row = () => t.ctx.db.selectFrom('webhook_endpoints').selectAll().where('endpoint_id', '=', a.value.endpoint_id).executeTakeFirstOrThrow();
+      expect(signingSecretsOf(t.ctx.secret, await row(), new Date())).toEqual(['whsec_legacy']);
+
+      expect(await resealLegacyEndpointSecrets(t.ctx)).toBe(1);
+      const resealed = await row();
+      expect(resealed.secret_box.startsWith('v2.')).toBe(true);
+      expect(signingSecretsOf(t.ctx.secret, resealed, new Date())).toEqual(['whsec_legacy']);
+      await t.ctx.db.updateTable('webhook_endpoints').set({ secret_box: resealed.secret_box }).where('endpoint_id', '=', b.value.endpoint_id).execute();
+      const moved = await t.ctx.db.selectFrom('webhook_endpoints').selectAll().where('endpoint_id', '=', b.value.endpoint_id).executeTakeFirstOrThrow();
+      expect(() => signingSecretsOf(t.ctx.secret, moved, new Date())).toThrow(/cannot be opened/);
+      expect(await resealLegacyEndpointSecrets(t.ctx)).toBe(0);
     } finally {
       await t.close();
     }

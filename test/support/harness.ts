@@ -100,7 +100,7 @@ export interface TestAppOptions {
 /** A whole service on a fresh database, talked to through Fastify's inject. */
 export async function createTestApp(backend: BackendKind, options: TestAppOptions = {}): Promise<TestApp> {
   const db = await freshDatabase(backend);
-  const config = loadConfig({ LOG_LEVEL: options.logger ? 'info' : 'silent', DOSSIER_SECRET: 'test-secret-test-secret-test-secret-0123', VALIDATE_RESPONSES: 'true', ...options.env });
+  const config = loadConfig({ LOG_LEVEL: options.logger ? 'info' : 'silent', DOSSIER_SECRET: 'test-secret-test-secret-test-secret-0123', VALIDATE_RESPONSES: 'true', AUTH_FAILURES_PER_MINUTE: '1000000', ...options.env });
   const clock = options.clock ?? new ManualClock(new Date());
   const runtime = await openRuntime(config, {
     logger: options.logger ?? silentLogger,

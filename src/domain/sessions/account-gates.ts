@@ -22,7 +22,11 @@ export async function passLiveAccessGates(
   tx: Tx,
   gate: { orgId: string; environment: Environment; selfServeWebhooksBlocked: boolean },
 ): Promise<Result<OrgRow>> {
-  const org = await findOrg(tx, gate.orgId);
+  return checkLiveAccess(gate, await findOrg(tx, gate.orgId));
+}
+
+/** The live-access gates over a workspace already read. */
+export function checkLiveAccess(gate: { environment: Environment; selfServeWebhooksBlocked: boolean }, org: OrgRow | undefined): Result<OrgRow> {
   if (!org) return fail('not_found', 'This workspace no longer exists.');
   const live = gate.environment === 'live';
   if (live && org.legal_terms_version !== CURRENT_LEGAL_TERMS_VERSION) {
@@ -50,16 +54,17 @@ export interface SessionAllowance {
 }
 
 /**
- * The session gates: the live-access gates, then 402 live cap or 429 test cap. The caps are read
- * here so a capped workspace is refused in the contract's order; the allowance itself is taken by
+ * The session gates over a workspace and a month's count already read (in one statement:
+ * storage/session-gates.ts): the live-access gates, then 402 live cap or 429 test cap, so a capped
+ * workspace is refused in the contract's order. The allowance itself is taken by
  * `takeSessionAllowance` as the last write of the session's transaction, which refuses a
  * concurrent race past this read.
  */
-export async function passAccountGates(tx: Tx, gate: GateContext): Promise<Result<SessionAllowance>> {
-  const access = await passLiveAccessGates(tx, gate);
+export function checkSessionGates(gate: GateContext, read: { org: OrgRow | undefined; used: number }): Result<SessionAllowance> {
+  const access = checkLiveAccess(gate, read.org);
   if (!access.ok) return access;
   const cap = gate.environment === 'live' ? access.value.live_usage_cap : gate.testSessionsPerMonth;
-  const used = cap === null ? 0 : await sessionsUsed(tx, gate);
+  const used = cap === null ? 0 : read.used;
   if (cap !== null && used >= cap) return capFailure(gate, cap);
   return ok({ cap, used });
 }

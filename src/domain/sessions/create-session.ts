@@ -2,12 +2,14 @@ import type { AppContext } from '../deps.ts';
 import type { AuthenticatedKey } from '../keys/authenticate.ts';
 import { insertSession } from '../../storage/cases.ts';
 import { recordCaseEvent, type ActionEnqueuer, type WebhookEnqueuer } from '../cases/case-events.ts';
-import { currentCaseTypeVersion, externalCaseIdFree, externalCaseIdRace } from '../cases/case-target.ts';
+import { caseTypeTarget, externalCaseIdFree, externalCaseIdRace } from '../cases/case-target.ts';
 import { openCase } from '../cases/open-case.ts';
 import { fail, ok, type Result } from '../errors.ts';
 import type { IdempotentResponse } from '../idempotency/idempotency.ts';
 import { runIdempotentOperation } from '../idempotency/idempotent-operation.ts';
-import { passAccountGates, takeSessionAllowance } from './account-gates.ts';
+import { readSessionGateInputs } from '../../storage/session-gates.ts';
+import { usagePeriod } from '../usage/usage.ts';
+import { checkSessionGates, takeSessionAllowance } from './account-gates.ts';
 import { generateSessionToken, signedSessionUrl } from './session-token.ts';
 
 export const DEFAULT_SESSION_SECONDS = 86_400;
@@ -59,9 +61,11 @@ export async function createSession(deps: SessionDeps, input: CreateSessionInput
   const gate = { orgId: key.orgId, environment: key.environment, now, testSessionsPerMonth: deps.config.testSessionsPerMonth, selfServeWebhooksBlocked };
   try {
     return await runIdempotentOperation({ ...deps, now }, idempotent, async (tx) => {
-      const allowance = await passAccountGates(tx, gate);
+      // The workspace, the month's count and the case type's version in one round trip.
+      const read = await readSessionGateInputs(tx, { orgId: key.orgId, environment: key.environment, period: usagePeriod(now), caseTypeId: request.case_type_id });
+      const allowance = checkSessionGates(gate, { org: read?.org, used: read?.used ?? 0 });
       if (!allowance.ok) return allowance;
-      const version = await currentCaseTypeVersion(tx, key, request.case_type_id);
+      const version = await caseTypeTarget(tx, key, request.case_type_id, read?.caseTypeVersion);
       if (!version.ok) return version;
       const free = await externalCaseIdFree(tx, key, request.external_case_id);
       if (!free.ok) return free;

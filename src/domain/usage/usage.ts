@@ -1,7 +1,7 @@
 import type { Environment } from '../../config.ts';
 import type { Executor, Tx } from '../../storage/schema.ts';
 import { inTransaction, lockTransactionKey, RetryUnitOfWork } from '../../storage/unit-of-work.ts';
-import { incrementUsageCounter, sumUsageCounters } from '../../storage/usage-counters.ts';
+import { incrementUsageCounter, incrementUsageCounterBelow, sumUsageCounters } from '../../storage/usage-counters.ts';
 
 /** The UTC calendar month a moment falls in, `YYYY-MM`: the test cap resets at its start. */
 export function usagePeriod(now: Date): string {
@@ -52,13 +52,17 @@ export async function consumeSessionAllowance(
   if (input.cap !== null && input.cap <= 0) return { allowed: false };
   const margin = input.nearCapMargin ?? NEAR_CAP_MARGIN;
   const farFromCap = input.cap === null || (input.usedSoFar ?? (await sessionsUsed(tx, input))) + margin < input.cap;
+  const shard = Math.floor(Math.random() * SHARDS);
+  // No cap: nothing to be exact about, so no lock (exclusive holders exist only near a cap).
+  if (input.cap === null) {
+    await incrementUsageCounter(tx, periodKey(input), shard);
+    return { allowed: true };
+  }
   if (farFromCap) {
     await lockTransactionKey(tx, lockKey(input), 'shared');
-    // Re-read under the lock: exclusive holders may have brought the count near the cap meanwhile.
-    if (input.cap === null || (await sessionsUsed(tx, input)) + margin < input.cap) {
-      await incrementUsageCounter(tx, periodKey(input), Math.floor(Math.random() * SHARDS));
-      return { allowed: true };
-    }
+    // Re-read under the lock, in the increment's own statement: exclusive holders may have
+    // brought the count near the cap meanwhile.
+    if (await incrementUsageCounterBelow(tx, periodKey(input), shard, input.cap - margin)) return { allowed: true };
     // Upgrading a shared lock we hold to exclusive can deadlock with another upgrader: start over.
     throw new RetryUnitOfWork('usage count crossed the near-cap margin');
   }

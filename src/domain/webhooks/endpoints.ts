@@ -8,7 +8,9 @@ import {
   findEndpoint,
   insertEndpoint,
   listEndpoints,
+  listLegacySealedEndpoints,
   replaceEndpointSecret,
+  swapEndpointSecretBoxes,
   type EndpointRow,
 } from '../../storage/webhooks/endpoints.ts';
 import { open, seal, type BoxLabel } from '../crypto/secret-box.ts';
@@ -131,7 +133,8 @@ export async function createEndpoint(
   return ok({ ...toEndpointView(row, now), signing_secret: signingSecret });
 }
 
-export async function listEndpointViews(deps: Pick<EndpointDeps, 'db' | 'clock'>, orgId: string, environment: Environment): Promise<EndpointView[]> {
+export async function listEndpointViews(deps: Pick<EndpointDeps, 'db' | 'clock'>, input: { orgId: string; environment: Environment }): Promise<EndpointView[]> {
+  const { orgId, environment } = input;
   const now = deps.clock.now();
   return (await listEndpoints(deps.db, orgId, environment)).map((row) => toEndpointView(row, now));
 }
@@ -198,4 +201,27 @@ export async function currentSigningSecret(deps: Pick<EndpointDeps, 'db' | 'secr
   const secret = open(deps.secret, secretLabel(row.endpoint_id), row.secret_box);
   if (secret === undefined) throw new Error('webhook signing secret cannot be opened: was DOSSIER_SECRET changed?');
   return ok({ url: row.url, secret });
+}
+
+/**
+ * Re-seals signing secrets written before owners were bound (`v1` boxes) as `v2`, bound to their
+ * endpoint, so an old box can no longer be moved to another endpoint. Runs at start; a box that
+ * does not open (another secret) is left alone. Returns how many endpoints were re-sealed.
+ */
+export async function resealLegacyEndpointSecrets(deps: Pick<EndpointDeps, 'db' | 'secret'>): Promise<number> {
+  let count = 0;
+  for (const row of await listLegacySealedEndpoints(deps.db)) {
+    const label = secretLabel(row.endpoint_id);
+    const reseal = (box: string | null): string | null | undefined => {
+      if (box === null || !box.startsWith('v1.')) return box;
+      const plain = open(deps.secret, label, box);
+      return plain === undefined ? undefined : seal(deps.secret, label, plain);
+    };
+    const secretBox = reseal(row.secret_box);
+    const previousSecretBox = reseal(row.previous_secret_box);
+    if (typeof secretBox !== 'string' || previousSecretBox === undefined) continue;
+    await swapEndpointSecretBoxes(deps.db, row.endpoint_id, { secretBox: row.secret_box, previousSecretBox: row.previous_secret_box }, { secretBox, previousSecretBox });
+    count++;
+  }
+  return count;
 }

@@ -5,6 +5,7 @@ import { consumeRateLimit, rateLimitHeaders } from '../../domain/rate-limit/rate
 import { AppError } from '../../domain/errors.ts';
 import { recordApiKeyUse } from '../../domain/keys/keys.ts';
 import { isScopeAuth } from './route-auth.ts';
+import { FailedAuthLimiter } from '../../domain/keys/failed-auth-limit.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -23,19 +24,26 @@ const LAST_USED_RESOLUTION_MS = 60_000;
 
 /**
  * Contract §4 order: authentication (401) → scope (403) → rate limit (429), all before the body
- * is parsed or validated, so a bad key never learns anything about request validation.
+ * is parsed or validated, so a bad key never learns anything about request validation. Before all
+ * of them, an address over its failed-authentication budget is refused 429 without a query.
  */
 export function registerAuthentication(app: FastifyInstance, ctx: AppContext): void {
   const lastUsedWritten = new Map<string, number>();
+  const failedAuth = new FailedAuthLimiter(ctx.config.authFailuresPerMinute);
 
   app.addHook('onRequest', async (request, reply) => {
     const scope = request.routeOptions.config.auth;
     if (!isScopeAuth(scope)) return;
+    const refused = failedAuth.refusal(request.ip, ctx.clock.now());
+    if (refused) throw AppError.from(refused);
     const authenticated = await authenticateApiKey(
       { clock: ctx.clock, acceptedEnvironments: ctx.config.acceptedKeyEnvironments, findKeyByHash: ctx.keys.find },
       request.headers.authorization,
     );
-    if (!authenticated.ok) throw AppError.from(authenticated);
+    if (!authenticated.ok) {
+      failedAuth.record(request.ip, ctx.clock.now());
+      throw AppError.from(authenticated);
+    }
     const permitted = requireScope(authenticated.value, scope);
     if (!permitted.ok) throw AppError.from(permitted);
     const key = permitted.value;

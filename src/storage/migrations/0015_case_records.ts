@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import type { Tx } from '../schema.ts';
 import type { Migration } from './index.ts';
 
 /**
@@ -50,14 +51,20 @@ export const caseRecords: Migration = {
           return null;
         end $$`.execute(trx);
     }
-    for (const child of ['facts', 'documents', 'case_jobs', 'sessions']) {
-      const t = sql.raw(child);
-      await sql`create trigger ${sql.raw(`${child}_touch_case_ins`)} after insert on ${t} referencing new table as new_rows
-        for each statement execute function case_children_touch_new()`.execute(trx);
-      await sql`create trigger ${sql.raw(`${child}_touch_case_upd`)} after update on ${t} referencing new table as new_rows
-        for each statement execute function case_children_touch_new()`.execute(trx);
-      await sql`create trigger ${sql.raw(`${child}_touch_case_del`)} after delete on ${t} referencing old table as old_rows
-        for each statement execute function case_children_touch_old()`.execute(trx);
-    }
+    for (const child of ['facts', 'documents', 'case_jobs', 'sessions']) await addCaseRevisionTriggers(trx, child);
   },
 };
+
+/**
+ * The three statement-level triggers that move `cases.revision` when rows of `table` (which has a
+ * `case_id`) are inserted, updated or deleted. Every table a case record is built from needs them.
+ */
+export async function addCaseRevisionTriggers(trx: Tx, table: string): Promise<void> {
+  const t = sql.raw(table);
+  await sql`create trigger ${sql.raw(`${table}_touch_case_ins`)} after insert on ${t} referencing new table as new_rows
+    for each statement execute function case_children_touch_new()`.execute(trx);
+  await sql`create trigger ${sql.raw(`${table}_touch_case_upd`)} after update on ${t} referencing new table as new_rows
+    for each statement execute function case_children_touch_new()`.execute(trx);
+  await sql`create trigger ${sql.raw(`${table}_touch_case_del`)} after delete on ${t} referencing old table as old_rows
+    for each statement execute function case_children_touch_old()`.execute(trx);
+}

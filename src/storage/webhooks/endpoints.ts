@@ -87,3 +87,28 @@ export async function hasEnabledEndpoint(db: Executor, orgId: string, environmen
     .executeTakeFirst();
   return row !== undefined;
 }
+
+/** Endpoints with a box sealed before owners were bound (`v1.`), for re-sealing at start. */
+export async function listLegacySealedEndpoints(db: Executor): Promise<Pick<EndpointRow, 'endpoint_id' | 'secret_box' | 'previous_secret_box'>[]> {
+  return db
+    .selectFrom('webhook_endpoints')
+    .select(['endpoint_id', 'secret_box', 'previous_secret_box'])
+    .where((eb) => eb.or([eb('secret_box', 'like', 'v1.%'), eb('previous_secret_box', 'like', 'v1.%')]))
+    .execute();
+}
+
+/** Swaps boxes only if they are still the ones read, so a rotation in between is never undone. */
+export async function swapEndpointSecretBoxes(
+  db: Executor,
+  endpointId: string,
+  from: { secretBox: string; previousSecretBox: string | null },
+  to: { secretBox: string; previousSecretBox: string | null },
+): Promise<void> {
+  await db
+    .updateTable('webhook_endpoints')
+    .set({ secret_box: to.secretBox, previous_secret_box: to.previousSecretBox })
+    .where('endpoint_id', '=', endpointId)
+    .where('secret_box', '=', from.secretBox)
+    .where((eb) => (from.previousSecretBox === null ? eb('previous_secret_box', 'is', null) : eb('previous_secret_box', '=', from.previousSecretBox)))
+    .execute();
+}

@@ -130,7 +130,9 @@ export function beforeStep(prefix: string, intake: ApplicantIntake, step: Step):
 
 /** A label inside a sentence: "Full legal name" → "full legal name", but acronyms ("USD amount") stay. */
 export function inSentence(label: string): string {
-  if (label.length > 1 && label[1] === label[1]!.toUpperCase() && /[A-Z]/.test(label[1]!)) return label;
+  const first = label.split(/\s/)[0] ?? '';
+  // "I agree…" and acronyms ("USD amount", "IBAN") keep their capitals.
+  if (first === 'I' || (first.length > 1 && first === first.toUpperCase())) return label;
   return label.charAt(0).toLowerCase() + label.slice(1);
 }
 

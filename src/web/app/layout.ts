@@ -37,7 +37,7 @@ export function appPage(deps: AppRouteDeps, p: AppPageProps): VNode {
       ${p.testMode ? html`<div class="app-banner" role="note"><div class="app-banner__inner">${t('common.test_banner')}</div></div>` : null}
       <div class="app-width">
         ${p.back ? backLink(p.back, t('common.back')) : null}
-        <main class="app-main" id="main" tabindex="-1">
+        <main class="app-main" id="main" tabindex="-1" data-error-title=${t('common.error_summary_title')}>
           ${errorSummary(t('common.error_summary_title'), p.errors ?? [])}
           ${p.children}
         </main>

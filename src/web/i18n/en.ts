@@ -34,7 +34,7 @@ export const en = {
 
   'field.required': 'Enter your {label}',
   'field.required_select': 'Select your {label}',
-  'field.required_checkbox': 'Select the box to confirm: {label}',
+  'field.required_checkbox': 'Select the box to confirm: {Label}',
   'field.email_invalid': 'Enter an email address in the correct format, like name@example.com',
   'field.date_incomplete': '{Label} must include a day, month and year',
   'field.date_invalid': '{Label} must be a real date',

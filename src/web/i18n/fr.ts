@@ -32,7 +32,7 @@ export const fr: Messages = {
 
   'field.required': 'Saisissez votre {label}',
   'field.required_select': 'Choisissez votre {label}',
-  'field.required_checkbox': 'Cochez la case pour confirmer : {label}',
+  'field.required_checkbox': 'Cochez la case pour confirmer : {Label}',
   'field.email_invalid': 'Saisissez une adresse e-mail au bon format, par exemple nom@exemple.fr',
   'field.date_incomplete': '{Label} doit comporter un jour, un mois et une année',
   'field.date_invalid': '{Label} doit être une date réelle',

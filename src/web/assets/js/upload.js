@@ -59,6 +59,51 @@ function send(form, data, bar) {
   });
 }
 
+/**
+ * Shows a refusal the way the server does (GOV.UK): a summary at the top that takes focus, linking
+ * to the file input, and the message beside the input. An older summary or message is replaced.
+ * @param {HTMLInputElement} input
+ * @param {string} text
+ */
+function showError(input, text) {
+  const main = document.getElementById('main');
+  const group = input.closest('.form-group');
+  document.querySelector('.error-summary')?.remove();
+  for (const old of document.querySelectorAll('.form-group--error')) {
+    old.classList.remove('form-group--error');
+    old.querySelector('.error-message')?.remove();
+    old.querySelector('[aria-invalid]')?.removeAttribute('aria-invalid');
+  }
+  if (!main || !group) return;
+  const summary = document.createElement('div');
+  summary.className = 'error-summary';
+  summary.setAttribute('role', 'alert');
+  summary.tabIndex = -1;
+  const title = document.createElement('h2');
+  title.className = 'error-summary__title';
+  title.textContent = main.dataset.errorTitle ?? 'There is a problem';
+  const list = document.createElement('ul');
+  list.className = 'error-summary__list';
+  const item = document.createElement('li');
+  const link = document.createElement('a');
+  link.href = `#${input.id}`;
+  link.textContent = text;
+  item.append(link);
+  list.append(item);
+  summary.append(title, list);
+  main.prepend(summary);
+  const message = document.createElement('p');
+  message.className = 'error-message';
+  message.id = `${input.id}-error`;
+  message.textContent = text;
+  group.classList.add('form-group--error');
+  input.before(message);
+  input.setAttribute('aria-invalid', 'true');
+  const hint = document.getElementById(`${input.id}-hint`) ? `${input.id}-hint ` : '';
+  input.setAttribute('aria-describedby', `${hint}${message.id}`);
+  summary.focus();
+}
+
 /** @param {HTMLFormElement} form */
 function enhance(form) {
   const zone = /** @type {HTMLElement | null} */ (form.querySelector('[data-dropzone]'));
@@ -110,16 +155,15 @@ function enhance(form) {
     bar.max = 100;
     bar.value = 0;
     label.htmlFor = bar.id;
-    label.textContent = (form.dataset.uploadingText ?? 'Uploading {file}').replace('{file}', file.name);
-    const message = document.createElement('p');
-    message.className = 'error-message';
-    message.hidden = true;
-    row.append(label, bar, message);
+    const uploading = (form.dataset.uploadingText ?? 'Uploading {file}').replace('{file}', file.name);
+    label.textContent = uploading;
+    row.append(label, bar);
     area.append(row);
     announce(label.textContent);
 
     const attempt = async () => {
-      message.hidden = true;
+      if (!bar.isConnected) row.append(bar);
+      label.textContent = uploading;
       bar.value = 0;
       const answer = await send(form, data, bar);
       if (answer.status === 201 && answer.body.ok && answer.body.doc_id) {
@@ -128,9 +172,10 @@ function enhance(form) {
         window.location.assign(`${page}?added=${encodeURIComponent(answer.body.doc_id)}`);
         return;
       }
-      message.textContent = answer.body.message ?? form.dataset.failedText ?? 'The selected file could not be uploaded – try again';
-      message.hidden = false;
-      announce(message.textContent);
+      const text = answer.body.message ?? form.dataset.failedText ?? 'The selected file could not be uploaded – try again';
+      bar.remove();
+      label.textContent = file.name;
+      showError(fileInput, text);
       const retry = document.createElement('button');
       retry.type = 'button';
       retry.className = 'button button--secondary button--small';
@@ -138,6 +183,7 @@ function enhance(form) {
       retry.addEventListener('click', () => { retry.remove(); void attempt(); }, { once: true });
       // Refusals about the file itself (type, size, password) cannot succeed on retry: only offer it for failures.
       if (answer.status === 0 || answer.status >= 500) row.append(retry);
+      else row.remove();
       const submit = /** @type {HTMLButtonElement | null} */ (form.querySelector('button[type=submit]'));
       delete form.dataset.submitted;
       if (submit) submit.disabled = false;

@@ -1,0 +1,67 @@
+import type { AppContext } from '../../app-context.ts';
+import { applyAttemptEffects, hasSideEffects } from '../../domain/webhooks/attempt-outcome.ts';
+import { inTransaction } from '../../storage/unit-of-work.ts';
+import { inRelaxedCommit, recordAttemptOutcomes } from '../../storage/webhooks/deliveries.ts';
+import type { AttemptOutcome } from './attempt.ts';
+
+/**
+ * Writes attempt outcomes in batches behind the sends: one relaxed-commit statement for the plain
+ * ones, one transaction each for those with consequences (a final failure emits
+ * `v1.webhook.delivery_failed` and a notification). Outcomes arriving while a batch is written
+ * form the next batch. A failed write leaves the leases to run out, so those deliveries are
+ * attempted again: at least once, never lost.
+ */
+export class OutcomeWriter {
+  readonly #workerId: string;
+  readonly #onWritten: (batch: readonly AttemptOutcome[]) => void;
+  #pending: AttemptOutcome[] = [];
+  #unwritten = 0;
+  #flushing: Promise<void> | undefined;
+
+  /** `onWritten` runs after each batch, written or not (the caller notes retry times, wakes claims). */
+  constructor(workerId: string, onWritten: (batch: readonly AttemptOutcome[]) => void) {
+    this.#workerId = workerId;
+    this.#onWritten = onWritten;
+  }
+
+  /** Outcomes waiting to be written, or being written. */
+  get unwritten(): number {
+    return this.#unwritten;
+  }
+
+  get busy(): Promise<void> | undefined {
+    return this.#flushing;
+  }
+
+  add(ctx: AppContext, outcome: AttemptOutcome): void {
+    this.#pending.push(outcome);
+    this.#unwritten++;
+    if (!this.#flushing) this.#flushing = this.#flush(ctx).finally(() => (this.#flushing = undefined));
+  }
+
+  async #flush(ctx: AppContext): Promise<void> {
+    while (this.#pending.length > 0) {
+      const batch = this.#pending;
+      this.#pending = [];
+      const plain = batch.filter((o) => !hasSideEffects(o.delivery, o.decision));
+      const eventful = batch.filter((o) => hasSideEffects(o.delivery, o.decision));
+      try {
+        if (plain.length > 0) {
+          await inRelaxedCommit(ctx.db, (tx) => recordAttemptOutcomes(tx, this.#workerId, plain.map((o) => o.record), ctx.clock.now()));
+        }
+        for (const o of eventful) {
+          await inTransaction(ctx.db, async (tx) => {
+            const recorded = await recordAttemptOutcomes(tx, this.#workerId, [o.record], ctx.clock.now());
+            if (recorded.length === 1) {
+              await applyAttemptEffects(tx, ctx, o.delivery, o.decision, { statusCode: o.record.status_code, error: o.record.error });
+            }
+          });
+        }
+      } catch (err) {
+        ctx.logger.error({ err, deliveries: batch.length }, 'recording webhook attempts failed');
+      }
+      this.#unwritten -= batch.length;
+      this.#onWritten(batch);
+    }
+  }
+}
