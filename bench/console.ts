@@ -154,7 +154,7 @@ try {
   const countTimes: number[] = [];
   const renderTimes: number[] = [];
   const token = cookie.slice(cookie.indexOf('=') + 1);
-  const queuePage = await readConsoleQueue(ctx.db, { orgId: org.org_id, environment: 'test' }, { category: 'review', runtimeStatus: undefined, caseTypeId: undefined, search: undefined, after: undefined, limit: 50 });
+  const queuePage = await readConsoleQueue(ctx, { tenant: { orgId: org.org_id, environment: 'test' }, query: { category: 'review', runtimeStatus: undefined, caseTypeId: undefined, search: undefined, after: undefined, limit: 50 } });
   if (!queuePage.ok) throw new Error('queue read');
   const viewer = { operatorId: 'op', email: 'bench@example.com', role: 'reviewer' as const, orgId: org.org_id, orgName: 'Bench', environment: 'test' as const, csrf: 'x', path: '/dashboard/cases', stylesheet: '/s.css', scripts: [], acceptedEnvironments: ['test', 'live'] as const, unreadNotifications: null };
   for (let i = 0; i < QUEUE_SAMPLES; i++) {
