@@ -123,7 +123,7 @@ try {
   const reads: number[] = [];
   for (let i = 0; i < QUEUE_SAMPLES; i++) {
     const start = performance.now();
-    await readConsoleQueue(ctx.db, { orgId: org.org_id, environment: 'test' }, { category: 'review', runtimeStatus: undefined, caseTypeId: undefined, search: undefined, after: undefined, limit: 50 });
+    await readConsoleQueue(ctx, { tenant: { orgId: org.org_id, environment: 'test' }, query: { category: 'review', runtimeStatus: undefined, caseTypeId: undefined, search: undefined, after: undefined, limit: 50 } });
     reads.push(performance.now() - start);
   }
   console.log(`  ${'  of which the reads'.padEnd(24)} ${fmt(reads)}`);

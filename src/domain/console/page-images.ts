@@ -27,7 +27,8 @@ type PageRef = { caseId: string; docId: string; pageIndex: number };
  * read from the store afterwards. `null`: this document has no page images (text and Word
  * files, erased or failed documents, a page that does not exist).
  */
-export async function ensurePageImage(deps: PageImageDeps, tenant: Tenant, ref: PageRef): Promise<Result<PageImageMeta | null>> {
+export async function ensurePageImage(deps: PageImageDeps, input: { tenant: Tenant; ref: PageRef }): Promise<Result<PageImageMeta | null>> {
+  const { tenant, ref } = input;
   const doc = await findDocument(deps.db, ref.docId, { ...tenant, caseId: ref.caseId });
   if (!doc) return fail('not_found', `Case ${ref.caseId} has no document ${ref.docId}.`);
   if (doc.erased_at !== null || (doc.mime_type !== 'application/pdf' && doc.mime_type !== 'image/png' && doc.mime_type !== 'image/jpeg')) return ok(null);
@@ -55,8 +56,9 @@ export async function ensurePageImage(deps: PageImageDeps, tenant: Tenant, ref: 
 }
 
 /** The stored image of a page, rendering it first when nobody has looked at it yet. */
-export async function readPageImage(deps: PageImageDeps, tenant: Tenant, ref: PageRef): Promise<Result<PageImageRow>> {
-  const meta = await ensurePageImage(deps, tenant, ref);
+export async function readPageImage(deps: PageImageDeps, input: { tenant: Tenant; ref: PageRef }): Promise<Result<PageImageRow>> {
+  const { ref } = input;
+  const meta = await ensurePageImage(deps, input);
   if (!meta.ok) return meta;
   const row = meta.value ? await findPageImage(deps.db, ref.docId, ref.pageIndex) : undefined;
   return row ? ok(row) : fail('not_found', `Document ${ref.docId} has no image of page ${ref.pageIndex + 1}.`);
@@ -65,9 +67,9 @@ export async function readPageImage(deps: PageImageDeps, tenant: Tenant, ref: Pa
 /** The original file of a case's document, for download; not_found once erased. */
 export async function readOriginalFile(
   deps: PageImageDeps,
-  tenant: Tenant,
-  ref: { caseId: string; docId: string },
+  input: { tenant: Tenant; ref: { caseId: string; docId: string } },
 ): Promise<Result<{ bytes: Uint8Array; filename: string; mimeType: string }>> {
+  const { tenant, ref } = input;
   const doc = await findDocument(deps.db, ref.docId, { ...tenant, caseId: ref.caseId });
   if (!doc) return fail('not_found', `Case ${ref.caseId} has no document ${ref.docId}.`);
   const bytes = doc.erased_at === null ? await deps.blobs.get(deps.db, doc.doc_id) : undefined;
