@@ -41,6 +41,10 @@ describeEachBackend('dossier demo: the demo case', (backend) => {
       expect(evidence[0], fact.fact_id).toMatchObject({ doc_id: docs[0]!.doc_id, page_index: 0, source: { kind: 'box', page_index: 0 } });
     }
 
+    // The document job drew the evidence page before anyone opened the case (issue 11 speed).
+    const drawn = await t.ctx.db.selectFrom('document_page_images').select(['page_index', 'content_type', 'page_width']).where('doc_id', '=', docs[0]!.doc_id).execute();
+    expect(drawn).toEqual([{ page_index: 0, content_type: 'image/jpeg', page_width: 612 }]);
+
     // The demo operator finds it in the queue's review tab, and its page shows the facts and the page image.
     const password = first.dashboard.password;
     expect(password).toBeTruthy();
