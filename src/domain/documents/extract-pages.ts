@@ -80,8 +80,32 @@ export interface DocumentExtractor {
   extractPages(input: ExtractPagesInput): Promise<DocumentResult<ExtractedPages>>;
 }
 
+/** What renderPages asks for: PDF pages (0-based) drawn as console page images. */
+export interface RenderPagesInput {
+  readonly bytes: Uint8Array;
+  readonly pageIndexes: readonly number[];
+  readonly scale: number;
+  readonly maxRenderPixels: number;
+}
+
+/** A page drawn ahead of time, with its size in pixels and in the page's own unit (PDF points). */
+export interface RenderedPageImage {
+  readonly pageIndex: number;
+  readonly image: Uint8Array;
+  readonly contentType: 'image/jpeg' | 'image/png';
+  readonly widthPx: number;
+  readonly heightPx: number;
+  readonly pageWidth: number;
+  readonly pageHeight: number;
+}
+
+/** Draws PDF pages out of this process (the extraction children), so HTTP never waits behind pdfjs. */
+export interface PageRenderer {
+  renderPages(input: RenderPagesInput): Promise<RenderedPageImage[]>;
+}
+
 /** The process-wide extractor a running service holds (`AppContext.extraction`). */
-export interface ExtractionPool extends DocumentExtractor {
+export interface ExtractionPool extends DocumentExtractor, PageRenderer {
   /** Kills every child; extractions in flight reject. */
   close(): Promise<void>;
   /** Process ids of the live children (for tests and metrics). */
