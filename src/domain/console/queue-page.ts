@@ -41,6 +41,12 @@ export interface ConsoleQueuePage {
   nextCursor: string | null;
 }
 
+/** Cases per queue category of a workspace environment (the queue's tabs). */
+export async function queueCategoryCounts(deps: { db: Executor }, tenant: Tenant): Promise<Record<QueueCategory, number>> {
+  const counted = await countQueueCategories(deps.db, tenant.orgId, tenant.environment);
+  return Object.fromEntries(QUEUE_CATEGORIES.map((c) => [c, counted[c] ?? 0])) as Record<QueueCategory, number>;
+}
+
 /**
  * The queue page of the dashboard: the same rows, order and cursor as GET /api/v1/cases, plus
  * per-category counts for the tabs, an exact-id search and the case types for the filter.
