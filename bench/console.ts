@@ -5,9 +5,13 @@
  * 1. Queue page with 10 000 cases in the workspace: server time (Fastify inject, so no socket or
  *    browser in the figure) of GET /dashboard/cases for the default tab, every case, a search by
  *    external id, a status filter and the second page. Goal: p95 ≤ 50 ms.
- * 2. Case page with a 20-page PDF: "first page image ready" = the case page (which renders the
- *    evidence page into the cache on first view) plus the image request, on a document nobody
- *    has looked at yet; then the same pair once cached. Goal: cold ≤ 300 ms.
+ * 2. Case page with a 20-page PDF: "first page image ready" = the case page plus the image
+ *    request, on a case nobody has opened yet, as the document job left it (evidence pages drawn
+ *    ahead of time in an extraction child). Goal ≤ 300 ms. Also: a page not drawn yet (the case
+ *    page draws it on first view) and the same pair once cached.
+ *
+ * BENCH_PART=queue or BENCH_PART=images runs one part; BENCH_EXPLAIN=1 prints the query plans
+ * (EXPLAIN ANALYZE) of the queue page's reads.
  */
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { pino } from 'pino';
@@ -20,7 +24,10 @@ import { createOperator } from '../src/domain/operators/operators.ts';
 import { buildServer } from '../src/http/server.ts';
 import { caseJobsTask, CASE_ENGINE_HANDLERS } from '../src/jobs/case-jobs.ts';
 import { openRuntime } from '../src/runtime.ts';
-import { readConsoleQueue } from '../src/domain/console/queue-page.ts';
+import { queueCategoryCounts, readConsoleQueue } from '../src/domain/console/queue-page.ts';
+import { resolveOperatorSession } from '../src/domain/operators/operator-sessions.ts';
+import { parseQueueParams, queueView } from '../src/web/dashboard/cases/queue.ts';
+import { renderDocument } from '../src/web/render.ts';
 import { benchSchema, POSTGRES_URL } from './support.ts';
 import { startDocumentServer } from '../test/documents/document-server.ts';
 import incomeVerification from '../examples/case-types/income_verification.json' with { type: 'json' };
@@ -45,6 +52,19 @@ async function twentyPagePdf(): Promise<Buffer> {
     lines.forEach((line, i) => page.drawText(line, { x: 50, y: 790 - i * 21, size: 11, font }));
   }
   return Buffer.from(await doc.save());
+}
+
+async function explainQueue(orgId: string): Promise<void> {
+  const statements = [
+    sql`select queue_category, count(*) from cases where org_id = ${orgId} and environment = 'test' group by queue_category`,
+    sql`select case_id, queue_row, status_changed_at from cases where org_id = ${orgId} and environment = 'test' and queue_category = 'review' order by status_changed_at, case_id limit 51`,
+    sql`select case_id, queue_row, status_changed_at from cases where org_id = ${orgId} and environment = 'test' order by status_changed_at, case_id limit 51`,
+    sql`select case_id, queue_row, status_changed_at from cases where org_id = ${orgId} and environment = 'test' and runtime_status = 'ready_for_review' order by status_changed_at, case_id limit 51`,
+  ];
+  for (const statement of statements) {
+    const plan = await sql<{ 'QUERY PLAN': string }>`explain (analyze, buffers) ${statement}`.execute(ctx.db);
+    console.log(`\n${plan.rows.map((r) => r['QUERY PLAN']).join('\n')}`);
+  }
 }
 
 const schema = await benchSchema();
@@ -100,7 +120,9 @@ try {
     return { ms, res };
   };
 
+  const part = process.env.BENCH_PART;
   // ── 1. queue page ──────────────────────────────────────────────────────────────────────
+  if (part !== 'images') {
   const first = await get('/dashboard/cases');
   const next = /href="([^"]*after=[^"]+)"/.exec(first.res.body)![1]!.replace(/&amp;/g, '&');
   const variants: [string, string][] = [
@@ -123,43 +145,87 @@ try {
   const reads: number[] = [];
   for (let i = 0; i < QUEUE_SAMPLES; i++) {
     const start = performance.now();
-    await readConsoleQueue(ctx.db, { orgId: org.org_id, environment: 'test' }, { category: 'review', runtimeStatus: undefined, caseTypeId: undefined, search: undefined, after: undefined, limit: 50 });
+    await readConsoleQueue(ctx, { tenant: { orgId: org.org_id, environment: 'test' }, query: { category: 'review', runtimeStatus: undefined, caseTypeId: undefined, search: undefined, after: undefined, limit: 50 } });
     reads.push(performance.now() - start);
   }
   console.log(`  ${'  of which the reads'.padEnd(24)} ${fmt(reads)}`);
+  // Where the rest goes: the session lookup every dashboard request makes, the tab counts alone,
+  // and rendering the page (50 rows) to HTML.
+  const sessionTimes: number[] = [];
+  const countTimes: number[] = [];
+  const renderTimes: number[] = [];
+  const token = cookie.slice(cookie.indexOf('=') + 1);
+  const queuePage = await readConsoleQueue(ctx, { tenant: { orgId: org.org_id, environment: 'test' }, query: { category: 'review', runtimeStatus: undefined, caseTypeId: undefined, search: undefined, after: undefined, limit: 50 } });
+  if (!queuePage.ok) throw new Error('queue read');
+  const viewer = { operatorId: 'op', email: 'bench@example.com', role: 'reviewer' as const, orgId: org.org_id, orgName: 'Bench', environment: 'test' as const, csrf: 'x', path: '/dashboard/cases', stylesheet: '/s.css', scripts: [], acceptedEnvironments: ['test', 'live'] as const, unreadNotifications: null };
+  for (let i = 0; i < QUEUE_SAMPLES; i++) {
+    let start = performance.now();
+    await resolveOperatorSession(ctx, { token });
+    sessionTimes.push(performance.now() - start);
+    start = performance.now();
+    await queueCategoryCounts(ctx, { orgId: org.org_id, environment: 'test' });
+    countTimes.push(performance.now() - start);
+    start = performance.now();
+    renderDocument(queueView(viewer, queuePage.value, parseQueueParams({}), new Date()));
+    renderTimes.push(performance.now() - start);
+  }
+  console.log(`  ${'  the session lookup'.padEnd(24)} ${fmt(sessionTimes)}`);
+  console.log(`  ${'  the tab counts'.padEnd(24)} ${fmt(countTimes)}`);
+  console.log(`  ${'  rendering the HTML'.padEnd(24)} ${fmt(renderTimes)}`);
+  if (process.env.BENCH_EXPLAIN) await explainQueue(org.org_id);
+  }
+  if (part === 'queue') process.exit(0);
 
   // ── 2. case page with a 20-page PDF ──────────────────────────────────────────────────────
-  const processed = await app.inject({
-    method: 'POST',
-    url: '/api/v1/process',
-    headers: { authorization: `Bearer ${key.value.key}`, 'idempotency-key': `bench-${Date.now()}` },
-    payload: { document_url: docs.url('/stub.pdf'), case_type_id: 'income_verification', document_kind: 'pay_stub', filename: 'stub.pdf', structured_inputs: { full_name: 'John Smith' } },
-  });
-  const { case_id: caseId, document_id: docId } = processed.json();
   const jobs = caseJobsTask(CASE_ENGINE_HANDLERS);
-  for (let i = 0; i < 20; i++) if ((await jobs.run(ctx)) === 0) break;
-  const cold: number[] = [];
-  const warm: number[] = [];
-  const pageOnly: number[] = [];
-  for (let i = 0; i < IMAGE_SAMPLES + 1; i++) {
-    await ctx.db.deleteFrom('document_page_images').where('doc_id', '=', docId).execute();
+  const processCase = async (i: number) => {
+    const processed = await app.inject({
+      method: 'POST',
+      url: '/api/v1/process',
+      headers: { authorization: `Bearer ${key.value.key}`, 'idempotency-key': `bench-${Date.now()}-${i}` },
+      payload: { document_url: docs.url('/stub.pdf'), case_type_id: 'income_verification', document_kind: 'pay_stub', filename: 'stub.pdf', structured_inputs: { full_name: 'John Smith' } },
+    });
+    const { case_id: caseId, document_id: docId } = processed.json() as { case_id: string; document_id: string };
+    for (let j = 0; j < 20; j++) if ((await jobs.run(ctx)) === 0) break;
+    return { caseId, docId };
+  };
+  const firstView = async (caseId: string) => {
     const start = performance.now();
     const page = await get(`/dashboard/cases/${caseId}`);
     const src = /<image href="([^"]+)"/.exec(page.res.body)?.[1];
     if (!src) throw new Error('the case page shows no page image');
     await get(src);
-    const total = performance.now() - start;
+    return { total: performance.now() - start, pageMs: page.ms, src };
+  };
+  // As an operator meets a case: the document job has drawn its evidence pages (in an extraction
+  // child) before the case reached the queue, and nobody has opened it yet.
+  const ahead: number[] = [];
+  let last = { caseId: '', docId: '' };
+  for (let i = 0; i < IMAGE_SAMPLES + 1; i++) {
+    last = await processCase(i);
+    const view = await firstView(last.caseId);
+    if (i > 0) ahead.push(view.total);
+  }
+  // The fallback: a page nobody drew yet (older documents, a page outside the evidence) is drawn
+  // by the first view, on the server's own thread.
+  const cold: number[] = [];
+  const warm: number[] = [];
+  const pageOnly: number[] = [];
+  for (let i = 0; i < IMAGE_SAMPLES + 1; i++) {
+    await ctx.db.deleteFrom('document_page_images').where('doc_id', '=', last.docId).execute();
+    const view = await firstView(last.caseId);
     if (i > 0) {
-      cold.push(total);
-      pageOnly.push(page.ms);
+      cold.push(view.total);
+      pageOnly.push(view.pageMs);
     }
     const warmStart = performance.now();
-    await get(`/dashboard/cases/${caseId}`);
-    await get(src);
+    await get(`/dashboard/cases/${last.caseId}`);
+    await get(view.src);
     if (i > 0) warm.push(performance.now() - warmStart);
   }
   console.log(`\nCase page with a 20-page PDF, first page image ready (case page + image, ${IMAGE_SAMPLES} runs):`);
-  console.log(`  ${'not yet rendered'.padEnd(24)} ${fmt(cold)}   goal ≤ 300 ms: ${percentile(cold, 95) <= 300 ? 'met' : 'NOT met'}`);
+  console.log(`  ${'drawn by the job'.padEnd(24)} ${fmt(ahead)}   goal ≤ 300 ms: ${percentile(ahead, 95) <= 300 ? 'met' : 'NOT met'}`);
+  console.log(`  ${'not drawn yet'.padEnd(24)} ${fmt(cold)}`);
   console.log(`  ${'  of which the page'.padEnd(24)} ${fmt(pageOnly)}`);
   console.log(`  ${'cached'.padEnd(24)} ${fmt(warm)}`);
 } finally {

@@ -1,16 +1,26 @@
 /**
- * Webhook fan-out benchmark: `node bench/webhooks-fanout.ts` (PostgreSQL at
- * postgres://postgres@127.0.0.1:5432/test, or BENCH_DATABASE_URL; a fresh schema, dropped after).
+ * Webhook fan-out benchmark (not a test): `node bench/webhooks-fanout.ts`. PostgreSQL at
+ * BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test), a fresh schema dropped after.
+ * The receiver runs in its own process; the raw loop and the delivery worker run in this one.
  *
- * 1. Raw: 10 000 plain undici POSTs to a local receiver, CONCURRENCY in flight.
- * 2. Dossier: 10 000 queued deliveries (1 000 events × 10 endpoints) sent by one delivery worker
- *    with the same concurrency: claim, sign, send through the SSRF-safe client, record.
- * 3. Idle latency: single events enqueued one at a time into an idle worker; enqueue (before the
- *    transaction) to receipt at the receiver, p50 and p95.
+ * Runs A B A B in one run, so a noisy neighbour on the shared machine hits both sides:
+ *   A. raw: DELIVERIES plain undici POSTs to the receiver, CONCURRENCY in flight, one keep-alive
+ *      agent (the reference);
+ *   B. Dossier: DELIVERIES queued deliveries (events × ENDPOINTS, queued before the clock starts)
+ *      sent by one delivery worker with the same concurrency: claim, sign, send through the
+ *      SSRF-safe client, record each outcome under its lease.
+ * Each Dossier run also counts the statements it sent (the pool's counter, which
+ * `dossier_db_statements_total` exposes), split into claims, outcomes and the rest by what each
+ * transaction did. Then the idle latency: single events queued one at a time into an idle worker,
+ * queue (before the transaction) to receipt. The ratio is printed last.
  *
- * Goals: ≥ 0.5 of the raw loop, ≥ 2 000 deliveries/s, idle p50 ≤ 25 ms.
+ * Goals: ratio ≥ 0.50 of the raw loop, idle p50 ≤ 25 ms. BENCH_ROUNDS (default 2), BENCH_DELIVERIES
+ * (default 10 000).
  */
 import { fork } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
+import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { pino } from 'pino';
@@ -27,40 +37,116 @@ import { quoteIdent } from '../src/storage/database.ts';
 import { inTransaction } from '../src/storage/unit-of-work.ts';
 
 const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-const DELIVERIES = 10_000;
+const DELIVERIES = Number(process.env.BENCH_DELIVERIES ?? 10_000);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 const ENDPOINTS = 10;
 const CONCURRENCY = 32;
-const LATENCY_SAMPLES = 200;
+const LATENCY_SAMPLES = 100;
+const EVENTS_PER_TRANSACTION = 100;
 
-type ReceiverMessage = { type: 'ready'; port: number } | { type: 'count'; count: number } | { type: 'receipt'; id: string; at: number };
+const log = (line: string) => console.log(line);
+const fmt = (n: number) => Math.round(n).toLocaleString('en');
 
+// ── statements, by what their transaction did ──────────────────────────────────────────────────
+// The pool's own counter (poolStats().statements) gives the total; to split it, every pg client's
+// statements are buffered per transaction and classed at COMMIT by what the transaction ran.
+type StatementClass = 'claim' | 'outcome' | 'enqueue' | 'other';
+const statementsByClass: Record<StatementClass, number> = { claim: 0, outcome: 0, enqueue: 0, other: 0 };
+function classOf(texts: readonly string[]): StatementClass {
+  const all = texts.join('\n');
+  if (all.includes('with picked as')) return 'claim';
+  if (all.includes('webhook_delivery_attempts')) return 'outcome';
+  if (all.includes('insert into "webhook_deliveries"')) return 'enqueue';
+  return 'other';
+}
+const openTransactions = new WeakMap<object, string[]>();
+/** The bench's own connections (setup, polling): not counted. */
+const uncounted = new WeakSet<object>();
+const clientQuery = pg.Client.prototype.query as (...args: unknown[]) => unknown;
+pg.Client.prototype.query = function (this: object, ...args: unknown[]) {
+  if (uncounted.has(this)) return clientQuery.apply(this, args);
+  const first = args[0];
+  const text = typeof first === 'string' ? first : ((first as { text?: string } | undefined)?.text ?? '');
+  const keyword = text.trimStart().slice(0, 8).toLowerCase();
+  let open = openTransactions.get(this);
+  if (keyword.startsWith('begin')) openTransactions.set(this, (open = []));
+  if (open) {
+    open.push(text);
+    if (keyword.startsWith('commit') || keyword.startsWith('rollback')) {
+      statementsByClass[classOf(open)] += open.length;
+      openTransactions.delete(this);
+    }
+  } else {
+    statementsByClass[classOf([text])]++;
+  }
+  return clientQuery.apply(this, args);
+} as typeof pg.Client.prototype.query;
+
+// ── the receiver ───────────────────────────────────────────────────────────────────────────────
+type ReceiverMessage = { type: 'ready'; port: number } | { type: 'count'; count: number; connections: number } | { type: 'receipt'; id: string; at: number };
 const receiver = fork(fileURLToPath(new URL('./webhooks-receiver.ts', import.meta.url)), { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+// A receipt can arrive before the enqueuing call has returned to the bench (the worker in this
+// process may send between the commit and the caller resuming): keep those until asked for.
 const receipts = new Map<string, (at: number) => void>();
-let countWaiter: ((n: number) => void) | undefined;
+const earlyReceipts = new Map<string, number>();
+let countWaiter: ((msg: { count: number; connections: number }) => void) | undefined;
 const port = await new Promise<number>((resolve) => {
   receiver.on('message', (msg: ReceiverMessage) => {
     if (msg.type === 'ready') resolve(msg.port);
-    if (msg.type === 'count') countWaiter?.(msg.count);
-    if (msg.type === 'receipt') receipts.get(msg.id)?.(msg.at);
+    if (msg.type === 'count') countWaiter?.(msg);
+    if (msg.type === 'receipt') {
+      const waiter = receipts.get(msg.id);
+      if (waiter) waiter(msg.at);
+      else earlyReceipts.set(msg.id, msg.at);
+    }
   });
 });
 const receiverCount = () =>
-  new Promise<number>((resolve) => {
+  new Promise<{ count: number; connections: number }>((resolve) => {
     countWaiter = resolve;
     receiver.send({ type: 'count' });
   });
-async function waitForCount(n: number): Promise<void> {
-  while ((await receiverCount()) < n) await new Promise((r) => setTimeout(r, 5));
+function receiptOf(deliveryId: string): Promise<number> {
+  const early = earlyReceipts.get(deliveryId);
+  if (early !== undefined) {
+    earlyReceipts.delete(deliveryId);
+    return Promise.resolve(early);
+  }
+  return new Promise<number>((resolve) =>
+    receipts.set(deliveryId, (at) => {
+      receipts.delete(deliveryId);
+      resolve(at);
+    }),
+  );
+}
+/** Waits until the receiver has counted `n` requests, printing progress every second. */
+async function waitForCount(n: number, label: string): Promise<void> {
+  let lastPrint = performance.now();
+  for (;;) {
+    const { count } = await receiverCount();
+    if (count >= n) return;
+    if (performance.now() - lastPrint >= 1_000) {
+      log(`  ${label}: ${fmt(count)} / ${fmt(n)} received`);
+      lastPrint = performance.now();
+    }
+    await new Promise((r) => setTimeout(r, 5));
+  }
 }
 
+// ── the database ───────────────────────────────────────────────────────────────────────────────
 const schema = `bench_${randomBase62(10).toLowerCase()}`;
 const admin = new pg.Client({ connectionString: DATABASE_URL });
+uncounted.add(admin);
 await admin.connect();
 await admin.query(`create schema ${quoteIdent(schema)}`);
+const table = (name: string) => `${quoteIdent(schema)}.${quoteIdent(name)}`;
+log(`webhook fan-out: receiver on port ${port}, schema ${schema}; ${ROUNDS} rounds of A B, ${fmt(DELIVERIES)} deliveries each, ${ENDPOINTS} endpoints, ${CONCURRENCY} in flight`);
 
 const config = loadConfig({ DATABASE_URL, DOSSIER_ALLOW_PRIVATE_NETWORK: 'true', DOSSIER_SECRET: 'bench-secret-bench-secret-bench-secret-01', LOG_LEVEL: 'warn' });
 const runtime = await openRuntime(config, { logger: pino({ level: 'warn' }), target: { kind: 'postgres', url: DATABASE_URL, schema, poolSize: 10 } });
 const { ctx } = runtime;
+const statements = () => runtime.database.poolStats().statements;
+log('migrated');
 
 function event(orgId: string, caseId: string): WebhookEventInput {
   return {
@@ -70,91 +156,154 @@ function event(orgId: string, caseId: string): WebhookEventInput {
   };
 }
 
-try {
-  // ── 1. the raw loop ──────────────────────────────────────────────────────────────────────
-  const sample = JSON.stringify({ ...event('org_x', 'case_x'), delivery_id: 'dlv_x' });
+interface RawRun {
+  rate: number;
+  /** This process's CPU time (user + system) per request, in µs: less noisy than rates on a shared machine. */
+  cpuUs: number;
+  /** TCP connections the receiver accepted during the run (keep-alive: few). */
+  connections: number;
+}
+interface FanRun {
+  rate: number;
+  cpuUs: number;
+  connections: number;
+  recordedSeconds: number;
+  statements: Record<StatementClass | 'total', number>;
+}
+
+/** A: the raw undici loop. */
+async function rawRun(count: number, body: string): Promise<RawRun> {
+  receiver.send({ type: 'reset' });
   const agent = new Agent();
   let next = 0;
-  const rawStart = performance.now();
+  const cpu = process.cpuUsage();
+  const started = performance.now();
   await Promise.all(
     Array.from({ length: CONCURRENCY }, async () => {
-      while (next < DELIVERIES) {
+      while (next < count) {
         const i = next++;
         const res = await agent.request({
           origin: `http://127.0.0.1:${port}`, path: `/raw/e${i % ENDPOINTS}`, method: 'POST',
-          headers: { 'content-type': 'application/json' }, body: sample,
+          headers: { 'content-type': 'application/json' }, body,
         });
         await res.body.dump();
       }
     }),
   );
-  const rawSeconds = (performance.now() - rawStart) / 1000;
+  const seconds = (performance.now() - started) / 1000;
+  const used = process.cpuUsage(cpu);
   await agent.close();
-  const rawRate = DELIVERIES / rawSeconds;
-  receiver.send({ type: 'reset' });
+  return { rate: count / seconds, cpuUs: (used.user + used.system) / count, connections: (await receiverCount()).connections };
+}
 
-  // ── 2. the fan-out through the outbox and one worker ─────────────────────────────────────
+/**
+ * BENCH_PROFILE=file.cpuprofile: a CPU profile of this process while the Dossier runs send (not
+ * while they queue), the last run's kept; open it in Chrome DevTools or speedscope.
+ */
+const profileFile = process.env.BENCH_PROFILE;
+const profiler = profileFile ? new Session() : undefined;
+if (profiler) {
+  profiler.connect();
+  await profiler.post('Profiler.enable');
+}
+
+/** B: `count` deliveries queued (untimed), then one worker started and timed until all are received and recorded. */
+async function fanRun(orgId: string, caseId: string, count: number, label: string): Promise<FanRun> {
+  await admin.query(`truncate ${table('webhook_delivery_attempts')}, ${table('webhook_deliveries')}`);
+  receiver.send({ type: 'reset' });
+  const queueStart = performance.now();
+  for (let i = 0; i < count / ENDPOINTS; i += EVENTS_PER_TRANSACTION) {
+    await inTransaction(ctx.db, async (tx) => {
+      for (let j = 0; j < EVENTS_PER_TRANSACTION; j++) await enqueueWebhookEvent(tx, ctx, event(orgId, caseId));
+    });
+  }
+  log(`  ${label}: queued ${fmt(count)} deliveries in ${((performance.now() - queueStart) / 1000).toFixed(1)} s; sending`);
+
+  const before = { ...statementsByClass, total: statements() };
+  const task = webhookDeliveryTask({ maxInFlight: CONCURRENCY, listenUrl: DATABASE_URL });
+  const worker = new Worker(ctx, [task]);
+  await profiler?.post('Profiler.start');
+  const cpu = process.cpuUsage();
+  const started = performance.now();
+  worker.start();
+  await waitForCount(count, label);
+  const seconds = (performance.now() - started) / 1000;
+  // Recorded: polled on the bench's own connection, outside the pool, so it is not counted.
+  for (;;) {
+    const left = await admin.query<{ n: string }>(`select count(*) as n from ${table('webhook_deliveries')} where status <> 'delivered'`);
+    if (Number(left.rows[0]!.n) === 0) break;
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  const recordedSeconds = (performance.now() - started) / 1000;
+  const after = { ...statementsByClass, total: statements() };
+  const used = process.cpuUsage(cpu);
+  if (profiler) writeFileSync(profileFile!, JSON.stringify((await profiler.post('Profiler.stop')).profile));
+  await Promise.all([task.stop(), worker.stop()]);
+  const per = (k: StatementClass | 'total') => (after[k] - before[k]) / count;
+  return { rate: count / seconds, cpuUs: (used.user + used.system) / count, connections: (await receiverCount()).connections, recordedSeconds, statements: { total: per('total'), claim: per('claim'), outcome: per('outcome'), enqueue: per('enqueue'), other: per('other') } };
+}
+
+const mean = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+
+try {
   const org = await createOrg(ctx, { name: 'bench' });
   for (let i = 0; i < ENDPOINTS; i++) {
     const created = await createEndpoint(ctx, { orgId: org.org_id, environment: 'test', url: `http://127.0.0.1:${port}/e${i}`, events: ['*'] });
     if (!created.ok) throw new Error(created.message);
   }
-  await ctx.db.insertInto('case_types').values({
-    org_id: org.org_id, environment: 'test', case_type_id: 'bench', name: 'bench', operating_mode: 'system_of_record',
-    workflow_id: 'wf', workflow_version: 'v1', definition: '{}', created_at: new Date(), updated_at: new Date(),
-  }).execute();
   // Deliveries name their case but need no case row: the case id is carried, not joined.
   const caseId = ctx.ids.next('case');
-  for (let i = 0; i < DELIVERIES / ENDPOINTS; i += 100) {
-    await inTransaction(ctx.db, async (tx) => {
-      for (let j = 0; j < 100; j++) await enqueueWebhookEvent(tx, ctx, event(org.org_id, caseId));
-    });
-  }
-  const task = webhookDeliveryTask({ maxInFlight: CONCURRENCY, listenUrl: DATABASE_URL });
-  const worker = new Worker(ctx, [task]);
-  const fanStart = performance.now();
-  worker.start();
-  await waitForCount(DELIVERIES);
-  const fanSeconds = (performance.now() - fanStart) / 1000;
-  for (;;) {
-    const left = await ctx.db.selectFrom('webhook_deliveries').select(ctx.db.fn.countAll<string>().as('n')).where('status', '<>', 'delivered').executeTakeFirstOrThrow();
-    if (Number(left.n) === 0) break;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  const recordedSeconds = (performance.now() - fanStart) / 1000;
-  const fanRate = DELIVERIES / fanSeconds;
+  const sample = JSON.stringify({ ...event('org_x', 'case_x'), delivery_id: 'dlv_x' });
 
-  // ── 3. idle latency, one event at a time ─────────────────────────────────────────────────
+  log('warm-up: 1,000 raw POSTs, 1,000 deliveries');
+  await rawRun(1_000, sample);
+  await fanRun(org.org_id, caseId, 1_000, 'warm-up');
+
+  const raws: RawRun[] = [];
+  const fans: FanRun[] = [];
+  for (let round = 1; round <= ROUNDS; round++) {
+    const raw = await rawRun(DELIVERIES, sample);
+    raws.push(raw);
+    log(`round ${round} A raw undici:  ${fmt(raw.rate).padStart(6)} POSTs/s, ${fmt(raw.cpuUs)} µs CPU each, ${raw.connections} connections`);
+    const fan = await fanRun(org.org_id, caseId, DELIVERIES, `round ${round} B`);
+    fans.push(fan);
+    const s = fan.statements;
+    log(
+      `round ${round} B Dossier:     ${fmt(fan.rate).padStart(6)} deliveries/s, ${fmt(fan.cpuUs)} µs CPU each, ${fan.connections} connections, all recorded at ${fan.recordedSeconds.toFixed(2)} s; ` +
+        `statements per delivery ${s.total.toFixed(2)} (claims ${s.claim.toFixed(2)}, outcomes ${s.outcome.toFixed(2)}, other ${(s.other + s.enqueue).toFixed(2)})`,
+    );
+  }
+
+  log(`idle latency: ${LATENCY_SAMPLES} single events into an idle worker`);
   const solo = await createOrg(ctx, { name: 'bench-latency' });
   const soloEndpoint = await createEndpoint(ctx, { orgId: solo.org_id, environment: 'test', url: `http://127.0.0.1:${port}/solo`, events: ['*'] });
   if (!soloEndpoint.ok) throw new Error(soloEndpoint.message);
   receiver.send({ type: 'latency' });
+  const task = webhookDeliveryTask({ maxInFlight: CONCURRENCY, listenUrl: DATABASE_URL });
+  const worker = new Worker(ctx, [task]);
+  worker.start();
   await new Promise((r) => setTimeout(r, 200));
   const latencies: number[] = [];
   for (let i = 0; i < LATENCY_SAMPLES; i++) {
     await new Promise((r) => setTimeout(r, 20)); // let the worker go idle between events
     const started = Date.now();
     const { deliveryIds } = await inTransaction(ctx.db, (tx) => enqueueWebhookEvent(tx, ctx, event(solo.org_id, caseId)));
-    const at = await new Promise<number>((resolve) => receipts.set(deliveryIds[0]!, resolve));
-    receipts.delete(deliveryIds[0]!);
-    latencies.push(at - started);
+    latencies.push((await receiptOf(deliveryIds[0]!)) - started);
   }
+  await Promise.all([task.stop(), worker.stop()]);
   latencies.sort((a, b) => a - b);
   const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))]!;
 
-  await Promise.all([task.stop(), worker.stop()]);
-
-  const ratio = fanRate / rawRate;
-  const results = {
-    raw_undici_posts_per_s: Math.round(rawRate),
-    webhook_deliveries_per_s: Math.round(fanRate),
-    ratio: Math.round(ratio * 100) / 100,
-    all_recorded_delivered_s: Math.round(recordedSeconds * 100) / 100,
-    idle_event_to_receipt_ms: { p50: pct(50), p95: pct(95), max: latencies.at(-1) },
-    goals: { ratio_at_least_0_5: ratio >= 0.5, at_least_2000_per_s: fanRate >= 2000, idle_p50_at_most_25_ms: pct(50) <= 25 },
-    setup: { deliveries: DELIVERIES, endpoints: ENDPOINTS, concurrency: CONCURRENCY, latency_samples: LATENCY_SAMPLES },
-  };
-  process.stdout.write(`${JSON.stringify(results, null, 2)}\n`);
+  const rawRate = mean(raws.map((r) => r.rate));
+  const fanRate = mean(fans.map((f) => f.rate));
+  const per = (k: StatementClass | 'total') => mean(fans.map((f) => f.statements[k]));
+  log('');
+  log(`raw undici POST loop        ${fmt(rawRate).padStart(6)} /s   ${fmt(mean(raws.map((r) => r.cpuUs))).padStart(4)} µs CPU each in this process   (runs: ${raws.map((r) => fmt(r.rate)).join(', ')})`);
+  log(`webhook fan-out (Dossier)   ${fmt(fanRate).padStart(6)} /s   ${fmt(mean(fans.map((f) => f.cpuUs))).padStart(4)} µs CPU each in this process   (runs: ${fans.map((f) => fmt(f.rate)).join(', ')})`);
+  log(`statements per delivery     ${per('total').toFixed(2)}: claims ${per('claim').toFixed(2)}, outcomes ${per('outcome').toFixed(2)}, other ${(per('other') + per('enqueue')).toFixed(2)}`);
+  log(`idle event to receipt       p50 ${pct(50)} ms, p95 ${pct(95)} ms, max ${latencies.at(-1)} ms   goal p50 ≤ 25 ms`);
+  log('\nratio (same run):');
+  log(`  webhook fan-out / raw undici   ${(fanRate / rawRate).toFixed(2)}   goal ≥ 0.50   (load average ${loadavg().map((l) => l.toFixed(1)).join(' ')})`);
 } finally {
   await runtime.close();
   await admin.query(`drop schema if exists ${quoteIdent(schema)} cascade`);

@@ -4,17 +4,23 @@
  * for the next documents. It exits when its parent goes away.
  */
 import { dieWithParent } from './orphan-watch.ts';
-import { createTesseractOcr, extractPages, type ExtractionLimits, type SupportedMimeType } from '../domain/documents/index.ts';
+import { createTesseractOcr, extractPages, type ExtractionLimits, type RenderedPageImage, type RenderPagesInput, type SupportedMimeType } from '../domain/documents/index.ts';
+import { renderPdfPagesAt } from '../domain/documents/pdf.ts';
 
-export interface ExtractionRequest {
-  readonly id: number;
-  readonly bytes: Uint8Array;
-  readonly mimeType?: SupportedMimeType;
-  readonly limits?: Partial<ExtractionLimits>;
-}
+export type ExtractionRequest =
+  | {
+      readonly id: number;
+      readonly kind?: 'extract';
+      readonly bytes: Uint8Array;
+      readonly mimeType?: SupportedMimeType;
+      readonly limits?: Partial<ExtractionLimits>;
+    }
+  /** Console page images drawn ahead of time (the document job, after extraction). */
+  | ({ readonly id: number; readonly kind: 'render' } & RenderPagesInput);
 
 export type ExtractionReply =
   | { readonly id: number; readonly result: Awaited<ReturnType<typeof extractPages>> }
+  | { readonly id: number; readonly rendered: RenderedPageImage[] }
   | { readonly id: number; readonly error: string };
 
 const ocr = createTesseractOcr();
@@ -25,8 +31,13 @@ process.on('message', (message: ExtractionRequest) => {
   void (async () => {
     let reply: ExtractionReply;
     try {
-      const result = await extractPages({ ocr, ...(message.limits ? { limits: message.limits } : {}) }, { bytes: message.bytes, ...(message.mimeType ? { mimeType: message.mimeType } : {}) });
-      reply = { id: message.id, result };
+      if (message.kind === 'render') {
+        const { bytes, pageIndexes, scale, maxRenderPixels } = message;
+        reply = { id: message.id, rendered: await renderPdfPagesAt(bytes, pageIndexes, { scale, maxRenderPixels }) };
+      } else {
+        const result = await extractPages({ ocr, ...(message.limits ? { limits: message.limits } : {}) }, { bytes: message.bytes, ...(message.mimeType ? { mimeType: message.mimeType } : {}) });
+        reply = { id: message.id, result };
+      }
     } catch (error) {
       reply = { id: message.id, error: error instanceof Error ? error.message.slice(0, 500) : String(error) };
     }

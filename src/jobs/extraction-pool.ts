@@ -8,6 +8,8 @@ import {
   type ExtractionLimits,
   type ExtractPagesInput,
   type DocumentResult,
+  type RenderedPageImage,
+  type RenderPagesInput,
 } from '../domain/documents/index.ts';
 import type { ExtractionReply, ExtractionRequest } from './extraction-child.ts';
 import { PARENT_PID_VARIABLE } from './orphan-watch.ts';
@@ -66,10 +68,13 @@ export class ExtractionAborted extends Error {
 const DEFAULT_MAX_RSS_BYTES = 1536 * 1024 * 1024;
 const DEFAULT_MAX_HEAP_MB = 1024;
 
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+
 interface Job {
-  readonly request: Omit<ExtractionRequest, 'id'>;
+  readonly request: DistributiveOmit<ExtractionRequest, 'id'>;
   readonly signal: AbortSignal | undefined;
-  resolve(result: DocumentResult<ExtractedPages>): void;
+  /** An extraction's result value, or the pages a render request drew. */
+  resolve(result: DocumentResult<ExtractedPages> | RenderedPageImage[]): void;
   reject(error: Error): void;
 }
 
@@ -151,14 +156,14 @@ export function createExtractionPool(options: ExtractionPoolOptions = {}): Extra
       } else if ('error' in outcome.reply) {
         job.reject(new Error(`extraction failed: ${outcome.reply.error}`));
       } else {
-        job.resolve(outcome.reply.result);
+        job.resolve('rendered' in outcome.reply ? outcome.reply.rendered : outcome.reply.result);
       }
       if (child.jobs >= maxJobsPerChild && children.delete(child)) child.process.disconnect();
       dispatch();
     }
     child.finish = finish;
     if (job.signal?.aborted) return onAbort();
-    child.process.send({ id, ...job.request } satisfies ExtractionRequest);
+    child.process.send({ id, ...job.request } as ExtractionRequest);
   };
 
   const dispatch = (): void => {
@@ -177,9 +182,22 @@ export function createExtractionPool(options: ExtractionPoolOptions = {}): Extra
         waiting.push({
           request: { bytes: input.bytes, limits, ...(input.mimeType ? { mimeType: input.mimeType } : {}) },
           signal: input.signal,
-          resolve,
+          resolve: resolve as Job['resolve'],
           reject,
         });
+        dispatch();
+      });
+    },
+    /**
+     * Draws PDF pages in a child, queued like an extraction and bound by the same deadline and
+     * memory cap (a page is drawn the way OCR draws it). Rejects like an extraction when killed.
+     */
+    renderPages(input: RenderPagesInput): Promise<RenderedPageImage[]> {
+      if (closed) return Promise.reject(new ExtractionAborted('closed', 'the extraction pool is closed'));
+      if (input.pageIndexes.length === 0) return Promise.resolve([]);
+      return new Promise((resolve, reject) => {
+        const { bytes, pageIndexes, scale, maxRenderPixels } = input;
+        waiting.push({ request: { kind: 'render', bytes, pageIndexes, scale, maxRenderPixels }, signal: undefined, resolve: resolve as Job['resolve'], reject });
         dispatch();
       });
     },

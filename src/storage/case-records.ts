@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Environment } from '../config.ts';
+import { coalescedLookup } from './coalesced-reads.ts';
 import type { Executor } from './schema.ts';
 
 /** The case's current revision and, when one is stored, the rendered record and its revision. */
@@ -8,20 +9,25 @@ export interface StoredCaseRecord {
   stored: { revision: number; format: string; body: string } | undefined;
 }
 
-/**
- * One primary-key read: the case's revision (moved by triggers on every change, migration 0015)
- * and the rendered record stored for some revision, if any.
- */
-export async function findStoredCaseRecord(
-  db: Executor,
-  scope: { orgId: string; environment: Environment; caseId: string },
-): Promise<StoredCaseRecord | undefined> {
-  const result = await sql<{ revision: string; stored_revision: string | null; format: string | null; body: string | null }>`
-    select c.revision, r.revision as stored_revision, r.format, r.body
+type CaseRecordScope = { orgId: string; environment: Environment; caseId: string };
+type CaseRecordRow = { case_id: string; org_id: string; environment: string; revision: string; stored_revision: string | null; format: string | null; body: string | null };
+
+const lookUpCaseRecordRows = coalescedLookup<string, CaseRecordRow>(async (db, caseIds) => {
+  const result = await sql<CaseRecordRow>`
+    select c.case_id, c.org_id, c.environment, c.revision, r.revision as stored_revision, r.format, r.body
     from cases c left join case_records r on r.case_id = c.case_id
-    where c.case_id = ${scope.caseId} and c.org_id = ${scope.orgId} and c.environment = ${scope.environment}`.execute(db);
-  const row = result.rows[0];
-  if (!row) return undefined;
+    where c.case_id = any(${caseIds}::text[])`.execute(db);
+  return new Map(result.rows.map((row) => [row.case_id, row]));
+}, (caseId) => caseId);
+
+/**
+ * The case's revision (moved by triggers on every change, migration 0015) and the rendered record
+ * stored for some revision, if any. Concurrent lookups share one statement (coalesced-reads.ts).
+ */
+export async function findStoredCaseRecord(db: Executor, scope: CaseRecordScope): Promise<StoredCaseRecord | undefined> {
+  const row = await lookUpCaseRecordRows(db, scope.caseId);
+  // The workspace check is here rather than in SQL so that one statement serves every workspace.
+  if (!row || row.org_id !== scope.orgId || row.environment !== scope.environment) return undefined;
   return {
     revision: Number(row.revision),
     stored:

@@ -67,19 +67,6 @@ export async function hasUnfinishedDocuments(db: Executor, caseId: string): Prom
   return row !== undefined;
 }
 
-/** The files the applicant uploaded and that are not erased, in upload order. */
-export async function selectUploadedDocuments(db: Executor, caseId: string) {
-  return db
-    .selectFrom('documents')
-    .select(['doc_id', 'document_kind', 'filename', 'status', 'failure_reason', 'byte_size'])
-    .where('case_id', '=', caseId)
-    .where('status', '!=', 'erased')
-    .where('source', '=', 'upload')
-    .orderBy('created_at')
-    .orderBy('doc_id')
-    .execute();
-}
-
 /** How many documents of one kind the case holds that count (neither erased nor failed). */
 export async function countLiveDocumentsOfKind(db: Executor, caseId: string, documentKind: string): Promise<number> {
   const rows = await db.selectFrom('documents').select('doc_id').where('case_id', '=', caseId).where('document_kind', '=', documentKind).where('status', 'not in', ['erased', 'failed']).execute();

@@ -1,6 +1,7 @@
 import { sql, type Selectable } from 'kysely';
 import type { Environment } from '../config.ts';
 import { toJsonb } from './json.ts';
+import { coalescedLookup } from './coalesced-reads.ts';
 import type { Executor, Tx } from './schema.ts';
 import type { IdempotencyRecordsTable } from './tables/cases.ts';
 
@@ -51,6 +52,28 @@ export async function claimIdempotencyKey(tx: Tx, scope: IdempotencyScope, finge
     .returning('fingerprint')
     .executeTakeFirst();
   return claimed !== undefined;
+}
+
+const scopeKey = (s: IdempotencyScope) => JSON.stringify([s.orgId, s.environment, s.operation, s.key]);
+
+const lookUpIdempotencyRecords = coalescedLookup<IdempotencyScope, IdempotencyRow>(async (db, scopes) => {
+  const result = await sql<IdempotencyRow>`
+    select r.* from idempotency_records r
+    join unnest(${scopes.map((s) => s.orgId)}::text[], ${scopes.map((s) => s.environment)}::text[],
+                ${scopes.map((s) => s.operation)}::text[], ${scopes.map((s) => s.key)}::text[])
+      as k(org_id, environment, operation, idempotency_key)
+      on r.org_id = k.org_id and r.environment = k.environment and r.operation = k.operation and r.idempotency_key = k.idempotency_key`.execute(db);
+  return new Map(
+    result.rows.map((row) => [scopeKey({ orgId: row.org_id, environment: row.environment, operation: row.operation, key: row.idempotency_key }), row]),
+  );
+}, scopeKey);
+
+/**
+ * The record of a key that may have committed, read outside any transaction: the replay's one
+ * read. Concurrent replays share one statement (coalesced-reads.ts).
+ */
+export function findCommittedIdempotencyRecord(db: Executor, scope: IdempotencyScope): Promise<IdempotencyRow | undefined> {
+  return lookUpIdempotencyRecords(db, scope);
 }
 
 export async function findIdempotencyRecord(db: Executor, scope: IdempotencyScope): Promise<IdempotencyRow | undefined> {

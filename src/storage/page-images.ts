@@ -1,5 +1,5 @@
 import type { Insertable, Selectable } from 'kysely';
-import type { Executor } from './schema.ts';
+import type { Db, Executor } from './schema.ts';
 import type { DocumentPageImagesTable } from './tables/console.ts';
 
 export type PageImageRow = Selectable<DocumentPageImagesTable>;
@@ -21,6 +21,21 @@ export async function findPageImage(db: Executor, docId: string, pageIndex: numb
 /** Two viewers asking for the same page at once both render it; the first stored copy wins. */
 export async function savePageImage(db: Executor, row: Insertable<DocumentPageImagesTable>): Promise<void> {
   await db.insertInto('document_page_images').values(row).onConflict((oc) => oc.columns(['doc_id', 'page_index']).doNothing()).execute();
+}
+
+/**
+ * Stores page images drawn ahead of time, unless the document was erased meanwhile: its row is
+ * read FOR SHARE, so an erasure (which updates that row and deletes the images in one
+ * transaction) runs either wholly before (nothing is stored) or after (it deletes these too).
+ */
+export async function savePageImagesOfLiveDocument(db: Db, docId: string, rows: readonly Insertable<DocumentPageImagesTable>[]): Promise<boolean> {
+  if (rows.length === 0) return false;
+  return db.transaction().execute(async (tx) => {
+    const doc = await tx.selectFrom('documents').select(['erased_at']).where('doc_id', '=', docId).forShare().executeTakeFirst();
+    if (!doc || doc.erased_at !== null) return false;
+    await tx.insertInto('document_page_images').values([...rows]).onConflict((oc) => oc.columns(['doc_id', 'page_index']).doNothing()).execute();
+    return true;
+  });
 }
 
 export async function deletePageImages(db: Executor, docId: string): Promise<void> {

@@ -122,6 +122,24 @@ describeEachBackend('stored case records', (backend) => {
     expect(again.body).toBe(fresh.body);
   });
 
+  it('concurrent reads share one statement, and each gets its own answer', async () => {
+    const second = (await newSession(t, ws, 'income_verification')).case_id;
+    const other = await t.workspace();
+    await Promise.all([read(), read()]);
+    const before = t.runtime.database.poolStats().statements;
+    const results = await Promise.all([
+      findStoredCaseRecord(t.ctx.db, { orgId: ws.orgId, environment: 'test', caseId }),
+      findStoredCaseRecord(t.ctx.db, { orgId: ws.orgId, environment: 'test', caseId: second }),
+      findStoredCaseRecord(t.ctx.db, { orgId: other.orgId, environment: 'test', caseId }),
+      findStoredCaseRecord(t.ctx.db, { orgId: ws.orgId, environment: 'live', caseId }),
+      findStoredCaseRecord(t.ctx.db, { orgId: ws.orgId, environment: 'test', caseId: 'case_missing' }),
+    ]);
+    expect(t.runtime.database.poolStats().statements - before).toBe(1);
+    expect(results[0]?.revision).toBe(await revision());
+    expect(results[1]?.revision).toBeGreaterThan(0);
+    expect(results.slice(2)).toEqual([undefined, undefined, undefined]);
+  });
+
   it('another workspace cannot read the case, stored or not', async () => {
     const other = await t.workspace();
     const res = await t.app.inject({ method: 'GET', url: `/api/v1/cases/${caseId}`, headers: { authorization: `Bearer ${other.key}` } });

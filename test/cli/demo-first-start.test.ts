@@ -12,6 +12,8 @@ it('creates and prints the demo workspace key on the embedded database first sta
   const first = await startProcess(['serve', '--no-worker'], { DATA_DIR: dataDir }, 150_000);
   try {
     expect(first.banner.demo).toMatchObject({ org_id: expect.stringMatching(/^org_/), key: expect.stringMatching(/^sk_test_/) });
+    // Issue 11: the demo case to review, with its dashboard link.
+    expect(first.banner.demo).toMatchObject({ dashboard: { case_url: expect.stringMatching(/\/dashboard\/cases\/case_/) } });
     expect(existsSync(join(dataDir, 'secret'))).toBe(true);
   } finally {
     expect(await first.stop('SIGTERM')).toBe(0);

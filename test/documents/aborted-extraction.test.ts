@@ -29,6 +29,7 @@ describeEachBackend('a document whose extraction never finishes', (backend) => {
     t.ctx.extraction = {
       pids: [],
       close: () => pool.close(),
+      renderPages: async () => [],
       extractPages: async () => {
         calls++;
         throw new ExtractionAborted('memory', 'extraction used 2000 MB; the cap is 1536 MB');

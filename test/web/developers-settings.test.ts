@@ -140,8 +140,18 @@ describeEachBackend('developer settings: case types, account, notifications, rol
     const page = await admin.get('/dashboard/developers/notifications');
     expect(page.body).toContain('Something happened 1');
     expect(page.body).toMatch(/sidenav__count">2<span class="visually-hidden"> unread/);
+    // On every dashboard page an admin opens, not only developer settings (issue 11).
+    for (const path of ['/dashboard', '/dashboard/cases', '/dashboard/cases?category=all&q=nothing']) {
+      expect((await admin.get(path)).body, path).toMatch(/href="\/dashboard\/developers\/notifications"><span>Notifications<\/span><span class="sidenav__count">2<span class="visually-hidden"> unread/);
+    }
+    const reviewer = await newOperator(t, ws.orgId, 'reviewer');
+    const reviewerCookie = (await signInOperator(t, reviewer.email, reviewer.password)).cookie;
+    const reviewerQueue = await t.app.inject({ method: 'GET', url: '/dashboard/cases', headers: { cookie: reviewerCookie } });
+    expect(reviewerQueue.statusCode).toBe(200);
+    expect(reviewerQueue.body).not.toContain('sidenav__count');
     await admin.post('/dashboard/developers/notifications/read', { id: 'ntf_test0' }, page.body);
     expect((await admin.get('/dashboard/developers/keys')).body).toMatch(/sidenav__count">1</);
+    expect((await admin.get('/dashboard/cases')).body).toMatch(/sidenav__count">1</);
     await admin.post('/dashboard/developers/notifications/read', { all: 'true' }, page.body);
     expect((await admin.get('/dashboard/developers/keys')).body).not.toContain('sidenav__count');
   });

@@ -1,5 +1,6 @@
 import type { AppContext } from '../../app-context.ts';
 import { ensureDemoWorkspace } from '../../domain/demo/demo-workspace.ts';
+import { ensureDemoCase } from '../../domain/demo/demo-case.ts';
 import { createSession } from '../../domain/sessions/create-session.ts';
 import type { AdminCommand } from './command.ts';
 
@@ -31,15 +32,23 @@ async function demoApplicantLink(ctx: AppContext, demo: { org_id: string; key_id
   return typeof url === 'string' ? url : null;
 }
 
-/** The demo workspace (created on first use) with everything needed to try it: key, curl, applicant link, dashboard sign-in. */
+/** The demo workspace (created on first use) with everything needed to try it: key, curl, applicant link, dashboard sign-in, a case to review. */
 export async function describeDemo(ctx: AppContext) {
   const demo = await ensureDemoWorkspace(ctx);
+  const demoCase = await ensureDemoCase(ctx, demo);
   return {
     ...demo,
     base_url: ctx.config.baseUrl,
     curl: demo.key ? demoCurl(ctx.config.baseUrl, demo.key) : null,
     applicant_link: await demoApplicantLink(ctx, demo),
-    dashboard: { url: `${ctx.config.baseUrl}/dashboard/login`, email: demo.operator.email, password: demo.operator.password },
+    dashboard: {
+      url: `${ctx.config.baseUrl}/dashboard/login`,
+      email: demo.operator.email,
+      password: demo.operator.password,
+      // The demo case to review (test environment, where a new sign-in starts).
+      case_url: demoCase ? `${ctx.config.baseUrl}/dashboard/cases/${demoCase.case_id}` : null,
+    },
+    demo_case_id: demoCase?.case_id ?? null,
   };
 }
 

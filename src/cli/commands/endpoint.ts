@@ -37,7 +37,7 @@ export const ENDPOINT_COMMANDS: readonly AdminCommand[] = [
     options: { org: { type: 'string' }, env: { type: 'string' } },
     async run(ctx, values) {
       const flags = listFlags.parse(values);
-      return { endpoints: await listEndpointViews(ctx, flags.org, flags.env) };
+      return { endpoints: await listEndpointViews(ctx, { orgId: flags.org, environment: flags.env }) };
     },
   },
   {

@@ -75,9 +75,12 @@ function printBanner(banner: { url: string; database: string; demo: Record<strin
       'Try it:',
       `  ${String(banner.demo.curl)}`,
     );
-    const dashboard = banner.demo.dashboard as { url: string; email: string; password: string | null } | undefined;
+    const dashboard = banner.demo.dashboard as { url: string; email: string; password: string | null; case_url: string | null } | undefined;
     if (dashboard?.password) {
       lines.push('', 'Sign in to the dashboard:', `  ${dashboard.url}`, `  email ${dashboard.email}   password ${dashboard.password}`);
+    }
+    if (dashboard?.case_url) {
+      lines.push('', 'Then review the demo case (its pay stub is read within seconds; it waits in Cases → Review):', `  ${dashboard.case_url}`);
     }
   } else {
     lines.push('A demo workspace with a test key: `npm run dossier -- demo`.');

@@ -8,7 +8,11 @@ import { renderCaseFilePdf } from '../package/case-file-pdf.ts';
 import { caseFileUrl, signCaseFileToken } from '../package/case-file-token.ts';
 
 /** The review-ready package, as GET /api/v1/cases/{id}/package answers it (with a fresh case-file link). */
-export async function readConsolePackage(ctx: Pick<AppContext, 'db' | 'config' | 'secret' | 'clock'>, tenant: Tenant, caseId: string): Promise<Result<CasePackage>> {
+export async function readConsolePackage(
+  ctx: Pick<AppContext, 'db' | 'config' | 'secret' | 'clock'>,
+  input: { tenant: Tenant; caseId: string },
+): Promise<Result<CasePackage>> {
+  const { tenant, caseId } = input;
   const state = await loadCaseState(ctx.db, tenant.orgId, tenant.environment, caseId);
   if (!state) return caseNotFound(caseId);
   const appUrl = ctx.config.appUrl;
@@ -17,7 +21,8 @@ export async function readConsolePackage(ctx: Pick<AppContext, 'db' | 'config' |
 }
 
 /** The sealed case-file PDF, the same document the package's signed link serves. */
-export async function renderConsoleCaseFile(ctx: Pick<AppContext, 'db' | 'clock'>, tenant: Tenant, caseId: string): Promise<Result<Uint8Array>> {
+export async function renderConsoleCaseFile(ctx: Pick<AppContext, 'db' | 'clock'>, input: { tenant: Tenant; caseId: string }): Promise<Result<Uint8Array>> {
+  const { tenant, caseId } = input;
   const state = await loadCaseState(ctx.db, tenant.orgId, tenant.environment, caseId);
   if (!state) return caseNotFound(caseId);
   const { events } = await listCaseEvents(ctx.db, caseId, 0, 10_000);

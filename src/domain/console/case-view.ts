@@ -127,7 +127,7 @@ export async function readConsoleCase(
   }));
   let handoffDelivery: ConsoleCase['handoffDelivery'] = null;
   if (record.handoff?.delivery_id) {
-    const d = await getDeliveryDetail(deps, tenant.orgId, tenant.environment, record.handoff.delivery_id);
+    const d = await getDeliveryDetail(deps, { orgId: tenant.orgId, environment: tenant.environment, deliveryId: record.handoff.delivery_id });
     if (d.ok) handoffDelivery = { status: d.value.status, attemptCount: d.value.attempt_count, lastStatusCode: d.value.last_status_code, deliveredAt: d.value.delivered_at, endpointUrl: d.value.endpoint_url };
   }
   const blocking = new Set(record.workspace.operational_summary.blocking_fact_ids);
@@ -163,7 +163,7 @@ async function evidenceView(
   const pageIndex = selection.pageIndex !== undefined && selection.pageIndex >= 0 && selection.pageIndex < pageCount ? selection.pageIndex : item.page_index;
   const [pageText, image] = await Promise.all([
     findPageText(deps.db, document.doc_id, pageIndex),
-    ensurePageImage(deps, tenant, { caseId: record.case_id, docId: document.doc_id, pageIndex }),
+    ensurePageImage(deps, { tenant, ref: { caseId: record.case_id, docId: document.doc_id, pageIndex } }),
   ]);
   const onEvidencePage = pageIndex === item.page_index;
   const { char_start: start, char_end: end } = item.location;

@@ -1,3 +1,4 @@
+import type { Clock } from '../../ports/clock.ts';
 import type { Executor } from '../../storage/schema.ts';
 import { casesPerDay, deliveriesPerDay } from '../../storage/console-stats.ts';
 import { countQueueCategories } from '../../storage/queue.ts';
@@ -18,7 +19,10 @@ export interface ConsoleOverview {
 }
 
 /** The overview: cases per queue category, and 14 days of cases and webhook deliveries. */
-export async function readConsoleOverview(db: Executor, tenant: Tenant, now: Date): Promise<ConsoleOverview> {
+export async function readConsoleOverview(deps: { db: Executor; clock: Clock }, input: { tenant: Tenant }): Promise<ConsoleOverview> {
+  const { db } = deps;
+  const { tenant } = input;
+  const now = deps.clock.now();
   const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
   const days = Array.from({ length: OVERVIEW_DAYS }, (_, i) => new Date(today - (OVERVIEW_DAYS - 1 - i) * 86_400_000).toISOString().slice(0, 10));
   const from = new Date(today - (OVERVIEW_DAYS - 1) * 86_400_000);

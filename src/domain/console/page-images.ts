@@ -1,8 +1,9 @@
 import type { BlobStore } from '../../ports/blob-store.ts';
 import type { Clock } from '../../ports/clock.ts';
 import { findDocument } from '../../storage/documents.ts';
-import { findPageImage, findPageImageMeta, savePageImage, type PageImageMeta, type PageImageRow } from '../../storage/page-images.ts';
-import type { Executor } from '../../storage/schema.ts';
+import { findPageImage, findPageImageMeta, savePageImage, savePageImagesOfLiveDocument, type PageImageMeta, type PageImageRow } from '../../storage/page-images.ts';
+import type { Db, Executor } from '../../storage/schema.ts';
+import type { PageRenderer } from '../documents/index.ts';
 import { renderPdfPage } from '../documents/pdf.ts';
 import { fail, ok, type Result } from '../errors.ts';
 import type { Tenant } from '../cases/read-case.ts';
@@ -27,7 +28,8 @@ type PageRef = { caseId: string; docId: string; pageIndex: number };
  * read from the store afterwards. `null`: this document has no page images (text and Word
  * files, erased or failed documents, a page that does not exist).
  */
-export async function ensurePageImage(deps: PageImageDeps, tenant: Tenant, ref: PageRef): Promise<Result<PageImageMeta | null>> {
+export async function ensurePageImage(deps: PageImageDeps, input: { tenant: Tenant; ref: PageRef }): Promise<Result<PageImageMeta | null>> {
+  const { tenant, ref } = input;
   const doc = await findDocument(deps.db, ref.docId, { ...tenant, caseId: ref.caseId });
   if (!doc) return fail('not_found', `Case ${ref.caseId} has no document ${ref.docId}.`);
   if (doc.erased_at !== null || (doc.mime_type !== 'application/pdf' && doc.mime_type !== 'image/png' && doc.mime_type !== 'image/jpeg')) return ok(null);
@@ -54,9 +56,41 @@ export async function ensurePageImage(deps: PageImageDeps, tenant: Tenant, ref: 
   return ok(row);
 }
 
+/** Pages drawn ahead of time per document at most: a 20-page statement with facts on a few pages needs those few. */
+export const PRERENDER_MAX_PAGES = 8;
+
+/**
+ * Draws a processed PDF's evidence pages (and its first page) into the page-image store right
+ * after extraction, in an extraction child, so the first operator to open the case finds them
+ * drawn instead of waiting for pdfjs (bench/console.ts: ~650 ms cold on the loaded machine).
+ * Best effort: a page not drawn here is drawn on first view, as before.
+ */
+export async function prerenderPageImages(
+  deps: { db: Db; clock: Clock; renderer: PageRenderer },
+  input: { docId: string; bytes: Uint8Array; pageIndexes: readonly number[] },
+): Promise<number> {
+  const wanted = [...new Set([0, ...input.pageIndexes])].sort((a, b) => a - b).slice(0, PRERENDER_MAX_PAGES);
+  const pages = await deps.renderer.renderPages({ bytes: input.bytes, pageIndexes: wanted, scale: PAGE_IMAGE_SCALE, maxRenderPixels: MAX_PAGE_PIXELS });
+  const now = deps.clock.now();
+  const rows = pages.map((p) => ({
+    doc_id: input.docId,
+    page_index: p.pageIndex,
+    content_type: p.contentType,
+    width_px: p.widthPx,
+    height_px: p.heightPx,
+    page_width: p.pageWidth,
+    page_height: p.pageHeight,
+    page_unit: 'pt' as const,
+    created_at: now,
+    bytes: Buffer.from(p.image),
+  }));
+  return (await savePageImagesOfLiveDocument(deps.db, input.docId, rows)) ? rows.length : 0;
+}
+
 /** The stored image of a page, rendering it first when nobody has looked at it yet. */
-export async function readPageImage(deps: PageImageDeps, tenant: Tenant, ref: PageRef): Promise<Result<PageImageRow>> {
-  const meta = await ensurePageImage(deps, tenant, ref);
+export async function readPageImage(deps: PageImageDeps, input: { tenant: Tenant; ref: PageRef }): Promise<Result<PageImageRow>> {
+  const { ref } = input;
+  const meta = await ensurePageImage(deps, input);
   if (!meta.ok) return meta;
   const row = meta.value ? await findPageImage(deps.db, ref.docId, ref.pageIndex) : undefined;
   return row ? ok(row) : fail('not_found', `Document ${ref.docId} has no image of page ${ref.pageIndex + 1}.`);
@@ -65,9 +99,9 @@ export async function readPageImage(deps: PageImageDeps, tenant: Tenant, ref: Pa
 /** The original file of a case's document, for download; not_found once erased. */
 export async function readOriginalFile(
   deps: PageImageDeps,
-  tenant: Tenant,
-  ref: { caseId: string; docId: string },
+  input: { tenant: Tenant; ref: { caseId: string; docId: string } },
 ): Promise<Result<{ bytes: Uint8Array; filename: string; mimeType: string }>> {
+  const { tenant, ref } = input;
   const doc = await findDocument(deps.db, ref.docId, { ...tenant, caseId: ref.caseId });
   if (!doc) return fail('not_found', `Case ${ref.caseId} has no document ${ref.docId}.`);
   const bytes = doc.erased_at === null ? await deps.blobs.get(deps.db, doc.doc_id) : undefined;

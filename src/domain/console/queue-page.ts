@@ -41,11 +41,19 @@ export interface ConsoleQueuePage {
   nextCursor: string | null;
 }
 
+/** Cases per queue category of a workspace environment (the queue's tabs). */
+export async function queueCategoryCounts(deps: { db: Executor }, tenant: Tenant): Promise<Record<QueueCategory, number>> {
+  const counted = await countQueueCategories(deps.db, tenant.orgId, tenant.environment);
+  return Object.fromEntries(QUEUE_CATEGORIES.map((c) => [c, counted[c] ?? 0])) as Record<QueueCategory, number>;
+}
+
 /**
  * The queue page of the dashboard: the same rows, order and cursor as GET /api/v1/cases, plus
  * per-category counts for the tabs, an exact-id search and the case types for the filter.
  */
-export async function readConsoleQueue(db: Executor, tenant: Tenant, query: ConsoleQueueQuery): Promise<Result<ConsoleQueuePage>> {
+export async function readConsoleQueue(deps: { db: Executor }, input: { tenant: Tenant; query: ConsoleQueueQuery }): Promise<Result<ConsoleQueuePage>> {
+  const { db } = deps;
+  const { tenant, query } = input;
   const after = query.after === undefined ? undefined : decodeQueueCursor(query.after);
   if (query.after !== undefined && !after) return fail('invalid_request', 'That page link is not valid any more. Start from the first page.');
   const [listed, counted, types] = await Promise.all([

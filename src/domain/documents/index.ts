@@ -4,7 +4,7 @@
  */
 export { sniffDocumentType } from './sniff.ts';
 export { extractPages, DEFAULT_EXTRACTION_LIMITS } from './extract-pages.ts';
-export type { DocumentExtractor, ExtractionPool, ExtractPagesDeps, ExtractPagesInput, ExtractedPages, ExtractionLimits } from './extract-pages.ts';
+export type { DocumentExtractor, ExtractionPool, ExtractPagesDeps, ExtractPagesInput, ExtractedPages, ExtractionLimits, PageRenderer, RenderedPageImage, RenderPagesInput } from './extract-pages.ts';
 export { createTesseractOcr, defaultTesseractLangPath } from './ocr.ts';
 export type { OcrEngine, OcrImageResult, OcrWord, TesseractOcrOptions } from './ocr.ts';
 export { canonicalizeText } from './canonical-text.ts';

@@ -284,27 +284,50 @@ export interface RenderedPdfPage {
  * JPEG, not PNG: for an A4 text page at scale 2 the PNG was 468 kB and its encoding took most of
  * the ~600 ms; JPEG at quality 85 keeps text sharp at a fraction of both (bench/console.ts).
  */
-export async function renderPdfPage(bytes: Uint8Array, pageIndex: number, options: { scale: number; maxRenderPixels: number; quality?: number }): Promise<RenderedPdfPage | undefined> {
+export async function renderPdfPage(bytes: Uint8Array, pageIndex: number, options: PdfPageImageOptions): Promise<RenderedPdfPage | undefined> {
+  return (await renderPdfPagesAt(bytes, [pageIndex], options))[0];
+}
+
+export interface PdfPageImageOptions {
+  scale: number;
+  maxRenderPixels: number;
+  quality?: number;
+}
+
+/**
+ * Renders the given pages (0-based) of a PDF, opening it once: what the document job draws ahead
+ * of time for the console, in an extraction child. Pages that do not exist or fail to draw are
+ * left out; an unreadable PDF gives none.
+ */
+export async function renderPdfPagesAt(bytes: Uint8Array, pageIndexes: readonly number[], options: PdfPageImageOptions): Promise<(RenderedPdfPage & { pageIndex: number })[]> {
   const { pdfjs, assets } = await loadPdfjs();
   const { createCanvas } = await import('@napi-rs/canvas');
   const task = pdfjs.getDocument({ data: new Uint8Array(bytes), ...assets, cMapPacked: true, disableFontFace: true, useSystemFonts: false, enableXfa: false, verbosity: 0 });
+  const rendered: (RenderedPdfPage & { pageIndex: number })[] = [];
   try {
     const doc = await task.promise;
-    if (!Number.isInteger(pageIndex) || pageIndex < 0 || pageIndex >= doc.numPages) return undefined;
-    const page = await doc.getPage(pageIndex + 1);
-    const unit = page.getViewport({ scale: 1 });
-    const scale = Math.min(options.scale, Math.sqrt(options.maxRenderPixels / Math.max(1, unit.width * unit.height)));
-    if (!(scale > 0.05)) return undefined;
-    const viewport = page.getViewport({ scale });
-    const canvas = createCanvas(Math.ceil(viewport.width), Math.ceil(viewport.height));
-    const context = canvas.getContext('2d');
-    context.fillStyle = '#ffffff';
-    context.fillRect(0, 0, canvas.width, canvas.height);
-    await page.render({ canvas: canvas as never, viewport, background: '#ffffff' }).promise;
-    const image = new Uint8Array(await canvas.encode('jpeg', options.quality ?? 85));
-    return { image, contentType: 'image/jpeg', widthPx: canvas.width, heightPx: canvas.height, pageWidth: unit.width, pageHeight: unit.height };
+    for (const pageIndex of pageIndexes) {
+      if (!Number.isInteger(pageIndex) || pageIndex < 0 || pageIndex >= doc.numPages) continue;
+      try {
+        const page = await doc.getPage(pageIndex + 1);
+        const unit = page.getViewport({ scale: 1 });
+        const scale = Math.min(options.scale, Math.sqrt(options.maxRenderPixels / Math.max(1, unit.width * unit.height)));
+        if (!(scale > 0.05)) continue;
+        const viewport = page.getViewport({ scale });
+        const canvas = createCanvas(Math.ceil(viewport.width), Math.ceil(viewport.height));
+        const context = canvas.getContext('2d');
+        context.fillStyle = '#ffffff';
+        context.fillRect(0, 0, canvas.width, canvas.height);
+        await page.render({ canvas: canvas as never, viewport, background: '#ffffff' }).promise;
+        const image = new Uint8Array(await canvas.encode('jpeg', options.quality ?? 85));
+        rendered.push({ pageIndex, image, contentType: 'image/jpeg', widthPx: canvas.width, heightPx: canvas.height, pageWidth: unit.width, pageHeight: unit.height });
+      } catch {
+        // This page cannot be drawn: the console renders it on demand or shows its text alone.
+      }
+    }
+    return rendered;
   } catch {
-    return undefined;
+    return rendered;
   } finally {
     await task.destroy().catch(() => {});
   }

@@ -1,5 +1,5 @@
 import type { Environment } from '../../config.ts';
-import { claimIdempotencyKey, completeIdempotencyRecord, findIdempotencyRecord, type IdempotencyRow, type IdempotencyScope } from '../../storage/idempotency.ts';
+import { claimIdempotencyKey, completeIdempotencyRecord, findCommittedIdempotencyRecord, findIdempotencyRecord, type IdempotencyRow, type IdempotencyScope } from '../../storage/idempotency.ts';
 import type { Executor, Tx } from '../../storage/schema.ts';
 import { canonicalJson, sha256Hex } from '../canonical-json.ts';
 import { open, seal, type BoxLabel } from '../crypto/secret-box.ts';
@@ -46,7 +46,7 @@ export async function replayRecorded(
   deps: { secret: string; now: Date },
   request: IdempotentRequest,
 ): Promise<Result<IdempotentResponse> | undefined> {
-  const record = await findIdempotencyRecord(db, { orgId: request.orgId, environment: request.environment, operation: request.operation, key: request.key });
+  const record = await findCommittedIdempotencyRecord(db, { orgId: request.orgId, environment: request.environment, operation: request.operation, key: request.key });
   if (!record || record.response_status === 0 || record.expires_at <= deps.now) return undefined;
   return answerFromRecord(record, requestFingerprint(request.body), deps.secret, { orgId: request.orgId, environment: request.environment, operation: request.operation, key: request.key });
 }

@@ -12,7 +12,8 @@ import { pinnedDefinition } from '../cases/load-case.ts';
 import { recordCaseEvent, type Cause } from '../cases/case-events.ts';
 import { lockCaseRow, transitionCase, type WriterDeps } from '../cases/case-writer.ts';
 import { scheduleGateEvaluation } from '../cases/evaluate-case.ts';
-import { MAX_DOCUMENT_BYTES, type DocumentExtractor } from '../documents/index.ts';
+import { MAX_DOCUMENT_BYTES, type DocumentExtractor, type PageRenderer } from '../documents/index.ts';
+import { prerenderPageImages } from '../console/page-images.ts';
 import { extractFacts, factsForDocumentKind, type ExtractedFact } from '../extraction/index.ts';
 import { documentFormatOf, type Metrics } from '../../metrics/metrics.ts';
 
@@ -21,6 +22,8 @@ export interface DocumentJobDeps extends WriterDeps {
   http: OutboundHttp;
   /** Runs page extraction out of this process; throws when an attempt had to be killed. */
   extractor: DocumentExtractor;
+  /** Draws the console's page images ahead of time, out of this process; absent: drawn on first view. */
+  renderer?: PageRenderer;
   blobs: BlobStore;
   logger: AppContext['logger'];
   /** Times page extraction by format (/metrics); absent in tests that do not look. */
@@ -76,10 +79,10 @@ export async function processDocumentJob(deps: DocumentJobDeps, input: { docId: 
   });
   if (!extracted.ok) return finishFailed(deps, doc, extracted.reason_code, cause, bytes.fetched ? bytes.value : undefined);
 
-  await inTransaction(deps.db, async (tx) => {
+  const evidencePages = await inTransaction(deps.db, async (tx) => {
     const row = await lockCaseRow(tx, doc.case_id);
     const current = await findDocument(tx, doc.doc_id);
-    if (!row || current?.status !== 'processing') return;
+    if (!row || current?.status !== 'processing') return undefined;
     if (bytes.fetched) await deps.blobs.put(tx, doc.doc_id, bytes.value);
     await savePages(tx, doc.doc_id, extracted.value.pages);
     const definition = await pinnedDefinition(tx, row);
@@ -97,7 +100,15 @@ export async function processDocumentJob(deps: DocumentJobDeps, input: { docId: 
     });
     await recordCaseEvent(tx, deps, row, 'document.processed', { doc_id: doc.doc_id, page_count: extracted.value.pages.length, fact_ids: changed }, cause);
     await moveOnWhenProcessed(tx, deps, row, cause);
+    return facts.flatMap((f) => f.evidence.filter((e) => e.doc_id === doc.doc_id).map((e) => e.page_index));
   });
+  // After the commit (the case has moved on): the pages an operator will look at first are drawn
+  // now, in an extraction child, so the case page finds them ready. A failure here costs only that.
+  if (evidencePages && deps.renderer && extracted.value.mime_type === 'application/pdf') {
+    await prerenderPageImages({ db: deps.db, clock: deps.clock, renderer: deps.renderer }, { docId: doc.doc_id, bytes: bytes.value, pageIndexes: evidencePages }).catch((err: unknown) => {
+      deps.logger.warn({ doc_id: doc.doc_id, err: err instanceof Error ? err.message : String(err) }, 'page images not drawn ahead of time');
+    });
+  }
 }
 
 /**

@@ -1,6 +1,6 @@
-import { findSession, lockSession, type SessionRow } from '../../storage/cases.ts';
-import type { Executor, Tx } from '../../storage/schema.ts';
-import { fail, ok, type Result } from '../errors.ts';
+import { lockSession, type SessionRow } from '../../storage/cases.ts';
+import type { Tx } from '../../storage/schema.ts';
+import { fail, ok, type Failure, type Result } from '../errors.ts';
 import { sessionTokenMatches } from './session-token.ts';
 
 /** What an applicant presents: the session id (public: it is in webhook envelopes) and the link's token (secret). */
@@ -20,21 +20,18 @@ const SESSION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12
  * answer does not tell which ids exist.
  */
 export async function authorizeApplicant(tx: Tx, proof: ApplicantProof): Promise<Result<SessionRow>> {
-  const refused = fail('forbidden', 'This link is not valid for this session: open the link you were sent again.');
-  if (!SESSION_ID.test(proof.sessionId) || proof.token.length === 0 || proof.token.length > 256) return refused;
+  if (!wellFormedProof(proof)) return refusedProof();
   const session = await lockSession(tx, proof.sessionId);
-  if (!session || !sessionTokenMatches(proof.token, session.token_hash)) return refused;
+  if (!session || !sessionTokenMatches(proof.token, session.token_hash)) return refusedProof();
   return ok(session);
 }
 
-/**
- * The same check for reads (the applicant's pages): no transaction and no lock, since nothing is
- * written; a page shows what was committed when it was read.
- */
-export async function verifyApplicant(db: Executor, proof: ApplicantProof): Promise<Result<SessionRow>> {
-  const refused = fail('forbidden', 'This link is not valid for this session: open the link you were sent again.');
-  if (!SESSION_ID.test(proof.sessionId) || proof.token.length === 0 || proof.token.length > 256) return refused;
-  const session = await findSession(db, proof.sessionId);
-  if (!session || !sessionTokenMatches(proof.token, session.token_hash)) return refused;
-  return ok(session);
+/** A proof that could name a session at all; anything else is refused without a query. */
+export function wellFormedProof(proof: ApplicantProof): boolean {
+  return SESSION_ID.test(proof.sessionId) && proof.token.length > 0 && proof.token.length <= 256;
+}
+
+/** The one refusal for an unknown session and a wrong token alike. */
+export function refusedProof(): Failure {
+  return fail('forbidden', 'This link is not valid for this session: open the link you were sent again.');
 }

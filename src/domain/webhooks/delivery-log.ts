@@ -138,7 +138,11 @@ export async function listDeliveryLog(deps: LogDeps, input: DeliveryListInput): 
   return ok({ deliveries, has_more: hasMore, next_cursor: hasMore ? deliveries.at(-1)!.delivery_id : null });
 }
 
-export async function getDeliveryDetail(deps: LogDeps, orgId: string, environment: Environment, deliveryId: string): Promise<Result<DeliveryDetail>> {
+export async function getDeliveryDetail(
+  deps: LogDeps,
+  input: { orgId: string; environment: Environment; deliveryId: string },
+): Promise<Result<DeliveryDetail>> {
+  const { orgId, environment, deliveryId } = input;
   const row = await findDelivery(deps.db, orgId, environment, deliveryId);
   if (!row) return fail('not_found', `No webhook delivery ${deliveryId}.`);
   return ok(await detailOf(deps, row));
@@ -161,10 +165,9 @@ async function detailOf(deps: LogDeps, row: DeliveryRow): Promise<DeliveryDetail
  */
 export async function retryDelivery(
   deps: Pick<Deps, 'db' | 'clock' | 'config'>,
-  orgId: string,
-  environment: Environment,
-  deliveryId: string,
+  input: { orgId: string; environment: Environment; deliveryId: string },
 ): Promise<Result<DeliveryDetail>> {
+  const { orgId, environment, deliveryId } = input;
   const now = deps.clock.now();
   const requeued = await inTransactionResult(deps.db, async (tx) => {
     const row = await lockDelivery(tx, orgId, environment, deliveryId);

@@ -133,7 +133,8 @@ export async function createEndpoint(
   return ok({ ...toEndpointView(row, now), signing_secret: signingSecret });
 }
 
-export async function listEndpointViews(deps: Pick<EndpointDeps, 'db' | 'clock'>, orgId: string, environment: Environment): Promise<EndpointView[]> {
+export async function listEndpointViews(deps: Pick<EndpointDeps, 'db' | 'clock'>, input: { orgId: string; environment: Environment }): Promise<EndpointView[]> {
+  const { orgId, environment } = input;
   const now = deps.clock.now();
   return (await listEndpoints(deps.db, orgId, environment)).map((row) => toEndpointView(row, now));
 }

@@ -24,7 +24,7 @@ export const getWebhookDeliveryRoute: FastifyPluginAsyncZod<{ ctx: AppContext }>
     },
     async (request) => {
       const key = authOf(request);
-      return unwrap(await getDeliveryDetail(ctx, key.orgId, key.environment, request.params.delivery_id));
+      return unwrap(await getDeliveryDetail(ctx, { orgId: key.orgId, environment: key.environment, deliveryId: request.params.delivery_id }));
     },
   );
 };

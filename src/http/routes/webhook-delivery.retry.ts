@@ -26,7 +26,7 @@ export const retryWebhookDeliveryRoute: FastifyPluginAsyncZod<{ ctx: AppContext 
     },
     async (request) => {
       const key = authOf(request);
-      const detail = unwrap(await retryDelivery(ctx, key.orgId, key.environment, request.params.delivery_id));
+      const detail = unwrap(await retryDelivery(ctx, { orgId: key.orgId, environment: key.environment, deliveryId: request.params.delivery_id }));
       wakeDeliveryWorkers(ctx.db);
       return detail;
     },

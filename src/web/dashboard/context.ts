@@ -8,6 +8,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The signed-in operator, set by the dashboard's access hook on every non-public route. */
     operatorSession?: OperatorSession;
+    /** Unread integration notifications of the workspace environment, counted for admins' pages. */
+    unreadNotifications?: number;
   }
 }
 
@@ -30,6 +32,8 @@ export interface DashboardViewer {
   stylesheet: string;
   scripts: string[];
   acceptedEnvironments: readonly Environment[];
+  /** Unread integration notifications, shown in the navigation on every page; null for reviewers (they cannot read them). */
+  unreadNotifications: number | null;
 }
 
 /** The workspace and environment a dashboard request acts in: what every domain call is scoped to. */
@@ -65,5 +69,6 @@ export function viewerOf(
     stylesheet: deps.assets.url(DASHBOARD_PREFIX, 'dashboard.css'),
     scripts: [deps.assets.url(DASHBOARD_PREFIX, 'js/dashboard.js')],
     acceptedEnvironments: deps.acceptedEnvironments,
+    unreadNotifications: operator.role === 'admin' ? (request.unreadNotifications ?? null) : null,
   };
 }

@@ -31,7 +31,7 @@ export interface DashboardPageProps {
   title: string;
   nav: NavKey;
   errors?: readonly ErrorItem[];
-  /** Counts shown beside navigation items (unread notifications). */
+  /** Counts shown beside navigation items, over the viewer's own (unread notifications). */
   navCounts?: Partial<Record<NavKey, number>>;
   children: Markup;
 }
@@ -58,7 +58,7 @@ function navLink(item: NavItem, active: NavKey, counts: Partial<Record<NavKey, n
  */
 export function dashboardPage(p: DashboardPageProps): VNode {
   const v = p.viewer;
-  const counts = p.navCounts ?? {};
+  const counts: Partial<Record<NavKey, number>> = { ...(v.unreadNotifications ? { notifications: v.unreadNotifications } : {}), ...p.navCounts };
   const hasErrors = (p.errors?.length ?? 0) > 0;
   return htmlDocument({
     lang: 'en',

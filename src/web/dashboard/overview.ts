@@ -59,7 +59,7 @@ function overviewBody(o: ConsoleOverview) {
 /** GET /dashboard: counts per queue category and 14-day charts of cases and webhook deliveries. */
 export function registerOverview(scope: FastifyInstance, deps: DashboardRouteDeps): void {
   scope.get('/', { config: { auth: 'operator' } }, async (request, reply) => {
-    const overview = await readConsoleOverview(deps.ctx.db, tenantOf(request), deps.ctx.clock.now());
+    const overview = await readConsoleOverview(deps.ctx, { tenant: tenantOf(request) });
     return sendPage(reply, dashboardPage({ viewer: viewerOf(request, deps), title: 'Overview', nav: 'overview', children: overviewBody(overview) }));
   });
 }

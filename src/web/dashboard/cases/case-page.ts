@@ -194,13 +194,13 @@ export function registerCasePage(scope: FastifyInstance, deps: DashboardRouteDep
   });
 
   scope.get('/cases/:case_id/package', { config: { auth: 'operator' } }, async (request, reply) => {
-    const pkg = unwrap(await readConsolePackage(ctx, tenantOf(request), caseIdOf(request)));
+    const pkg = unwrap(await readConsolePackage(ctx, { tenant: tenantOf(request), caseId: caseIdOf(request) }));
     return reply.header('cache-control', 'private, no-store').type('application/json; charset=utf-8').send(JSON.stringify(pkg, null, 2));
   });
 
   scope.get('/cases/:case_id/case-file', { config: { auth: 'operator' } }, async (request, reply) => {
     const caseId = caseIdOf(request);
-    const pdf = unwrap(await renderConsoleCaseFile(ctx, tenantOf(request), caseId));
+    const pdf = unwrap(await renderConsoleCaseFile(ctx, { tenant: tenantOf(request), caseId }));
     return reply
       .header('cache-control', 'private, no-store')
       .header('content-disposition', `inline; filename="case-${caseId}.pdf"`)

@@ -99,7 +99,7 @@ export function registerEvidenceRoutes(scope: FastifyInstance, deps: DashboardRo
     const parsed = pageParams.safeParse(request.params);
     if (!parsed.success) throw new AppError('not_found', 'No such page.');
     const { case_id: caseId, doc_id: docId, page } = parsed.data;
-    const row = unwrap(await readPageImage(deps.ctx, tenantOf(request), { caseId, docId, pageIndex: page - 1 }));
+    const row = unwrap(await readPageImage(deps.ctx, { tenant: tenantOf(request), ref: { caseId, docId, pageIndex: page - 1 } }));
     const etag = `"${row.doc_id}-${row.page_index}-${row.created_at.getTime()}"`;
     // Personal data: the browser may keep it, but asks every time (an erased page then answers 404).
     reply.header('cache-control', 'private, no-cache').header('etag', etag).header('x-content-type-options', 'nosniff');
@@ -111,7 +111,7 @@ export function registerEvidenceRoutes(scope: FastifyInstance, deps: DashboardRo
     const parsed = fileParams.safeParse(request.params);
     if (!parsed.success) throw new AppError('not_found', 'No such document.');
     const { case_id: caseId, doc_id: docId } = parsed.data;
-    const file = unwrap(await readOriginalFile(deps.ctx, tenantOf(request), { caseId, docId }));
+    const file = unwrap(await readOriginalFile(deps.ctx, { tenant: tenantOf(request), ref: { caseId, docId } }));
     const name = file.filename.replace(/[^\w.\- ]+/g, '_');
     return reply
       .header('cache-control', 'private, no-store')

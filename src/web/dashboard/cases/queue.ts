@@ -132,14 +132,17 @@ export function registerQueue(scope: FastifyInstance, deps: DashboardRouteDeps):
   scope.get('/cases', { config: { auth: 'operator' } }, async (request, reply) => {
     const params = parseQueueParams(request.query as Record<string, string | undefined>);
     const page = unwrap(
-      await readConsoleQueue(deps.ctx.db, tenantOf(request), {
-        // A search looks across every category: an id names one case wherever it is.
-        category: params.category === 'all' || params.search ? undefined : params.category,
-        runtimeStatus: params.runtimeStatus,
-        caseTypeId: params.caseTypeId,
-        search: params.search,
-        after: params.after,
-        limit: QUEUE_PAGE_SIZE,
+      await readConsoleQueue(deps.ctx, {
+        tenant: tenantOf(request),
+        query: {
+          // A search looks across every category: an id names one case wherever it is.
+          category: params.category === 'all' || params.search ? undefined : params.category,
+          runtimeStatus: params.runtimeStatus,
+          caseTypeId: params.caseTypeId,
+          search: params.search,
+          after: params.after,
+          limit: QUEUE_PAGE_SIZE,
+        },
       }),
     );
     return sendPage(reply, queueView(viewerOf(request, deps), page, params, deps.ctx.clock.now()));

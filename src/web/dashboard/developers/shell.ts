@@ -2,10 +2,9 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Markup } from '../../render.ts';
 import { sendPage } from '../../render.ts';
 import type { ErrorItem } from '../../ui/components.ts';
-import { tenantOf, viewerOf, type DashboardViewer } from '../context.ts';
+import { viewerOf, type DashboardViewer } from '../context.ts';
 import type { DashboardRouteDeps } from '../index.ts';
 import { dashboardPage, type NavKey } from '../layout.ts';
-import { countUnreadNotifications } from '../../../domain/webhooks/notifications.ts';
 
 export interface DeveloperPage {
   title: string;
@@ -15,10 +14,9 @@ export interface DeveloperPage {
   body: (viewer: DashboardViewer) => Markup;
 }
 
-/** Renders a developer settings page in the dashboard shell, with the unread notification count in the navigation. */
+/** Renders a developer settings page in the dashboard shell (the navigation's unread count comes with the viewer, on every page). */
 export async function sendDeveloperPage(request: FastifyRequest, reply: FastifyReply, deps: DashboardRouteDeps, page: DeveloperPage): Promise<FastifyReply> {
   const viewer = viewerOf(request, deps);
-  const unread = await countUnreadNotifications(deps.ctx, tenantOf(request));
   return sendPage(
     reply,
     dashboardPage({
@@ -26,7 +24,6 @@ export async function sendDeveloperPage(request: FastifyRequest, reply: FastifyR
       title: page.title,
       nav: page.nav,
       ...(page.errors ? { errors: page.errors } : {}),
-      navCounts: { notifications: unread },
       children: page.body(viewer),
     }),
     page.status ?? 200,

@@ -94,7 +94,7 @@ export function registerWebhooks(scope: FastifyInstance, deps: DashboardRouteDep
 
   const listPage = async (request: FastifyRequest, reply: FastifyReply, form: { url: string; events: string[] }, errors: ErrorItem[] = [], status = 200) => {
     const tenant = tenantOf(request);
-    const [endpoints, stats] = await Promise.all([listEndpointViews(ctx, tenant.orgId, tenant.environment), recentDeliveryStats(ctx, tenant)]);
+    const [endpoints, stats] = await Promise.all([listEndpointViews(ctx, { orgId: tenant.orgId, environment: tenant.environment }), recentDeliveryStats(ctx, tenant)]);
     const notice = errors.length === 0 ? takeFlash(reply, request, flashDeps) : undefined;
     const err = (id: string) => errors.find((e) => e.href === id)?.text;
     return sendDeveloperPage(request, reply, deps, {
@@ -308,7 +308,7 @@ export function registerWebhooks(scope: FastifyInstance, deps: DashboardRouteDep
   scope.get('/developers/webhooks/:endpoint_id/deliveries/:delivery_id', { config: { auth: 'admin' } }, async (request, reply) => {
     const { endpoint_id, delivery_id } = request.params as { endpoint_id: string; delivery_id: string };
     const tenant = tenantOf(request);
-    const found = await getDeliveryDetail(ctx, tenant.orgId, tenant.environment, delivery_id);
+    const found = await getDeliveryDetail(ctx, { orgId: tenant.orgId, environment: tenant.environment, deliveryId: delivery_id });
     if (!found.ok || found.value.endpoint_id !== endpoint_id) return reply.callNotFound();
     const d = found.value;
     const flash = takeFlash(reply, request, flashDeps);
@@ -389,10 +389,10 @@ export function registerWebhooks(scope: FastifyInstance, deps: DashboardRouteDep
   scope.post('/developers/webhooks/:endpoint_id/deliveries/:delivery_id/retry', { config: { auth: 'admin' } }, async (request, reply) => {
     const { endpoint_id, delivery_id } = request.params as { endpoint_id: string; delivery_id: string };
     const tenant = tenantOf(request);
-    const found = await getDeliveryDetail(ctx, tenant.orgId, tenant.environment, delivery_id);
+    const found = await getDeliveryDetail(ctx, { orgId: tenant.orgId, environment: tenant.environment, deliveryId: delivery_id });
     if (!found.ok || found.value.endpoint_id !== endpoint_id) return reply.callNotFound();
     // The same rules as POST /api/v1/webhooks/deliveries/{id}/retry: only a failed delivery.
-    const retried = await retryDelivery(ctx, tenant.orgId, tenant.environment, delivery_id);
+    const retried = await retryDelivery(ctx, { orgId: tenant.orgId, environment: tenant.environment, deliveryId: delivery_id });
     if (retried.ok) wakeDeliveryWorkers(ctx.db);
     setFlash(reply, request, flashDeps, { kind: 'notice', text: retried.ok ? 'The delivery is queued again.' : retried.message });
     return reply.redirect(deliveryPath(endpoint_id, delivery_id), 303);
