@@ -3,7 +3,7 @@ import { getCaseType, putCaseType } from '../../src/domain/case-types/case-types
 import { parseCaseTypeDefinition } from '../../src/domain/case-types/definition.ts';
 import { createTestApp, describeEachBackend, itOnPostgres, type TestApp, type TestWorkspace } from '../support/harness.ts';
 import { dossierFor } from '../support/dossier-client.ts';
-import { addressProof, incomeVerification } from '../support/fixtures.ts';
+import { addressProof, incomeVerification, tenancyApplication } from '../support/fixtures.ts';
 
 const clone = <T>(v: T): T => structuredClone(v);
 
@@ -11,6 +11,40 @@ describe('case type definitions', () => {
   it('accepts the shared examples unchanged', () => {
     expect(parseCaseTypeDefinition(incomeVerification).ok).toBe(true);
     expect(parseCaseTypeDefinition(addressProof).ok).toBe(true);
+    expect(parseCaseTypeDefinition(tenancyApplication).ok).toBe(true);
+  });
+
+  it('checks form fields: options only on choices, currency only on money, unique field ids, valid patterns', () => {
+    const bad = clone(tenancyApplication) as any;
+    const fields = bad.workflow.nodes[0].fields;
+    delete fields[3].options; // one_of without options
+    fields[1].options = ['Mobile']; // phone with options
+    fields[0].currency = 'GBP'; // currency on a text field
+    fields[4].currency = 'XYZ'; // no such currency
+    fields[4].validation.pattern = '(';
+    fields[5].field_id = 'phone'; // duplicate of fields[1]
+    fields[2].validation = { max: 3 }; // max on an address
+    bad.workflow.nodes[0].fields.push({ field_id: 'kind', label: 'Kind', type: 'select', options: ['A', 'A'] });
+    const parsed = parseCaseTypeDefinition(bad);
+    if (parsed.ok) throw new Error('expected problems');
+    expect(parsed.problems).toEqual(
+      expect.arrayContaining([
+        { path: '$.workflow.nodes[0].fields[3].options', message: 'a one_of field needs options' },
+        { path: '$.workflow.nodes[0].fields[1].options', message: 'options are for select and one_of fields, not phone' },
+        { path: '$.workflow.nodes[0].fields[0].currency', message: 'currency is for money fields, not text' },
+        { path: '$.workflow.nodes[0].fields[4].currency', message: 'unknown currency "XYZ"' },
+        { path: '$.workflow.nodes[0].fields[4].validation.pattern', message: 'is not a valid regular expression' },
+        { path: '$.workflow.nodes[0].fields[5].field_id', message: 'duplicate field_id "phone"' },
+        { path: '$.workflow.nodes[0].fields[2].validation', message: 'min and max are for money and number fields, not address' },
+        { path: '$.workflow.nodes[0].fields[6].options[1]', message: 'duplicate option "A"' },
+      ]),
+    );
+    const wrongType = clone(tenancyApplication) as any;
+    wrongType.workflow.nodes[0].fields[2].type = 'postal_address';
+    wrongType.workflow.nodes[0].fields[4].currency = 'gbp';
+    const again = parseCaseTypeDefinition(wrongType);
+    if (again.ok) throw new Error('expected problems');
+    expect(again.problems.map((p) => p.path)).toEqual(expect.arrayContaining(['$.workflow.nodes[0].fields[2].type', '$.workflow.nodes[0].fields[4].currency']));
   });
 
   it('reports every problem at once, each with its JSON path', () => {

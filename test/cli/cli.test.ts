@@ -53,7 +53,7 @@ describe('dossier CLI on the embedded database', () => {
 
     const demo1 = (await runCli(['demo', '--json'], env)).json();
     const demo2 = (await runCli(['demo', '--json'], env)).json();
-    expect(demo1).toMatchObject({ org_id: expect.stringMatching(/^org_/), key: expect.stringMatching(/^sk_test_/), case_type_ids: ['income_verification', 'address_proof'] });
+    expect(demo1).toMatchObject({ org_id: expect.stringMatching(/^org_/), key: expect.stringMatching(/^sk_test_/), case_type_ids: ['income_verification', 'address_proof', 'tenancy_application'] });
     expect(demo2.org_id).toBe(demo1.org_id);
     expect(demo2.key).toBe(demo1.key);
     expect(demo2.created).toBe(false);

@@ -6,6 +6,8 @@ import type { TestApp, TestWorkspace } from './harness.ts';
 
 export const incomeVerification = JSON.parse(readFileSync(new URL('../../examples/case-types/income_verification.json', import.meta.url), 'utf8')) as Record<string, unknown>;
 export const addressProof = JSON.parse(readFileSync(new URL('../../examples/case-types/address_proof.json', import.meta.url), 'utf8')) as Record<string, unknown>;
+/** The example whose form uses phone, address, one_of, money with a currency and checkbox fields. */
+export const tenancyApplication = JSON.parse(readFileSync(new URL('../../examples/case-types/tenancy_application.json', import.meta.url), 'utf8')) as Record<string, unknown>;
 
 /** Puts the example case types into a workspace's test and live environments. */
 export async function withExampleCaseTypes(t: TestApp, orgId: string): Promise<void> {

@@ -14,7 +14,14 @@ const sentence = z.string().trim().min(1).max(500);
 export const FACT_TYPES = ['string', 'name', 'date', 'money', 'number', 'id_number', 'address'] as const;
 export type FactType = (typeof FACT_TYPES)[number];
 
-export const FIELD_TYPES = ['text', 'email', 'date', 'money', 'number', 'phone', 'select', 'checkbox', 'textarea'] as const;
+/**
+ * Form field types. `select` is a drop-down and `one_of` the same choice as radios (better below
+ * about eight options); both need `options`. `address` is one answer of several labelled parts,
+ * stored as an object (see field-values.ts). `currency` (ISO 4217) is for `money` only.
+ */
+export const FIELD_TYPES = ['text', 'email', 'date', 'money', 'number', 'phone', 'select', 'one_of', 'checkbox', 'address', 'textarea'] as const;
+export type FieldType = (typeof FIELD_TYPES)[number];
+const CHOICE_TYPES: readonly FieldType[] = ['select', 'one_of'];
 
 const factDefinition = z.strictObject({
   fact_id: identifier,
@@ -30,7 +37,8 @@ const formField = z.strictObject({
   label: sentence,
   type: z.enum(FIELD_TYPES),
   required: z.boolean().default(false),
-  options: z.array(z.string().min(1)).optional(),
+  options: z.array(z.string().trim().min(1).max(200)).min(1).max(100).optional(),
+  currency: z.string().regex(/^[A-Z]{3}$/, 'must be an ISO 4217 currency code in capitals, like USD').optional(),
   validation: z
     .strictObject({
       pattern: z.string().optional(),
@@ -114,6 +122,27 @@ export const caseTypeDefinitionSchema = z
     duplicates(def.facts.map((f) => f.fact_id), (i) => ['facts', i, 'fact_id'], 'fact_id');
     duplicates(def.workflow.nodes.map((n) => n.node_id), (i) => ['workflow', 'nodes', i, 'node_id'], 'node_id');
 
+    // A field id names one answer of the case (structured_inputs), so it is unique across the workflow.
+    const allFields = def.workflow.nodes.flatMap((node, n) => (node.type === 'form' ? node.fields.map((f, i) => ({ id: f.field_id, at: ['workflow', 'nodes', n, 'fields', i, 'field_id'] })) : []));
+    duplicates(allFields.map((f) => f.id), (i) => allFields[i]!.at, 'field_id');
+    def.workflow.nodes.forEach((node, n) => {
+      if (node.type !== 'form') return;
+      node.fields.forEach((field, i) => {
+        const at = (...rest: PropertyKey[]) => ['workflow', 'nodes', n, 'fields', i, ...rest];
+        const choice = CHOICE_TYPES.includes(field.type);
+        if (choice && !field.options) ctx.addIssue({ code: 'custom', path: at('options'), message: `a ${field.type} field needs options` });
+        if (!choice && field.options) ctx.addIssue({ code: 'custom', path: at('options'), message: `options are for select and one_of fields, not ${field.type}` });
+        if (field.options) duplicates(field.options, (o) => at('options', o), 'option');
+        if (field.currency !== undefined && field.type !== 'money') ctx.addIssue({ code: 'custom', path: at('currency'), message: `currency is for money fields, not ${field.type}` });
+        if (field.currency !== undefined && !knownCurrency(field.currency)) ctx.addIssue({ code: 'custom', path: at('currency'), message: `unknown currency "${field.currency}"` });
+        const v = field.validation;
+        if (v && (v.min !== undefined || v.max !== undefined) && field.type !== 'money' && field.type !== 'number') {
+          ctx.addIssue({ code: 'custom', path: at('validation'), message: `min and max are for money and number fields, not ${field.type}` });
+        }
+        if (v?.pattern !== undefined && !validPattern(v.pattern)) ctx.addIssue({ code: 'custom', path: at('validation', 'pattern'), message: 'is not a valid regular expression' });
+      });
+    });
+
     const factIds = new Set(def.facts.map((f) => f.fact_id));
     const fields = new Set<string>();
     const documentKinds = new Set<string>();
@@ -178,6 +207,19 @@ export const caseTypeDefinitionSchema = z
       });
     });
   });
+
+function knownCurrency(code: string): boolean {
+  return Intl.supportedValuesOf('currency').includes(code);
+}
+
+function validPattern(pattern: string): boolean {
+  try {
+    new RegExp(pattern, 'u');
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 export type CaseTypeDefinition = z.output<typeof caseTypeDefinitionSchema>;
 export type FactDefinition = CaseTypeDefinition['facts'][number];

@@ -10,6 +10,7 @@ import { fail, ok, type Result } from '../errors.ts';
 import { recordCaseEvent, type Cause } from './case-events.ts';
 import { lockCaseRow, type WriterDeps } from './case-writer.ts';
 import { scheduleGateEvaluation } from './evaluate-case.ts';
+import { answerText } from '../case-types/field-values.ts';
 import { authorizeApplicant, type ApplicantProof } from '../sessions/applicant-access.ts';
 
 export interface SubmitResult {
@@ -45,8 +46,7 @@ export async function submitIntake(deps: WriterDeps & { db: Db }, input: Applica
     for (const node of definition.workflow.nodes) {
       if (node.type === 'form') {
         for (const field of (node as FormNode).fields) {
-          const value = answers[field.field_id];
-          if (field.required && (value === undefined || value === null || value === '')) missing.push(field.field_id);
+          if (field.required && answerText(answers[field.field_id]) === undefined) missing.push(field.field_id);
         }
       }
       if (node.type === 'upload') {
@@ -61,8 +61,8 @@ export async function submitIntake(deps: WriterDeps & { db: Db }, input: Applica
     await updateSessionRow(tx, session.session_id, { status: 'submitted', submitted_at: now });
     // Form answers whose field shares a fact's id stand for that fact until a document says more.
     for (const fact of definition.facts) {
-      const value = answers[fact.fact_id];
-      if (typeof value !== 'string' || value.trim() === '') continue;
+      const value = answerText(answers[fact.fact_id]);
+      if (value === undefined) continue;
       const source = row.structured_inputs[fact.fact_id] !== undefined ? 'applicant_input' : 'prefill';
       await updateFactRow(tx, row.case_id, fact.fact_id, { value, status: 'resolved', source, updated_at: now }, ['pending', 'needs_input']);
     }

@@ -11,9 +11,10 @@ import { findOperatorByEmail } from '../../storage/operators.ts';
 import { randomBase62 } from '../../ports/ids.ts';
 import addressProof from '../../../examples/case-types/address_proof.json' with { type: 'json' };
 import incomeVerification from '../../../examples/case-types/income_verification.json' with { type: 'json' };
+import tenancyApplication from '../../../examples/case-types/tenancy_application.json' with { type: 'json' };
 
 /** The example case types every demo workspace gets, in its test environment. */
-export const DEMO_CASE_TYPES: readonly unknown[] = [incomeVerification, addressProof];
+export const DEMO_CASE_TYPES: readonly unknown[] = [incomeVerification, addressProof, tenancyApplication];
 
 const DEMO_SETTING = 'demo_workspace';
 const DEMO_LOCK_KEY = 7_163_411_020;

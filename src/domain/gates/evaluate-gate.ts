@@ -1,5 +1,6 @@
 import type { CaseTypeDefinition, GateNode, GateRule } from '../case-types/definition.ts';
 import type { FactState, GateRuleResult, RuleOutcome } from '../cases/case-state.ts';
+import { answerText } from '../case-types/field-values.ts';
 import { compareNames, daysSince, normalizeText, parseDecimal } from './normalize.ts';
 
 export interface GateInput {
@@ -43,10 +44,11 @@ function unresolved(fact: FactState | undefined, factId: string): RuleFinding {
 }
 
 function inputValue(input: GateInput, fieldId: string): { value: string; source: 'applicant_input' | 'prefill' } | undefined {
-  const given = input.structuredInputs[fieldId];
-  if (typeof given === 'string' && given.trim() !== '') return { value: given, source: 'applicant_input' };
-  const prefilled = input.prefill[fieldId];
-  if (typeof prefilled === 'string' && prefilled.trim() !== '') return { value: prefilled, source: 'prefill' };
+  // An address answer is an object of parts: it is compared as one line of text.
+  const given = answerText(input.structuredInputs[fieldId]);
+  if (given !== undefined) return { value: given, source: 'applicant_input' };
+  const prefilled = answerText(input.prefill[fieldId]);
+  if (prefilled !== undefined) return { value: prefilled, source: 'prefill' };
   return undefined;
 }
 

@@ -4,7 +4,8 @@ import { html, sendPage } from '../render.ts';
 import { button, summaryList, type ErrorItem, type SummaryRow } from '../ui/components.ts';
 import { applicantOf, labelParams, paths, stepsOf, type AppRouteDeps, type ApplicantRequest } from './context.ts';
 import { sendAppError } from './errors.ts';
-import { answerText } from './form-fields.ts';
+import { answerText } from '../../domain/case-types/field-values.ts';
+import { answerDisplay } from './form-fields.ts';
 import { fileSize } from './step-upload.ts';
 import { appPage, csrfInput } from './layout.ts';
 
@@ -16,8 +17,7 @@ function missingItems(deps: AppRouteDeps, a: ApplicantRequest): ErrorItem[] {
   for (const step of stepsOf(intake)) {
     if (step.type === 'form') {
       for (const f of step.fields) {
-        const v = intake.answers[f.field_id];
-        if (f.required && (v === undefined || v === null || v === '')) items.push({ href: `${p.step(step)}?return=check`, text: t('check.missing_field', { label: f.label }) });
+        if (f.required && answerText(intake.answers[f.field_id]) === undefined) items.push({ href: `${p.step(step)}?return=check`, text: t('check.missing_field', { label: f.label }) });
       }
     } else {
       for (const k of step.documents) {
@@ -39,8 +39,8 @@ function checkPage(deps: AppRouteDeps, a: ApplicantRequest, missing: ErrorItem[]
     const rows: SummaryRow[] =
       step.type === 'form'
         ? step.fields.map((f) => {
-            const text = answerText(f, intake.answers[f.field_id], t, locale);
-            return { key: f.label, value: text === '' ? html`<span class="muted">${t('check.not_answered')}</span>` : text, action: change(p.step(step), f.label) };
+            const shown = answerDisplay(f, intake.answers[f.field_id], t, locale);
+            return { key: f.label, value: shown === '' ? html`<span class="muted">${t('check.not_answered')}</span>` : shown, action: change(p.step(step), f.label) };
           })
         : step.documents.map((k) => {
             const docs = intake.documents.filter((d) => d.document_kind === k.document_kind);

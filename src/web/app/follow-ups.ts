@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { FactType } from '../../domain/case-types/definition.ts';
+import { answerText } from '../../domain/case-types/field-values.ts';
 import { answerFollowUps } from '../../domain/cases/follow-ups.ts';
 import { html, sendPage } from '../render.ts';
 import { button, type ErrorItem } from '../ui/components.ts';
@@ -44,7 +45,7 @@ function followUpPage(deps: AppRouteDeps, a: ApplicantRequest, entered: Entered,
           const why = q.filename ? t('followup.could_not_read_doc', { ...labelParams(q.label), file: q.filename }) : t('followup.could_not_read', labelParams(q.label));
           return html`<div class="question">
             <p class="question__why">${why}</p>
-            ${fieldControl(field, entered, errors.find((e) => e.href === q.fact_id || e.href.startsWith(`${q.fact_id}-`)), t, false)}
+            ${fieldControl(field, entered, errors.find((e) => e.href === q.fact_id || e.href.startsWith(`${q.fact_id}-`)), t, locale)}
           </div>`;
         })}
         ${button({ text: t('followup.submit'), data: { 'prevent-double-submit': '' } })}
@@ -76,7 +77,8 @@ export function registerFollowUps(scope: FastifyInstance, deps: AppRouteDeps): v
       Object.assign(entered, typed);
       const checked = checkField(field, typed, a.t);
       if (checked.error) errors.push(checked.error);
-      else answers[q.fact_id] = checked.value;
+      // Follow-ups are facts, and facts are text: an address question is one text box (FIELD_FOR_FACT).
+      else answers[q.fact_id] = typeof checked.value === 'string' ? checked.value : (answerText(checked.value) ?? '');
     }
     if (errors.length > 0) return sendPage(reply, followUpPage(deps, a, entered, errors), 400);
     const answered = await answerFollowUps(deps.ctx, { ...a.proof, answers, traceId: String(request.id) });

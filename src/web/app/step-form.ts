@@ -37,7 +37,7 @@ function formPage(deps: AppRouteDeps, a: ApplicantRequest, v: FormView) {
       <form method="post" action=${p.step(v.node)} novalidate>
         ${csrfInput(a.csrf)}
         ${v.returnTo ? hiddenInput('return', v.returnTo) : null}
-        ${v.node.fields.map((f) => fieldControl(f, v.entered, v.errors.find((e) => e.href === f.field_id || e.href.startsWith(`${f.field_id}-`)), t, false))}
+        ${v.node.fields.map((f) => fieldControl(f, v.entered, v.errors.find((e) => e.href === f.field_id || e.href.startsWith(`${f.field_id}-`)), t, locale))}
         ${button({ text: t('common.continue'), data: { 'prevent-double-submit': '' } })}
       </form>
       <p class="muted small">${t('common.saved_notice', { date: new Intl.DateTimeFormat(locale === 'en' ? 'en-GB' : locale, { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' }).format(intake.expires_at) + ' UTC' })}</p>`,
@@ -75,7 +75,7 @@ export function registerFormStep(scope: FastifyInstance, deps: AppRouteDeps): vo
     if (!node) return sendAppError(request, reply, deps, 'not_found');
     const returnTo = formField(request.body, 'return') === 'check' ? 'check' : '';
     const entered: Entered = {};
-    const answers: Record<string, string> = {};
+    const answers: Record<string, unknown> = {};
     const errors: ErrorItem[] = [];
     for (const field of node.fields) {
       const typed = enteredFromBody(field, request.body);
