@@ -24,7 +24,7 @@ import { createOperator } from '../src/domain/operators/operators.ts';
 import { buildServer } from '../src/http/server.ts';
 import { caseJobsTask, CASE_ENGINE_HANDLERS } from '../src/jobs/case-jobs.ts';
 import { openRuntime } from '../src/runtime.ts';
-import { queueCategoryCounts, readConsoleQueue } from '../src/domain/console/queue-page.ts';
+import { DoneCountCache, queueCategoryCounts, readConsoleQueue } from '../src/domain/console/queue-page.ts';
 import { resolveOperatorSession } from '../src/domain/operators/operator-sessions.ts';
 import { parseQueueParams, queueView } from '../src/web/dashboard/cases/queue.ts';
 import { renderDocument } from '../src/web/render.ts';
@@ -56,7 +56,8 @@ async function twentyPagePdf(): Promise<Buffer> {
 
 async function explainQueue(orgId: string): Promise<void> {
   const statements = [
-    sql`select queue_category, count(*) from cases where org_id = ${orgId} and environment = 'test' group by queue_category`,
+    sql`select queue_category, count(*) from cases where org_id = ${orgId} and environment = 'test' and queue_category <> 'done' group by queue_category`,
+    sql`select count(*) from cases where org_id = ${orgId} and environment = 'test' and queue_category = 'done'`,
     sql`select case_id, queue_row, status_changed_at from cases where org_id = ${orgId} and environment = 'test' and queue_category = 'review' order by status_changed_at, case_id limit 51`,
     sql`select case_id, queue_row, status_changed_at from cases where org_id = ${orgId} and environment = 'test' order by status_changed_at, case_id limit 51`,
     sql`select case_id, queue_row, status_changed_at from cases where org_id = ${orgId} and environment = 'test' and runtime_status = 'ready_for_review' order by status_changed_at, case_id limit 51`,
@@ -100,7 +101,9 @@ try {
         'blocking_items', jsonb_build_array(jsonb_build_object('kind', 'rule', 'id', 'name_matches', 'why', 'The name on the pay stub must match the applicant''s name.', 'fact_ids', jsonb_build_array('employee_name'), 'reason_codes', jsonb_build_array()))),
       now() - (i || ' minutes')::interval, now()
     from generate_series(1, ${CASES}) as i`.execute(ctx.db);
-  await sql`analyze cases`.execute(ctx.db);
+  // What autovacuum leaves a table of this size in service: statistics and a visibility map, so
+  // the tab counts are index-only scans rather than a walk of the heap.
+  await sql`vacuum analyze cases`.execute(ctx.db);
   console.log(`seeded ${CASES} cases in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
 
   const loginPage = await app.inject({ method: 'GET', url: '/dashboard/login' });
@@ -142,10 +145,12 @@ try {
     console.log(`  ${name.padEnd(24)} ${fmt(times)}`);
   }
   console.log(`  ${'all variants'.padEnd(24)} ${fmt(all)}   goal p95 ≤ 50 ms: ${percentile(all, 95) <= 50 ? 'met' : 'NOT met'}`);
+  // As the dashboard reads: `done` counted once a minute per workspace, the rest every time.
+  const doneCounts = new DoneCountCache();
   const reads: number[] = [];
   for (let i = 0; i < QUEUE_SAMPLES; i++) {
     const start = performance.now();
-    await readConsoleQueue(ctx, { tenant: { orgId: org.org_id, environment: 'test' }, query: { category: 'review', runtimeStatus: undefined, caseTypeId: undefined, search: undefined, after: undefined, limit: 50 } });
+    await readConsoleQueue({ ...ctx, doneCounts }, { tenant: { orgId: org.org_id, environment: 'test' }, query: { category: 'review', runtimeStatus: undefined, caseTypeId: undefined, search: undefined, after: undefined, limit: 50 } });
     reads.push(performance.now() - start);
   }
   console.log(`  ${'  of which the reads'.padEnd(24)} ${fmt(reads)}`);
@@ -163,7 +168,7 @@ try {
     await resolveOperatorSession(ctx, { token });
     sessionTimes.push(performance.now() - start);
     start = performance.now();
-    await queueCategoryCounts(ctx, { orgId: org.org_id, environment: 'test' });
+    await queueCategoryCounts({ ...ctx, doneCounts }, { orgId: org.org_id, environment: 'test' });
     countTimes.push(performance.now() - start);
     start = performance.now();
     renderDocument(queueView(viewer, queuePage.value, parseQueueParams({}), new Date()));

@@ -18,6 +18,8 @@
  * (default 10 000).
  */
 import { fork } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
@@ -81,17 +83,17 @@ pg.Client.prototype.query = function (this: object, ...args: unknown[]) {
 } as typeof pg.Client.prototype.query;
 
 // ── the receiver ───────────────────────────────────────────────────────────────────────────────
-type ReceiverMessage = { type: 'ready'; port: number } | { type: 'count'; count: number } | { type: 'receipt'; id: string; at: number };
+type ReceiverMessage = { type: 'ready'; port: number } | { type: 'count'; count: number; connections: number } | { type: 'receipt'; id: string; at: number };
 const receiver = fork(fileURLToPath(new URL('./webhooks-receiver.ts', import.meta.url)), { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
 // A receipt can arrive before the enqueuing call has returned to the bench (the worker in this
 // process may send between the commit and the caller resuming): keep those until asked for.
 const receipts = new Map<string, (at: number) => void>();
 const earlyReceipts = new Map<string, number>();
-let countWaiter: ((n: number) => void) | undefined;
+let countWaiter: ((msg: { count: number; connections: number }) => void) | undefined;
 const port = await new Promise<number>((resolve) => {
   receiver.on('message', (msg: ReceiverMessage) => {
     if (msg.type === 'ready') resolve(msg.port);
-    if (msg.type === 'count') countWaiter?.(msg.count);
+    if (msg.type === 'count') countWaiter?.(msg);
     if (msg.type === 'receipt') {
       const waiter = receipts.get(msg.id);
       if (waiter) waiter(msg.at);
@@ -100,7 +102,7 @@ const port = await new Promise<number>((resolve) => {
   });
 });
 const receiverCount = () =>
-  new Promise<number>((resolve) => {
+  new Promise<{ count: number; connections: number }>((resolve) => {
     countWaiter = resolve;
     receiver.send({ type: 'count' });
   });
@@ -121,7 +123,7 @@ function receiptOf(deliveryId: string): Promise<number> {
 async function waitForCount(n: number, label: string): Promise<void> {
   let lastPrint = performance.now();
   for (;;) {
-    const count = await receiverCount();
+    const { count } = await receiverCount();
     if (count >= n) return;
     if (performance.now() - lastPrint >= 1_000) {
       log(`  ${label}: ${fmt(count)} / ${fmt(n)} received`);
@@ -158,10 +160,13 @@ interface RawRun {
   rate: number;
   /** This process's CPU time (user + system) per request, in µs: less noisy than rates on a shared machine. */
   cpuUs: number;
+  /** TCP connections the receiver accepted during the run (keep-alive: few). */
+  connections: number;
 }
 interface FanRun {
   rate: number;
   cpuUs: number;
+  connections: number;
   recordedSeconds: number;
   statements: Record<StatementClass | 'total', number>;
 }
@@ -188,7 +193,18 @@ async function rawRun(count: number, body: string): Promise<RawRun> {
   const seconds = (performance.now() - started) / 1000;
   const used = process.cpuUsage(cpu);
   await agent.close();
-  return { rate: count / seconds, cpuUs: (used.user + used.system) / count };
+  return { rate: count / seconds, cpuUs: (used.user + used.system) / count, connections: (await receiverCount()).connections };
+}
+
+/**
+ * BENCH_PROFILE=file.cpuprofile: a CPU profile of this process while the Dossier runs send (not
+ * while they queue), the last run's kept; open it in Chrome DevTools or speedscope.
+ */
+const profileFile = process.env.BENCH_PROFILE;
+const profiler = profileFile ? new Session() : undefined;
+if (profiler) {
+  profiler.connect();
+  await profiler.post('Profiler.enable');
 }
 
 /** B: `count` deliveries queued (untimed), then one worker started and timed until all are received and recorded. */
@@ -206,6 +222,7 @@ async function fanRun(orgId: string, caseId: string, count: number, label: strin
   const before = { ...statementsByClass, total: statements() };
   const task = webhookDeliveryTask({ maxInFlight: CONCURRENCY, listenUrl: DATABASE_URL });
   const worker = new Worker(ctx, [task]);
+  await profiler?.post('Profiler.start');
   const cpu = process.cpuUsage();
   const started = performance.now();
   worker.start();
@@ -220,9 +237,10 @@ async function fanRun(orgId: string, caseId: string, count: number, label: strin
   const recordedSeconds = (performance.now() - started) / 1000;
   const after = { ...statementsByClass, total: statements() };
   const used = process.cpuUsage(cpu);
+  if (profiler) writeFileSync(profileFile!, JSON.stringify((await profiler.post('Profiler.stop')).profile));
   await Promise.all([task.stop(), worker.stop()]);
   const per = (k: StatementClass | 'total') => (after[k] - before[k]) / count;
-  return { rate: count / seconds, cpuUs: (used.user + used.system) / count, recordedSeconds, statements: { total: per('total'), claim: per('claim'), outcome: per('outcome'), enqueue: per('enqueue'), other: per('other') } };
+  return { rate: count / seconds, cpuUs: (used.user + used.system) / count, connections: (await receiverCount()).connections, recordedSeconds, statements: { total: per('total'), claim: per('claim'), outcome: per('outcome'), enqueue: per('enqueue'), other: per('other') } };
 }
 
 const mean = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
@@ -246,12 +264,12 @@ try {
   for (let round = 1; round <= ROUNDS; round++) {
     const raw = await rawRun(DELIVERIES, sample);
     raws.push(raw);
-    log(`round ${round} A raw undici:  ${fmt(raw.rate).padStart(6)} POSTs/s, ${fmt(raw.cpuUs)} µs CPU each`);
+    log(`round ${round} A raw undici:  ${fmt(raw.rate).padStart(6)} POSTs/s, ${fmt(raw.cpuUs)} µs CPU each, ${raw.connections} connections`);
     const fan = await fanRun(org.org_id, caseId, DELIVERIES, `round ${round} B`);
     fans.push(fan);
     const s = fan.statements;
     log(
-      `round ${round} B Dossier:     ${fmt(fan.rate).padStart(6)} deliveries/s, ${fmt(fan.cpuUs)} µs CPU each, all recorded at ${fan.recordedSeconds.toFixed(2)} s; ` +
+      `round ${round} B Dossier:     ${fmt(fan.rate).padStart(6)} deliveries/s, ${fmt(fan.cpuUs)} µs CPU each, ${fan.connections} connections, all recorded at ${fan.recordedSeconds.toFixed(2)} s; ` +
         `statements per delivery ${s.total.toFixed(2)} (claims ${s.claim.toFixed(2)}, outcomes ${s.outcome.toFixed(2)}, other ${(s.other + s.enqueue).toFixed(2)})`,
     );
   }

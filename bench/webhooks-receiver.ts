@@ -6,6 +6,8 @@ import { createServer } from 'node:http';
  * receipt as it happens (webhook-id and wall-clock time).
  */
 let count = 0;
+/** TCP connections accepted since the last reset: keep-alive reuse shows as few. */
+let connections = 0;
 let reportEach = false;
 
 const server = createServer((req, res) => {
@@ -17,10 +19,11 @@ const server = createServer((req, res) => {
   });
 });
 server.keepAliveTimeout = 10_000;
+server.on('connection', () => connections++);
 
 process.on('message', (msg: { type: string }) => {
-  if (msg.type === 'count') process.send!({ type: 'count', count });
-  if (msg.type === 'reset') count = 0;
+  if (msg.type === 'count') process.send!({ type: 'count', count, connections });
+  if (msg.type === 'reset') count = connections = 0;
   if (msg.type === 'latency') reportEach = true;
   if (msg.type === 'stop') server.close(() => process.exit(0));
 });

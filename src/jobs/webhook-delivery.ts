@@ -2,7 +2,7 @@ import { hostname } from 'node:os';
 import type { AppContext } from '../app-context.ts';
 import { createSafeHttpClient, type OutboundHttp } from '../net/safe-fetch.ts';
 import { randomBase62 } from '../ports/ids.ts';
-import { claimDueDeliveries, inRelaxedCommit, releaseLease, type ClaimedDelivery } from '../storage/webhooks/deliveries.ts';
+import { claimDueDeliveries, releaseLease, type ClaimedDelivery } from '../storage/webhooks/deliveries.ts';
 import { attemptDelivery, type AttemptOutcome } from './webhook-delivery/attempt.ts';
 import { EndpointCounts } from './webhook-delivery/endpoint-counts.ts';
 import { OutcomeWriter } from './webhook-delivery/outcome-writer.ts';
@@ -162,16 +162,14 @@ export class WebhookDeliveryTask implements JobTask {
       return 0;
     }
     const now = ctx.clock.now();
-    const claimed = await inRelaxedCommit(ctx.db, (tx) =>
-      claimDueDeliveries(tx, {
-        workerId: this.workerId,
-        now,
-        leaseUntil: new Date(now.getTime() + ctx.config.webhookTimeoutMs + LEASE_MARGIN_MS),
-        limit: room,
-        perEndpointLimit: this.#endpoints.limit,
-        inFlight: this.#endpoints.counts,
-      }),
-    );
+    const claimed = await claimDueDeliveries(ctx.db, {
+      workerId: this.workerId,
+      now,
+      leaseUntil: new Date(now.getTime() + ctx.config.webhookTimeoutMs + LEASE_MARGIN_MS),
+      limit: room,
+      perEndpointLimit: this.#endpoints.limit,
+      inFlight: this.#endpoints.counts,
+    });
     // A full claim means more may be waiting; a short one that the queue is drained, except for
     // endpoints held back at their limit.
     this.#backlog = claimed.length === room;

@@ -37,14 +37,27 @@ export async function listQueueRows(db: Executor, f: QueueFilter) {
   return { rows: rows.slice(0, f.limit), hasMore: rows.length > f.limit };
 }
 
-/** How many cases sit in each queue category (an index-only walk of cases_queue). */
-export async function countQueueCategories(db: Executor, orgId: string, environment: Environment): Promise<Record<string, number>> {
+/** How many open cases (every category but `done`) sit in each queue category: an index-only walk of cases_queue_open_counts. */
+export async function countOpenQueueCategories(db: Executor, orgId: string, environment: Environment): Promise<Record<string, number>> {
   const rows = await db
     .selectFrom('cases')
     .select(['queue_category', sql<string>`count(*)`.as('n')])
     .where('org_id', '=', orgId)
     .where('environment', '=', environment)
+    .where('queue_category', '<>', 'done')
     .groupBy('queue_category')
     .execute();
   return Object.fromEntries(rows.map((r) => [r.queue_category, Number(r.n)]));
+}
+
+/** How many cases are done (a range of cases_queue). */
+export async function countDoneCases(db: Executor, orgId: string, environment: Environment): Promise<number> {
+  const row = await db
+    .selectFrom('cases')
+    .select(sql<string>`count(*)`.as('n'))
+    .where('org_id', '=', orgId)
+    .where('environment', '=', environment)
+    .where('queue_category', '=', 'done')
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
 }

@@ -127,6 +127,9 @@ describeEachBackend('the reference receiver (examples/receiver) against the serv
       return record.handoff?.handoff_state === 'acknowledged' ? record : undefined;
     }, 20_000);
     expect(acknowledged.handoff).toMatchObject({ handoff_state: 'acknowledged', acknowledged_at: expect.any(String) });
+    // The receiver acknowledges first and stores the handoff after the answer: under load the service
+    // reads acknowledged while the receiver's row is still pending, so wait for the receiver too.
+    await until(() => receiverDeliveries(database).every((d) => d.status === 'handled'), 20_000);
 
     // What the receiver stored, read from its SQLite file.
     const db = new DatabaseSync(database, { readOnly: true });
@@ -176,7 +179,7 @@ describeEachBackend('the reference receiver (examples/receiver) against the serv
 function receiverDeliveries(database: string) {
   const db = new DatabaseSync(database, { readOnly: true });
   try {
-    return db.prepare('select delivery_id, status, attempts from deliveries order by delivery_id').all();
+    return db.prepare('select delivery_id, status, attempts from deliveries order by delivery_id').all() as { delivery_id: string; status: string; attempts: number }[];
   } finally {
     db.close();
   }

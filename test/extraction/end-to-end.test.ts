@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { createTesseractOcr, extractPages, sniffDocumentType } from '../../src/domain/documents/index.ts';
+import { turnImage } from '../../src/domain/documents/image.ts';
 import { extractFacts } from '../../src/domain/extraction/index.ts';
 import { FACTS_BY_KIND } from '../../scripts/corpus/case-types.ts';
 import { generateCorpus, type CorpusDocument } from '../../scripts/corpus/generate.ts';
@@ -71,5 +72,16 @@ describe('end to end on generated documents', async () => {
     }
     // OCR is allowed the odd miss (the evaluation goal is F1 ≥ 0.93); these two read fully today.
     expect(right / total).toBeGreaterThanOrEqual(0.75);
+  });
+
+  it('OCR: a page photographed sideways, with no EXIF tag, is set upright and read', { timeout: 60_000 }, async () => {
+    const [scan] = await collect(0, 1);
+    const sideways = { ...scan!, bytes: await turnImage(scan!.bytes, 3) };
+    const { pages, facts } = await run(sideways);
+    // Sizes and boxes stay those of the image as uploaded: landscape.
+    expect(pages[0]!.size!.width).toBeGreaterThan(pages[0]!.size!.height);
+    const expected = Object.entries(scan!.logical.truth).filter(([, v]) => v != null);
+    const right = expected.filter(([id, v]) => facts.some((f) => f.fact_id === id && f.status === 'resolved' && normalise(f.value!) === normalise(v!)));
+    expect(right.length / expected.length).toBeGreaterThanOrEqual(0.75);
   });
 });

@@ -75,3 +75,80 @@ describe('deskew before OCR', () => {
     expect(await estimateSkew(await skewedPage(0))).toBe(0);
   });
 });
+
+/** A white page W×H with nothing on it (no skew to find), as a PNG. */
+async function blankPage(width: number, height: number): Promise<Uint8Array> {
+  const canvas = createCanvas(width, height);
+  const context = canvas.getContext('2d');
+  context.fillStyle = '#fff';
+  context.fillRect(0, 0, width, height);
+  return new Uint8Array(await canvas.encode('png'));
+}
+
+/**
+ * An engine that reads a page badly until it is turned: the first reading is two low-confidence
+ * words, orientation detection answers `degrees`, and the second reading is a clean line.
+ */
+function turningOcr(degrees: 0 | 90 | 180 | 270, confidence = 6) {
+  const readings = [
+    { words: [{ text: 'xq', confidence: 30, x0: 5, x1: 20, top: 5, bottom: 15 }, { text: 'zv', confidence: 30, x0: 30, x1: 50, top: 5, bottom: 15 }] },
+    { words: 'Name Ada Lovelace born on the tenth of December'.split(' ').map((text, i) => ({ text, confidence: 92, x0: 10 + 20 * i, x1: 28 + 20 * i, top: 20, bottom: 30 })) },
+  ];
+  const engine = {
+    sizes: [] as Array<{ width: number; height: number }>,
+    detections: 0,
+    async recognize(image: Uint8Array) {
+      const decoded = await loadImage(Buffer.from(image));
+      engine.sizes.push({ width: decoded.width, height: decoded.height });
+      return readings[Math.min(engine.sizes.length - 1, 1)]!;
+    },
+    async detectOrientation() {
+      engine.detections++;
+      return { degrees, confidence };
+    },
+    async close() {},
+  };
+  return engine;
+}
+
+describe('orientation before OCR', () => {
+  it('reads a sideways page again turned upright, and maps its boxes back onto the page as uploaded', async () => {
+    const ocr = turningOcr(90);
+    const result = await extractPages({ ocr }, { bytes: await blankPage(300, 200) });
+    expect(ocr.detections).toBe(1);
+    // Turned a quarter clockwise: the second reading saw a 200×300 image.
+    expect(ocr.sizes).toEqual([{ width: 300, height: 200 }, { width: 200, height: 300 }]);
+    const page = result.ok ? result.value.pages[0]! : undefined;
+    expect(page?.text).toBe('Name Ada Lovelace born on the tenth of December');
+    expect(page?.size).toEqual({ width: 300, height: 200, unit: 'px' });
+    // "N" sat at x 10–14.5, y 20–30 of the turned image; turned back: page (y, H − x).
+    const boxes = page?.origin?.kind === 'box' ? page.origin.boxes : new Float32Array(4);
+    expect(boxes[0]).toBeCloseTo(20, 1);
+    expect(boxes[2]).toBeCloseTo(30, 1);
+    expect(boxes[1]).toBeCloseTo(200 - 14.5, 1);
+    expect(boxes[3]).toBeCloseTo(200 - 10, 1);
+  });
+
+  it('maps boxes of an upside-down page back by a half turn', async () => {
+    const ocr = turningOcr(180);
+    const result = await extractPages({ ocr }, { bytes: await blankPage(300, 200) });
+    const page = result.ok ? result.value.pages[0]! : undefined;
+    expect(page?.text.startsWith('Name')).toBe(true);
+    const boxes = page?.origin?.kind === 'box' ? page.origin.boxes : new Float32Array(4);
+    expect([boxes[0], boxes[1], boxes[2], boxes[3]].map((v) => Math.round(v! * 10) / 10)).toEqual([300 - 14.5, 200 - 30, 300 - 10, 200 - 20]);
+  });
+
+  it('keeps the first reading when detection is unsure, and never asks for a page that reads well', async () => {
+    const unsure = turningOcr(90, 0.4);
+    const first = await extractPages({ ocr: unsure }, { bytes: await blankPage(300, 200) });
+    expect(unsure.detections).toBe(1);
+    expect(unsure.sizes).toHaveLength(1);
+    expect(first.ok && first.value.pages[0]!.text).toBe('xq zv');
+
+    const upright = fakeOcr({ words: 'Name Ada Lovelace born on the tenth of December'.split(' ').map((text, i) => ({ text, confidence: 92, x0: 10 + 20 * i, x1: 28 + 20 * i, top: 20, bottom: 30 })) });
+    const detect = { calls: 0 };
+    const engine = { ...upright, recognize: upright.recognize, detectOrientation: async () => { detect.calls++; return { degrees: 90 as const, confidence: 9 }; } };
+    await extractPages({ ocr: engine }, { bytes: await blankPage(300, 200) });
+    expect(detect.calls).toBe(0);
+  });
+});

@@ -1,10 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ERROR_CATALOG, ERROR_TYPES, errorStatus } from '../../src/domain/errors.ts';
+import { sharedFile } from '../support/shared-folder.ts';
 
 /** The spec is binding to the letter: the catalog must be exactly its §7.1 and §7.2 tables. */
 function specTable(heading: string): string[][] {
-  const spec = readFileSync(new URL('../../../shared/spec/api-spec.md', import.meta.url), 'utf8');
+  const spec = readFileSync(sharedFile('spec/api-spec.md'), 'utf8');
   const section = spec.slice(spec.indexOf(heading));
   const lines = section.split('\n').slice(1);
   const rows: string[][] = [];

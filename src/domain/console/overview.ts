@@ -1,7 +1,7 @@
 import type { Clock } from '../../ports/clock.ts';
 import type { Executor } from '../../storage/schema.ts';
 import { casesPerDay, deliveriesPerDay } from '../../storage/console-stats.ts';
-import { countQueueCategories } from '../../storage/queue.ts';
+import { queueCategoryCounts } from './queue-page.ts';
 import { QUEUE_CATEGORIES, type QueueCategory } from '../cases/queue.ts';
 import type { Tenant } from '../cases/read-case.ts';
 
@@ -27,12 +27,12 @@ export async function readConsoleOverview(deps: { db: Executor; clock: Clock }, 
   const days = Array.from({ length: OVERVIEW_DAYS }, (_, i) => new Date(today - (OVERVIEW_DAYS - 1 - i) * 86_400_000).toISOString().slice(0, 10));
   const from = new Date(today - (OVERVIEW_DAYS - 1) * 86_400_000);
   const [counted, cases, deliveries] = await Promise.all([
-    countQueueCategories(db, tenant.orgId, tenant.environment),
+    queueCategoryCounts(deps, tenant),
     casesPerDay(db, tenant.orgId, tenant.environment, from),
     deliveriesPerDay(db, tenant.orgId, tenant.environment, from),
   ]);
   return {
-    counts: Object.fromEntries(QUEUE_CATEGORIES.map((c) => [c, counted[c] ?? 0])) as Record<QueueCategory, number>,
+    counts: counted,
     days,
     created: days.map((d) => cases.created.get(d) ?? 0),
     completed: days.map((d) => cases.completed.get(d) ?? 0),

@@ -1,5 +1,6 @@
 import type { RuntimeStatus } from '../../storage/tables/cases.ts';
-import { countQueueCategories, listQueueRows } from '../../storage/queue.ts';
+import { countDoneCases, countOpenQueueCategories, listQueueRows } from '../../storage/queue.ts';
+import type { Clock } from '../../ports/clock.ts';
 import { selectCaseTypes } from '../../storage/case-types.ts';
 import type { Executor } from '../../storage/schema.ts';
 import { fail, ok, type Result } from '../errors.ts';
@@ -41,22 +42,62 @@ export interface ConsoleQueuePage {
   nextCursor: string | null;
 }
 
-/** Cases per queue category of a workspace environment (the queue's tabs). */
-export async function queueCategoryCounts(deps: { db: Executor }, tenant: Tenant): Promise<Record<QueueCategory, number>> {
-  const counted = await countQueueCategories(deps.db, tenant.orgId, tenant.environment);
-  return Object.fromEntries(QUEUE_CATEGORIES.map((c) => [c, counted[c] ?? 0])) as Record<QueueCategory, number>;
+/** How long a process reuses a workspace's `done` count for the queue's tabs. */
+export const DONE_COUNT_TTL_MS = 60_000;
+const DONE_COUNT_ENTRIES = 10_000;
+
+/**
+ * `done` counts per workspace environment, reused for DONE_COUNT_TTL_MS by the process that
+ * holds this (the dashboard makes one). `done` is the category that grows with the workspace's
+ * whole history, while the open ones follow the workload; counting it on every queue page made
+ * the page's cost grow with history. A decision made in this process forgets its workspace's
+ * entry, so an operator sees their own approval counted at once; elsewhere, within a minute.
+ */
+export class DoneCountCache {
+  private readonly entries = new Map<string, { count: number; at: number }>();
+
+  async count(deps: { db: Executor; clock: Clock }, tenant: Tenant): Promise<number> {
+    const key = `${tenant.orgId}/${tenant.environment}`;
+    const now = deps.clock.now().getTime();
+    const kept = this.entries.get(key);
+    if (kept && now - kept.at >= 0 && now - kept.at < DONE_COUNT_TTL_MS) return kept.count;
+    const count = await countDoneCases(deps.db, tenant.orgId, tenant.environment);
+    if (this.entries.size >= DONE_COUNT_ENTRIES) this.entries.clear();
+    this.entries.set(key, { count, at: now });
+    return count;
+  }
+
+  forget(tenant: Tenant): void {
+    this.entries.delete(`${tenant.orgId}/${tenant.environment}`);
+  }
+}
+
+/**
+ * Cases per queue category of a workspace environment: the open categories counted now (one
+ * query over the partial index cases_queue_open_counts), `done` from `doneCounts` when given,
+ * else counted too (the overview counts exactly).
+ */
+export async function queueCategoryCounts(
+  deps: { db: Executor; clock: Clock; doneCounts?: DoneCountCache | undefined },
+  tenant: Tenant,
+): Promise<Record<QueueCategory, number>> {
+  const [open, done] = await Promise.all([
+    countOpenQueueCategories(deps.db, tenant.orgId, tenant.environment),
+    deps.doneCounts ? deps.doneCounts.count(deps, tenant) : countDoneCases(deps.db, tenant.orgId, tenant.environment),
+  ]);
+  return Object.fromEntries(QUEUE_CATEGORIES.map((c) => [c, c === 'done' ? done : (open[c] ?? 0)])) as Record<QueueCategory, number>;
 }
 
 /**
  * The queue page of the dashboard: the same rows, order and cursor as GET /api/v1/cases, plus
  * per-category counts for the tabs, an exact-id search and the case types for the filter.
  */
-export async function readConsoleQueue(deps: { db: Executor }, input: { tenant: Tenant; query: ConsoleQueueQuery }): Promise<Result<ConsoleQueuePage>> {
+export async function readConsoleQueue(deps: { db: Executor; clock: Clock; doneCounts?: DoneCountCache | undefined }, input: { tenant: Tenant; query: ConsoleQueueQuery }): Promise<Result<ConsoleQueuePage>> {
   const { db } = deps;
   const { tenant, query } = input;
   const after = query.after === undefined ? undefined : decodeQueueCursor(query.after);
   if (query.after !== undefined && !after) return fail('invalid_request', 'That page link is not valid any more. Start from the first page.');
-  const [listed, counted, types] = await Promise.all([
+  const [listed, counts, types] = await Promise.all([
     listQueueRows(db, {
       orgId: tenant.orgId,
       environment: tenant.environment,
@@ -67,10 +108,9 @@ export async function readConsoleQueue(deps: { db: Executor }, input: { tenant: 
       ...(after ? { after } : {}),
       limit: query.limit,
     }),
-    countQueueCategories(db, tenant.orgId, tenant.environment),
+    queueCategoryCounts(deps, tenant),
     selectCaseTypes(db, tenant.orgId, tenant.environment),
   ]);
-  const counts = Object.fromEntries(QUEUE_CATEGORIES.map((c) => [c, counted[c] ?? 0])) as Record<QueueCategory, number>;
   const last = listed.rows.at(-1);
   return ok({
     rows: listed.rows.map((r) => {

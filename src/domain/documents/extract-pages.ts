@@ -1,8 +1,9 @@
 import { canonicalizeText } from './canonical-text.ts';
 import { alignTextOrigin } from './origin.ts';
 import { extractDocxPage } from './docx.ts';
-import { downscaleImage, estimateSkew, readExifOrientation, readImageSize, rotateImage, uprightImage } from './image.ts';
-import { ocrImageToPage, type OcrEngine } from './ocr.ts';
+import { downscaleImage, readExifOrientation, readImageSize, uprightImage } from './image.ts';
+import type { OcrEngine } from './ocr.ts';
+import { ocrPage } from './ocr-page.ts';
 import { extractPdfPages } from './pdf.ts';
 import { sniffDocumentType } from './sniff.ts';
 import {
@@ -190,7 +191,7 @@ async function extractByType(
         renderScale: limits.pdfRenderScale,
         maxImagePixels: limits.maxPdfImagePixels,
         signal,
-        ocrPage: (png, pageIndex, frame) => ocrImageToPage(ocr, png, pageIndex, signal, frame),
+        ocrPage: (png, pageIndex, frame) => ocrPage(ocr, png, pageIndex, signal, frame),
       });
     case 'image/png':
     case 'image/jpeg': {
@@ -219,17 +220,7 @@ async function extractByType(
           return documentFailure('corrupt_document', `${mimeType} could not be decoded`);
         }
       }
-      // Photos are seldom square to the page: undo a skew of 0.3–3° (image.ts) before OCR, on the
-      // downscaled copy (a rotation about the centre commutes with the scaling).
-      let skew = 0;
-      try {
-        skew = await estimateSkew(image);
-        if (skew !== 0) image = await rotateImage(image, skew);
-      } catch {
-        return documentFailure('corrupt_document', `${mimeType} could not be decoded`);
-      }
-      const frame = { size: { width: size.width, height: size.height, unit: 'px' as const }, pixelsPerUnit, deskewedBy: skew };
-      const page = await ocrImageToPage(ocr, image, 0, signal, frame);
+      const page = await ocrPage(ocr, image, 0, signal, { size: { width: size.width, height: size.height, unit: 'px' }, pixelsPerUnit });
       return page.ok ? documentOk([page.value]) : page;
     }
   }

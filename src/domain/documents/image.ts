@@ -169,3 +169,16 @@ export async function rotateImage(bytes: Uint8Array, degrees: number): Promise<U
   context.drawImage(image, 0, 0);
   return new Uint8Array(await canvas.encode('png'));
 }
+
+/** Turns an image clockwise by whole quarter turns (1 = 90°), re-encoded as PNG. */
+export async function turnImage(bytes: Uint8Array, quarterTurns: 1 | 2 | 3): Promise<Uint8Array> {
+  const { loadImage, createCanvas } = await import('@napi-rs/canvas');
+  const image = await loadImage(Buffer.from(bytes));
+  const sideways = quarterTurns % 2 === 1;
+  const canvas = createCanvas(sideways ? image.height : image.width, sideways ? image.width : image.height);
+  const context = canvas.getContext('2d');
+  context.translate(canvas.width / 2, canvas.height / 2);
+  context.rotate((quarterTurns * Math.PI) / 2);
+  context.drawImage(image, -image.width / 2, -image.height / 2);
+  return new Uint8Array(await canvas.encode('png'));
+}

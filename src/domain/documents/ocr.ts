@@ -36,7 +36,19 @@ export interface OcrEngine {
    * rejects; later calls start a fresh engine.
    */
   recognize(image: Uint8Array, options?: { signal?: AbortSignal }): Promise<OcrImageResult>;
+  /**
+   * How far the page in the image is turned, from Tesseract's orientation and script detection:
+   * `degrees` (0, 90, 180, 270) is the clockwise turn that makes it upright. Optional: an engine
+   * without it leaves pages as they come.
+   */
+  detectOrientation?(image: Uint8Array, options?: { signal?: AbortSignal }): Promise<OrientationResult | undefined>;
   close(): Promise<void>;
+}
+
+export interface OrientationResult {
+  readonly degrees: 0 | 90 | 180 | 270;
+  /** Tesseract's orientation confidence (not a probability; ≥ 2 is where it starts being right). */
+  readonly confidence: number;
 }
 
 export interface TesseractOcrOptions {
@@ -60,26 +72,31 @@ type TesseractWorker = Awaited<ReturnType<typeof import('tesseract.js')['createW
  */
 const DEFAULT_LANGUAGES = 'eng+fra';
 
-let languagesDir: Promise<string> | undefined;
+const languagesDirs = new Map<string, Promise<string>>();
 
 /**
  * tesseract.js reads every language from one folder, and each language's model ships in its own
  * npm package: a per-process temporary folder of symbolic links joins them (nothing is copied or
- * downloaded). Caching the promise is the same lazy, load-once pattern as a module import.
+ * downloaded). Caching the promise is the same lazy, load-once pattern as a module import. The
+ * orientation model (`osd`) is always linked beside the languages.
  */
 function packagedLanguagesDir(languages: string): Promise<string> {
-  languagesDir ??= (async () => {
-    const { mkdtemp, symlink } = await import('node:fs/promises');
-    const { tmpdir } = await import('node:os');
-    const dir = await mkdtemp(join(tmpdir(), 'dossier-tesseract-'));
-    const require = createRequire(import.meta.url);
-    for (const code of new Set(languages.split('+'))) {
-      const root = dirname(require.resolve(`@tesseract.js-data/${code}/package.json`));
-      await symlink(join(root, '4.0.0_best_int', `${code}.traineddata.gz`), join(dir, `${code}.traineddata.gz`));
-    }
-    return dir;
-  })();
-  return languagesDir;
+  let dir = languagesDirs.get(languages);
+  if (!dir) {
+    dir = (async () => {
+      const { mkdtemp, symlink } = await import('node:fs/promises');
+      const { tmpdir } = await import('node:os');
+      const folder = await mkdtemp(join(tmpdir(), 'dossier-tesseract-'));
+      const require = createRequire(import.meta.url);
+      for (const code of new Set([...languages.split('+'), 'osd'])) {
+        const root = dirname(require.resolve(`@tesseract.js-data/${code}/package.json`));
+        await symlink(join(root, '4.0.0_best_int', `${code}.traineddata.gz`), join(folder, `${code}.traineddata.gz`));
+      }
+      return folder;
+    })();
+    languagesDirs.set(languages, dir);
+  }
+  return dir;
 }
 
 export function defaultTesseractLangPath(): string {
@@ -95,59 +112,78 @@ export function defaultTesseractLangPath(): string {
 export function createTesseractOcr(options: TesseractOcrOptions = {}): OcrEngine {
   const languages = options.languages ?? (options.langPath ? 'eng' : DEFAULT_LANGUAGES);
   const pageSegMode = options.pageSegMode ?? '11';
-  let worker: Promise<TesseractWorker> | undefined;
+  // Two engines, each started on first use: the LSTM reader, and the legacy engine that orientation
+  // detection needs (its model, osd, has no LSTM part). Most pages never start the second.
+  const workers: { read?: Promise<TesseractWorker>; osd?: Promise<TesseractWorker> } = {};
   let queue: Promise<unknown> = Promise.resolve();
 
-  const start = async (): Promise<TesseractWorker> => {
+  const start = async (kind: 'read' | 'osd'): Promise<TesseractWorker> => {
     const { createWorker, OEM } = await import('tesseract.js');
     const langPath = options.langPath ?? (await packagedLanguagesDir(languages));
-    const created = await createWorker(languages, OEM.LSTM_ONLY, {
+    const common = {
       langPath,
       // 'none' neither reads nor writes a cache: the model is read from the package every start.
       cacheMethod: 'none',
       gzip: true,
       logger: () => {},
       errorHandler: () => {},
-    });
+    };
+    const created = kind === 'read'
+      ? await createWorker(languages, OEM.LSTM_ONLY, common)
+      : await createWorker('osd', OEM.TESSERACT_ONLY, { ...common, legacyCore: true, legacyLang: true } as typeof common);
     await created.setParameters({ tessedit_pageseg_mode: pageSegMode as never, user_defined_dpi: '150' });
     return created;
   };
 
-  const stop = async (): Promise<void> => {
-    const current = worker;
-    worker = undefined;
+  const stop = async (kind: 'read' | 'osd'): Promise<void> => {
+    const current = workers[kind];
+    workers[kind] = undefined;
     if (current) await current.then((w) => w.terminate()).catch(() => {});
   };
 
-  const run = async (image: Uint8Array, signal?: AbortSignal): Promise<OcrImageResult> => {
+  const run = async <T>(kind: 'read' | 'osd', signal: AbortSignal | undefined, job: (w: TesseractWorker) => Promise<T>): Promise<T> => {
     if (signal?.aborted) throw abortError();
-    worker ??= start();
-    const current = worker;
-    const onAbort = () => void stop();
+    workers[kind] ??= start(kind);
+    const current = workers[kind];
+    const onAbort = () => void stop(kind);
     signal?.addEventListener('abort', onAbort, { once: true });
     try {
-      const w = await current;
-      const result = await w.recognize(Buffer.from(image), {}, { text: false, blocks: true });
+      const result = await job(await current);
       if (signal?.aborted) throw abortError();
-      return { words: wordsOf(result.data.blocks ?? []) };
+      return result;
     } catch (error) {
       // A worker that failed mid-job may be in any state: start over next time.
-      if (worker === current) await stop();
+      if (workers[kind] === current) await stop(kind);
       throw signal?.aborted ? abortError() : error;
     } finally {
       signal?.removeEventListener('abort', onAbort);
     }
   };
 
+  const enqueue = <T>(job: () => Promise<T>): Promise<T> => {
+    const next = queue.then(job);
+    queue = next.catch(() => {});
+    return next;
+  };
+
   return {
     recognize(image, opts = {}) {
-      const job = queue.then(() => run(image, opts.signal));
-      queue = job.catch(() => {});
-      return job;
+      return enqueue(() => run('read', opts.signal, async (w) => {
+        const result = await w.recognize(Buffer.from(image), {}, { text: false, blocks: true });
+        return { words: wordsOf(result.data.blocks ?? []) };
+      }));
+    },
+    detectOrientation(image, opts = {}) {
+      return enqueue(() => run('osd', opts.signal, async (w) => {
+        const { data } = await w.detect(Buffer.from(image));
+        const degrees = data.orientation_degrees;
+        if (degrees !== 0 && degrees !== 90 && degrees !== 180 && degrees !== 270) return undefined;
+        return { degrees, confidence: data.orientation_confidence ?? 0 };
+      }));
     },
     async close() {
       await queue;
-      await stop();
+      await Promise.all([stop('read'), stop('osd')]);
     },
   };
 }
@@ -207,6 +243,8 @@ export interface OcrFrame {
   readonly pixelsPerUnit: number;
   /** Degrees (clockwise) the image was turned back by before OCR to undo skew; boxes are turned forward again. */
   readonly deskewedBy?: number;
+  /** Quarter turns (clockwise) the image was given before OCR to set a sideways or upside-down page upright. */
+  readonly quarterTurns?: 0 | 1 | 2 | 3;
 }
 
 /** Runs OCR on one image and builds its canonical page text from the word boxes. */
@@ -232,16 +270,34 @@ export async function ocrImageToPage(
   const placed: PositionedFragment[] = [];
   const text = layoutFragments(fragments, OCR_COLUMN_GAP, placed);
   const confidence = words.length === 0 ? 0 : words.reduce((sum, w) => sum + w.confidence, 0) / words.length;
-  return documentOk({ page_index: pageIndex, text, method: 'ocr', ocr_confidence: Math.round(confidence * 10) / 10, size: frame.size, origin: boxOrigin(text, placed, frame.pixelsPerUnit, unskew(frame)) });
+  return documentOk({ page_index: pageIndex, text, method: 'ocr', ocr_confidence: Math.round(confidence * 10) / 10, size: frame.size, origin: boxOrigin(text, placed, frame.pixelsPerUnit, toUploadedPage(frame)) });
 }
 
-/** Maps points of a deskewed image back onto the page as uploaded (a rotation about the centre). */
-function unskew(frame: OcrFrame): ((x: number, y: number) => readonly [number, number]) | undefined {
-  if (!frame.deskewedBy) return undefined;
-  const t = (frame.deskewedBy * Math.PI) / 180;
-  const cx = frame.size.width / 2;
-  const cy = frame.size.height / 2;
+/**
+ * Maps points of the OCRed image (in page units) back onto the page as uploaded: first undo the
+ * deskew (a rotation about the turned image's centre), then the quarter turns.
+ */
+function toUploadedPage(frame: OcrFrame): ((x: number, y: number) => readonly [number, number]) | undefined {
+  const turns = frame.quarterTurns ?? 0;
+  if (!frame.deskewedBy && turns === 0) return undefined;
+  const { width: W, height: H } = frame.size;
+  const turnedWidth = turns % 2 === 0 ? W : H;
+  const turnedHeight = turns % 2 === 0 ? H : W;
+  const t = ((frame.deskewedBy ?? 0) * Math.PI) / 180;
+  const cx = turnedWidth / 2;
+  const cy = turnedHeight / 2;
   const cos = Math.cos(t);
   const sin = Math.sin(t);
-  return (x, y) => [cx + (x - cx) * cos - (y - cy) * sin, cy + (x - cx) * sin + (y - cy) * cos];
+  return (x, y) => {
+    const u = cx + (x - cx) * cos - (y - cy) * sin;
+    const v = cy + (x - cx) * sin + (y - cy) * cos;
+    // The image was turned clockwise by `turns` quarters: page (px, py) went to
+    // 1: (H − py, px), 2: (W − px, H − py), 3: (py, W − px).
+    switch (turns) {
+      case 1: return [v, H - u];
+      case 2: return [W - u, H - v];
+      case 3: return [W - v, u];
+      default: return [u, v];
+    }
+  };
 }

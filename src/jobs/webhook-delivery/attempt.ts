@@ -1,6 +1,6 @@
 import type { AppContext } from '../../app-context.ts';
 import { decideAfterAttempt, type AttemptDecision } from '../../domain/webhooks/attempt-outcome.ts';
-import { signAttempt } from '../../domain/webhooks/signature.ts';
+import { signAttemptWithKeys } from '../../domain/webhooks/signature.ts';
 import type { FetchResult, OutboundHttp } from '../../net/safe-fetch.ts';
 import type { ClaimedDelivery, RecordedAttempt } from '../../storage/webhooks/deliveries.ts';
 import type { SigningSecretCache } from './secret-cache.ts';
@@ -28,14 +28,14 @@ export async function attemptDelivery(
   if (!delivery.enabled) {
     result = { ok: false, reason: 'connection_failed', message: 'endpoint disabled: not sent', durationMs: 0 };
   } else {
-    const secrets = tools.secrets.get(ctx, delivery, attemptedAt);
+    const keys = tools.secrets.get(ctx, delivery, attemptedAt);
     result = await tools.http.fetch({
       url: delivery.url,
       method: 'POST',
       headers: {
         'content-type': 'application/json',
         'user-agent': WEBHOOK_USER_AGENT,
-        ...signAttempt(secrets, delivery.delivery_id, Math.floor(attemptedAt.getTime() / 1000), delivery.payload),
+        ...signAttemptWithKeys(keys, delivery.delivery_id, Math.floor(attemptedAt.getTime() / 1000), delivery.payload),
       },
       body: delivery.payload,
     });

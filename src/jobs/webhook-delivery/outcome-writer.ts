@@ -1,12 +1,12 @@
 import type { AppContext } from '../../app-context.ts';
 import { applyAttemptEffects, hasSideEffects } from '../../domain/webhooks/attempt-outcome.ts';
 import { inTransaction } from '../../storage/unit-of-work.ts';
-import { inRelaxedCommit, recordAttemptOutcomes } from '../../storage/webhooks/deliveries.ts';
+import { recordAttemptOutcomes } from '../../storage/webhooks/deliveries.ts';
 import type { AttemptOutcome } from './attempt.ts';
 
 /**
- * Writes attempt outcomes in batches behind the sends: one relaxed-commit statement for the plain
- * ones, one transaction each for those with consequences (a final failure emits
+ * Writes attempt outcomes in batches behind the sends: one relaxed-commit statement (no
+ * transaction around it) for the plain ones, one transaction each for those with consequences (a final failure emits
  * `v1.webhook.delivery_failed` and a notification). Outcomes arriving while a batch is written
  * form the next batch. A failed write leaves the leases to run out, so those deliveries are
  * attempted again: at least once, never lost.
@@ -47,7 +47,7 @@ export class OutcomeWriter {
       const eventful = batch.filter((o) => hasSideEffects(o.delivery, o.decision));
       try {
         if (plain.length > 0) {
-          await inRelaxedCommit(ctx.db, (tx) => recordAttemptOutcomes(tx, this.#workerId, plain.map((o) => o.record), ctx.clock.now()));
+          await recordAttemptOutcomes(ctx.db, this.#workerId, plain.map((o) => o.record), ctx.clock.now(), { relaxed: true });
         }
         for (const o of eventful) {
           await inTransaction(ctx.db, async (tx) => {

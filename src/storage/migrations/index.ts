@@ -13,6 +13,7 @@ import { operations } from './0011_operations.ts';
 import { console_ } from './0012_console.ts';
 import { developerSettings } from './0013_developer_settings.ts';
 import { caseRecords } from './0015_case_records.ts';
+import { queueCounts } from './0017_queue_counts.ts';
 import { connectorCallRevisions } from './0019_connector_call_revisions.ts';
 
 /** A forward-only schema step. Applied once, in order, inside one transaction. */
@@ -37,5 +38,6 @@ export const MIGRATIONS: readonly Migration[] = [
   console_,
   developerSettings,
   caseRecords,
+  queueCounts,
   connectorCallRevisions,
 ];

@@ -3,6 +3,7 @@ import type { AppContext } from '../../app-context.ts';
 import type { Environment } from '../../config.ts';
 import { resolveOperatorSession } from '../../domain/operators/operator-sessions.ts';
 import { countUnreadNotifications } from '../../domain/webhooks/notifications.ts';
+import { DoneCountCache } from '../../domain/console/queue-page.ts';
 import type { AssetRegistry } from '../assets.ts';
 import { CSRF_FIELD, csrfMatches } from '../csrf.ts';
 import { cookieBase, formField } from '../face.ts';
@@ -20,6 +21,8 @@ export interface DashboardRouteDeps {
   assets: AssetRegistry;
   secret: string;
   acceptedEnvironments: readonly Environment[];
+  /** The queue tabs' `done` counts, reused for a minute by this process. */
+  doneCounts: DoneCountCache;
 }
 
 /**
@@ -30,7 +33,7 @@ export interface DashboardRouteDeps {
  * - every POST carries the session's CSRF token (the sign-in form has its own double-submit nonce).
  */
 export const dashboardFace: FastifyPluginAsync<{ ctx: AppContext; assets: AssetRegistry }> = async (scope, { ctx, assets }) => {
-  const deps: DashboardRouteDeps = { ctx, assets, secret: ctx.secret, acceptedEnvironments: ctx.config.acceptedKeyEnvironments };
+  const deps: DashboardRouteDeps = { ctx, assets, secret: ctx.secret, acceptedEnvironments: ctx.config.acceptedKeyEnvironments, doneCounts: new DoneCountCache() };
   scope.addHook('onRoute', (route) => {
     const auth = route.config?.auth;
     if (auth !== 'public' && auth !== 'operator' && auth !== 'admin') {

@@ -92,10 +92,13 @@ export interface Column<Row> {
 /**
  * `scrollRegion`: a wide table that may scroll sideways on a phone is a focusable region named by
  * its caption, so keyboard users can scroll it (axe: scrollable-region-focusable).
+ * `stack`: on a phone the table becomes one card per row instead of scrolling sideways; each value
+ * is preceded by its column's name (`data-label`, drawn by the stylesheet).
  */
-export function table<Row>(p: { caption?: string; captionHidden?: boolean; columns: readonly Column<Row>[]; rows: readonly Row[]; empty?: string; scrollRegion?: boolean }): VNode {
+export function table<Row>(p: { caption?: string; captionHidden?: boolean; columns: readonly Column<Row>[]; rows: readonly Row[]; empty?: string; scrollRegion?: boolean; stack?: boolean }): VNode {
   const region = p.scrollRegion ? { role: 'region', tabindex: '0', 'aria-label': p.caption } : {};
-  return html`<div class="table-wrap" ...${region}>
+  const label = (c: Column<Row>) => (p.stack ? c.header : undefined);
+  return html`<div class=${p.stack ? 'table-wrap table-wrap--stack' : 'table-wrap'} ...${region}>
     <table class="table">
       ${p.caption ? html`<caption class=${p.captionHidden ? 'visually-hidden' : undefined}>${p.caption}</caption>` : null}
       <thead><tr>${p.columns.map((c) => html`<th scope="col" class=${c.numeric ? 'num' : undefined}>${c.header}</th>`)}</tr></thead>
@@ -103,7 +106,9 @@ export function table<Row>(p: { caption?: string; captionHidden?: boolean; colum
         ${p.rows.length === 0 && p.empty ? html`<tr><td colspan=${p.columns.length}>${p.empty}</td></tr>` : null}
         ${p.rows.map(
           (row) => html`<tr>${p.columns.map((c) =>
-            c.rowHeader ? html`<th scope="row" class=${c.numeric ? 'num' : undefined}>${c.cell(row)}</th>` : html`<td class=${c.numeric ? 'num' : undefined}>${c.cell(row)}</td>`,
+            c.rowHeader
+              ? html`<th scope="row" class=${c.numeric ? 'num' : undefined} data-label=${label(c)}>${c.cell(row)}</th>`
+              : html`<td class=${c.numeric ? 'num' : undefined} data-label=${label(c)}>${c.cell(row)}</td>`,
           )}</tr>`,
         )}
       </tbody>

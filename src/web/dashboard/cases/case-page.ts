@@ -143,6 +143,8 @@ export function registerCasePage(scope: FastifyInstance, deps: DashboardRouteDep
       if (done.code !== 'invalid_request') throw AppError.from(done);
       return showCase(request, reply, deps, caseId, selectionOf({}), { decision: { reason, errors: [{ href: 'decision-reason', text: done.message }] } }, 409);
     }
+    // The operator's own decision is in the Done tab's count when they go back to the queue.
+    deps.doneCounts.forget(tenantOf(request));
     return reply.redirect(`/dashboard/cases/${caseId}?notice=${done.value.case_status}`, 303);
   });
 

@@ -162,6 +162,7 @@ export function documentsSection(c: ConsoleCase) {
   return html`<section class="card" aria-labelledby="documents-title">
     <h2 id="documents-title" class="card__title">Documents</h2>
     ${table<(typeof docs)[number]>({
+      stack: true,
       caption: 'Documents of this case',
       captionHidden: true,
       rows: docs,

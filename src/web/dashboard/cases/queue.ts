@@ -132,7 +132,7 @@ export function registerQueue(scope: FastifyInstance, deps: DashboardRouteDeps):
   scope.get('/cases', { config: { auth: 'operator' } }, async (request, reply) => {
     const params = parseQueueParams(request.query as Record<string, string | undefined>);
     const page = unwrap(
-      await readConsoleQueue(deps.ctx, {
+      await readConsoleQueue({ ...deps.ctx, doneCounts: deps.doneCounts }, {
         tenant: tenantOf(request),
         query: {
           // A search looks across every category: an id names one case wherever it is.

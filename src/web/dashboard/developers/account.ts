@@ -76,6 +76,7 @@ export function registerAccount(scope: FastifyInstance, deps: DashboardRouteDeps
         <section class="card card--flush" aria-labelledby="operators-heading">
           <h2 class="card__title card__title--inset" id="operators-heading">Operators</h2>
           ${table<OperatorView>({
+            stack: true,
             caption: 'Operators of this workspace',
             captionHidden: true,
             scrollRegion: true,

@@ -66,6 +66,7 @@ function workflowView(def: CaseTypeDefinition): Markup {
     <section class="card card--flush" aria-labelledby="facts-heading">
       <h2 class="card__title card__title--inset" id="facts-heading">Facts</h2>
       ${table({
+        stack: true,
         caption: 'Facts of this case type',
         captionHidden: true,
         scrollRegion: true,
@@ -106,6 +107,7 @@ export function registerCaseTypes(scope: FastifyInstance, deps: DashboardRouteDe
         <section class="card card--flush" aria-labelledby="types-heading">
           <h2 class="card__title card__title--inset" id="types-heading">Case types (${tenant.environment})</h2>
           ${table({
+            stack: true,
             caption: 'Case types and their workflow versions',
             captionHidden: true,
             scrollRegion: true,

@@ -96,6 +96,7 @@ export function registerKeys(scope: FastifyInstance, deps: DashboardRouteDeps): 
         <section class="card card--flush" aria-labelledby="keys-heading">
           <h2 class="card__title card__title--inset" id="keys-heading">Keys of this workspace</h2>
           ${table<ApiKeyView>({
+            stack: true,
             caption: 'API keys',
             captionHidden: true,
             scrollRegion: true,

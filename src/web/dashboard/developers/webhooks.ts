@@ -110,6 +110,7 @@ export function registerWebhooks(scope: FastifyInstance, deps: DashboardRouteDep
         <section class="card card--flush" aria-labelledby="endpoints-heading">
           <h2 class="card__title card__title--inset" id="endpoints-heading">Endpoints (${tenant.environment})</h2>
           ${table<EndpointView>({
+            stack: true,
             caption: 'Webhook endpoints',
             captionHidden: true,
             scrollRegion: true,
@@ -230,6 +231,7 @@ export function registerWebhooks(scope: FastifyInstance, deps: DashboardRouteDep
           </form>
           ${!log.ok ? notification({ tone: 'warning', children: html`<p>${log.message}</p>` }) : null}
           ${table<DeliverySummary>({
+            stack: true,
             caption: 'Deliveries to this endpoint, newest first',
             captionHidden: true,
             scrollRegion: true,
@@ -352,6 +354,7 @@ export function registerWebhooks(scope: FastifyInstance, deps: DashboardRouteDep
         <section class="card card--flush" aria-labelledby="attempts-heading">
           <h2 class="card__title card__title--inset" id="attempts-heading">Attempts</h2>
           ${table({
+            stack: true,
             caption: 'Attempts, oldest first',
             captionHidden: true,
             scrollRegion: true,
@@ -371,6 +374,7 @@ export function registerWebhooks(scope: FastifyInstance, deps: DashboardRouteDep
           <h2 class="card__title" id="request-heading">Request as sent</h2>
           <p class="muted small">Every attempt sends the same body; each is signed afresh with its own timestamp (the last attempt's is shown).</p>
           ${table({
+            stack: true,
             caption: 'Request headers',
             scrollRegion: true,
             rows: headers,
