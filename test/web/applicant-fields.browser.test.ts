@@ -122,4 +122,34 @@ describeInBrowser('applicant app in a browser: address, phone, radios, money and
       await context.close();
     }, 180_000);
   }
+
+  for (const viewport of ['phone', 'desktop'] as const) {
+    it(`a file that could not be read: what to do, and a replacement in its place (${viewport})`, async () => {
+      const s = await newSession(t, ws, 'tenancy_application');
+      const context = await newContext(browser, { viewport });
+      const page = await context.newPage();
+      const link = new URL(s.signed_url);
+      await page.goto(`${origin}${link.pathname}${link.search}`);
+      await page.getByRole('heading', { name: 'About you and your home' }).waitFor();
+      await page.goto(`${origin}${link.pathname}/upload/proof`);
+      await page.getByLabel('Utility bill: choose a file').setInputFiles({ name: 'scan.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.7\nnot really a pdf\n%%EOF\n') });
+      await page.getByRole('button', { name: 'Upload utility bill' }).click();
+      await page.getByText('scan.pdf has been uploaded.').waitFor();
+      // Reading happens in the background; the page says so once it is done.
+      await expect.poll(async () => {
+        await page.reload();
+        return page.getByText('Could not be read').count();
+      }, { timeout: 60_000, interval: 500 }).toBe(1);
+      await page.getByText('This file seems to be damaged').waitFor();
+      await look(page, `tenancy-unreadable-${viewport}`);
+
+      await page.getByLabel('Replacement for scan.pdf').setInputFiles({ name: 'bill.pdf', mimeType: 'application/pdf', buffer: Buffer.from(await bill()) });
+      await page.getByRole('button', { name: 'Replace scan.pdf' }).click();
+      await page.getByText('bill.pdf has been uploaded.').waitFor();
+      expect(await page.getByText('scan.pdf').count()).toBe(0);
+      expect(await page.getByText('Could not be read').count()).toBe(0);
+      await look(page, `tenancy-replaced-${viewport}`);
+      await context.close();
+    }, 120_000);
+  }
 });
