@@ -124,6 +124,17 @@ describe('extractFacts', () => {
     }
   });
 
+  it('skips the stray marks OCR reads from specks between a label and its value, on OCR pages only', () => {
+    const text = 'Employee -. OMAR AL FALASI\nCompany ‘code: PR54\nEmployer: Silverline Hotels\nGross pay: ‘USD 1,250.00\nPay date:\t. 03/14/2026';
+    const facts = run(text, PAY_STUB_FACTS, 'ocr');
+    expect(facts.employee_name).toMatchObject({ status: 'resolved', value: 'OMAR AL FALASI' });
+    expect(facts.employer_name).toMatchObject({ status: 'resolved', value: 'Silverline Hotels' });
+    expect(facts.gross_pay!.value).toBe('1250.00');
+    expect(facts.pay_date!.value).toBe('2026-03-14');
+    expect(run('Gross pay: -12.50', PAY_STUB_FACTS, 'ocr').gross_pay!.evidence[0]!.quote).toBe('-12.50');
+    expect(run(text, PAY_STUB_FACTS, 'plain').employee_name!.status).not.toBe('resolved');
+  });
+
   it('is deterministic: same input, same output and ids', () => {
     const text = 'Employee: Jane Doe\nPay date: 03/14/2026\nGross pay: $5.00\nCheck date: 03/21/2026';
     const first = extractFacts({ documentId: 'doc_9', pages: [page(text)], facts: PAY_STUB_FACTS });

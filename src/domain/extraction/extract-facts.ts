@@ -142,6 +142,13 @@ export function extractFacts(input: ExtractFactsInput): ExtractedFact[] {
 const SEPARATORS = /^(?:[\s:;#=|>*_.…]|[-–—](?=\s))*/;
 const HINT = /^\s*[([]([^)\]]{1,24})[)\]]/;
 const LABEL_CONTINUES = /^[\p{L}][\p{L}'’.\-]*(?:\s+[\p{L}][\p{L}'’.\-]*){0,3}\s*(?:[([][^)\]]{1,24}[)\]]\s*)?:/u;
+/**
+ * OCR reads specks and smudges as stray punctuation between a label and its value ("Employee -.
+ * OMAR", "Account holder: ⇥ . THOMAS", "Registration no: ‘HRB 134752"): on OCR pages whole tokens
+ * of such marks, and quote marks stuck to the front of the value, are skipped. A minus touching a
+ * digit is never a whole token, so "-12.50" stays.
+ */
+const OCR_SPECKS = /^(?:[.,;:'‘’`"“”|_~•·*^\-–—]+(?:\s+|$))*(?:['‘’`"“”]+(?=[\p{L}\p{N}]))?/u;
 const LABEL_LIKE_CELL = /^[\p{L}][\p{L}\d .'’#/()&-]{0,40}:(\s|$)|^[^:]{1,40}:$/u;
 
 function readCandidate(
@@ -166,8 +173,11 @@ function readCandidate(
   const separators = text.slice(cursor, segment.end).match(SEPARATORS)![0];
   const labelClosed = /[:=]/.test(separators);
   cursor += separators.length;
+  const ocr = page.page.method === 'ocr';
+  if (ocr) cursor += text.slice(cursor, segment.end).match(OCR_SPECKS)![0].length;
   const rest = text.slice(cursor, segment.end);
-  if (!labelClosed && LABEL_CONTINUES.test(rest)) return null; // "Employee ID: …" is another label
+  // "Employee ID: …" is another label.
+  if (!labelClosed && LABEL_CONTINUES.test(rest)) return null;
 
   const reasons: string[] = [];
   const labelStart = Math.max(segment.start, Math.min(match.start, segment.end));
@@ -184,7 +194,6 @@ function readCandidate(
   }
   const anchorScore = Math.max(0, 1 - 0.1 * match.distance);
   if (match.distance > 0) reasons.push('fuzzy_anchor');
-  const ocr = page.page.method === 'ocr';
   const source = ocr ? 0.92 : 1;
   if (ocr) reasons.push('ocr_text');
 
@@ -220,6 +229,10 @@ function readCandidate(
     }
   }
   if (!region) return null;
+  if (ocr && placement !== 'same_line') {
+    const specks = text.slice(region.start, region.end).match(OCR_SPECKS)![0].length;
+    region = { ...region, start: region.start + specks };
+  }
   if (placement === 'next_line' || placement === 'table_column') reasons.push('value_on_next_line');
 
   const placementScore = placement === 'same_line' ? 1 : placement === 'next_column' ? 0.97 : 0.93;
