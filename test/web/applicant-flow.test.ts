@@ -112,6 +112,47 @@ describeEachBackend('applicant app: uploads, check answers, submit, status and f
     expect(after.status).toBe('erased');
   });
 
+  it('says what to do about a file that could not be read, and lets the applicant replace it before submitting', async () => {
+    const { s, agent, base } = await started();
+    await fillAboutYou(agent, base);
+    const page = `${base}/upload/documents`;
+    // A file that looks like a PDF but is not one: accepted by type, then unreadable.
+    const broken = utf8('%PDF-1.7\nthis is not really a pdf\n%%EOF\n');
+    expect((await upload(agent, `${page}/files`, page, 'pay_stub', { filename: 'scan.pdf', bytes: broken })).statusCode).toBe(303);
+    await drainCaseJobs(t);
+    const failed = await t.ctx.db.selectFrom('documents').select(['doc_id', 'status']).where('case_id', '=', s.case_id).executeTakeFirstOrThrow();
+    expect(failed.status).toBe('failed');
+
+    const shown = (await agent.get(page)).body;
+    expect(shown).toContain('Could not be read');
+    expect(shown).toContain('This file seems to be damaged, so we could not open it. Upload it again, or upload a PDF or a photo of the document instead.');
+    expect(shown).toContain('<label class="label" for="replace-' + failed.doc_id + '">Replacement for scan.pdf</label>');
+    expect(shown).toMatch(/<button[^>]*>Replace scan.pdf<\/button>/);
+    // Not counted as the required document: Continue still asks for one, and so does the check page.
+    expect((await agent.post(page, {})).body).toContain('Upload your pay stub');
+    const check = (await agent.get(`${base}/check`)).body;
+    expect(check).toMatch(/scan\.pdf <span class="muted small">[^<]*<\/span> <strong class="tag tag--danger">Could not be read<\/strong>/);
+
+    const replace = async (file: { filename: string; bytes: Uint8Array }) => {
+      const body = multipartBody({ _csrf: csrfOf((await agent.get(page)).body), kind: 'pay_stub', replaces: failed.doc_id }, { name: 'file', filename: file.filename, type: 'application/octet-stream', bytes: file.bytes });
+      return t.app.inject({ method: 'POST', url: `${page}/files`, headers: { 'content-type': body.contentType, cookie: cookieHeader(agent.cookies) }, payload: body.payload });
+    };
+    // A refused replacement says so beside the file it would replace, and replaces nothing.
+    const wrong = await replace({ filename: 'notes.txt', bytes: utf8('hello') });
+    expect(wrong.statusCode).toBe(415);
+    expect(wrong.body).toContain(`<a href="#replace-${failed.doc_id}">The selected file must be a PDF, PNG or JPG</a>`);
+    expect(wrong.body).toMatch(new RegExp(`id="replace-${failed.doc_id}-error"`));
+
+    const good = await replace({ filename: 'payslip.pdf', bytes: await payStubPdf({ name: 'Jane Doe', payDate: today(), gross: '100.00' }) });
+    expect(good.statusCode).toBe(303);
+    const docs = await t.ctx.db.selectFrom('documents').select(['doc_id', 'filename', 'status']).where('case_id', '=', s.case_id).orderBy('created_at').execute();
+    expect(docs.map((d) => [d.filename, d.status])).toEqual([[null, 'erased'], ['payslip.pdf', 'uploaded']]);
+    const after = (await agent.get(page)).body;
+    expect(after).not.toContain('scan.pdf');
+    expect(after).not.toContain('Could not be read');
+    expect((await agent.post(page, {})).headers.location).toBe(`${base}/check`);
+  });
+
   it('runs the whole intake: answers, a PDF, check answers with Change links, one submission, status until done, return_url', async () => {
     const { s, agent, base } = await started('income_verification', { return_url: 'https://acme.example/done?ref=7' });
     await fillAboutYou(agent, base);

@@ -87,10 +87,33 @@ describeEachBackend('applicant app: the signed link, its cookie and the first fo
     expect(later.statusCode).toBe(410);
     expect(later.body).toContain('This link has expired');
     expect(later.body).toContain('href="https://acme.example/loans/done"');
+    // Still a test session: the banner says so on the expired page too.
+    expect(later.body).toContain('This is a test session.');
     const fresh = await t.app.inject({ method: 'GET', url: linkPath(s.signed_url) });
     expect(fresh.statusCode).toBe(410);
     const write = await agent.post(`/app/s/${s.session_id}/form/applicant`, { full_name: 'Jane' }, 'whatever');
     expect(write.statusCode).toBe(410);
+  });
+
+  it('shows the server error page in the applicant’s language, with the request id as a reference', async () => {
+    const s = await newSession(t, ws, 'income_verification');
+    const agent = new ApplicantAgent(t);
+    await agent.open(s.signed_url);
+    const ctx = t.ctx as { db: unknown };
+    const db = ctx.db;
+    // The database goes away between two pages.
+    ctx.db = new Proxy({}, { get: () => { throw new Error('database unavailable'); } });
+    let res;
+    try {
+      res = await agent.get(`/app/s/${s.session_id}/form/applicant`, { 'accept-language': 'fr-FR,fr;q=0.9' });
+    } finally {
+      ctx.db = db;
+    }
+    expect(res.statusCode).toBe(500);
+    expect(res.body).toContain('<html lang="fr"');
+    expect(res.body).toContain('Désolé, le service rencontre un problème');
+    expect(res.body).toMatch(/Si vous nous contactez à ce sujet, donnez cette référence : <code>[^<]+<\/code>/);
+    expect(res.body).not.toContain('Request id');
   });
 
   it('validates on the server, re-shows everything typed with an error summary, and saves on Continue', async () => {

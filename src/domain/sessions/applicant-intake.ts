@@ -113,11 +113,12 @@ export function uploadKind(definition: CaseTypeDefinition, documentKind: string)
  * `/process` does), checked against the kind's `accept` and `max_files`, a PDF that needs a
  * password is refused at once (it could never be read), and the bytes go through `BlobStore` with
  * a `document_processing` job queued in the same transaction, so reading starts while the
- * applicant carries on.
+ * applicant carries on. `replaces` names a file of this intake that could not be read: it is
+ * erased in the same transaction once the new file is accepted (a refused file replaces nothing).
  */
 export async function uploadApplicantDocument(
   deps: IntakeDeps,
-  input: ApplicantProof & { documentKind: string; filename: string; bytes: Uint8Array; traceId: string },
+  input: ApplicantProof & { documentKind: string; filename: string; bytes: Uint8Array; traceId: string; replaces?: string | undefined },
 ): Promise<Result<UploadOutcome>> {
   const refused = (problem: UploadProblem) => ok<UploadOutcome>({ kind: 'refused', problem });
   const sniffed = await sniffDocumentType(input.bytes);
@@ -132,7 +133,7 @@ export async function uploadApplicantDocument(
     if (!authorized.ok) return authorized;
     const session = authorized.value;
     if (!writable(session, now)) return refused('closed');
-    const row = await lockCaseRow(tx, session.case_id);
+    let row = await lockCaseRow(tx, session.case_id);
     if (!row) return fail('not_found', 'No such case.');
     const definition = await pinnedDefinition(tx, row);
     const kind = uploadKind(definition, input.documentKind);
@@ -143,6 +144,15 @@ export async function uploadApplicantDocument(
     if ((await countLiveDocumentsOfKind(tx, row.case_id, input.documentKind)) >= kind.max_files) return refused('too_many_files');
 
     const cause: Cause = { traceId: input.traceId, idempotencyKey: null, sessionId: session.session_id };
+    if (input.replaces) {
+      const old = await findDocument(tx, input.replaces);
+      if (old && old.case_id === row.case_id && old.source === 'upload' && old.status === 'failed') {
+        const erased = await eraseDocument({ ...deps, db: tx }, { tenant: { orgId: row.org_id, environment: row.environment }, caseId: row.case_id, docId: old.doc_id, cause });
+        if (!erased.ok) return erased;
+        // Erasure wrote to the case (event, facts): carry on from the row as it is now.
+        row = (await lockCaseRow(tx, row.case_id))!;
+      }
+    }
     const docId = deps.ids.next('doc');
     await insertDocument(tx, {
       doc_id: docId,

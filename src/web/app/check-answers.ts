@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { submitIntake } from '../../domain/cases/submit-intake.ts';
 import { html, sendPage } from '../render.ts';
-import { button, summaryList, type ErrorItem, type SummaryRow } from '../ui/components.ts';
+import { button, summaryList, tag, type ErrorItem, type SummaryRow } from '../ui/components.ts';
 import { applicantOf, labelParams, paths, stepsOf, type AppRouteDeps, type ApplicantRequest } from './context.ts';
 import { sendAppError } from './errors.ts';
 import { answerText } from '../../domain/case-types/field-values.ts';
@@ -46,7 +46,7 @@ function checkPage(deps: AppRouteDeps, a: ApplicantRequest, missing: ErrorItem[]
             const docs = intake.documents.filter((d) => d.document_kind === k.document_kind);
             return {
               key: k.label,
-              value: docs.length === 0 ? html`<span class="muted">${t('check.no_files')}</span>` : html`<ul class="plain-list">${docs.map((d) => html`<li>${d.filename} <span class="muted small">${fileSize(d.byte_size, t)}</span></li>`)}</ul>`,
+              value: docs.length === 0 ? html`<span class="muted">${t('check.no_files')}</span>` : html`<ul class="plain-list">${docs.map((d) => html`<li>${d.filename} <span class="muted small">${fileSize(d.byte_size, t)}</span>${d.status === 'failed' ? html` ${tag(t('upload.status.failed'), 'danger')}` : null}</li>`)}</ul>`,
               action: change(p.step(step), k.label),
             };
           });

@@ -29,10 +29,12 @@ export function sendAppError(
     t,
     title,
     orgName,
+    // Once the link was read (expired, rate limited, out-of-date form), a test session still says so.
+    testMode: request.applicant?.intake.environment === 'test',
     children: html`<h1>${title}</h1>
       <p>${t(`error.${kind}.body` as MessageKey)}</p>
       ${kind === 'expired' && extra.returnUrl ? html`<p>${buttonLink({ href: extra.returnUrl, text: t('error.expired.return', { org: orgName || new URL(extra.returnUrl).host }) })}</p>` : null}
-      ${kind === 'server' ? html`<p class="muted small">Request id: <code>${String(request.id)}</code></p>` : null}`,
+      ${kind === 'server' ? html`<p class="muted small">${t('error.server.request_id')} <code>${String(request.id)}</code></p>` : null}`,
   });
   if (kind === 'rate_limited') reply.header('retry-after', '60');
   return sendPage(reply, page, STATUS[kind]);

@@ -256,7 +256,7 @@ function addressInput(field: Field, entered: Entered, error: ErrorItem | undefin
   const legendText = field.required ? field.label : `${field.label} ${t('common.optional')}`;
   return html`<div class=${error ? 'form-group form-group--error' : 'form-group'}>
     <fieldset aria-describedby=${error ? `${id}-error` : undefined}>
-      <legend class=${legendIsHeading ? 'fieldset__legend--page' : undefined}>${legendIsHeading ? html`<h1 class="label--page">${legendText}</h1>` : legendText}</legend>
+      <legend class=${legendIsHeading ? 'fieldset__legend--page' : 'fieldset__legend--group'}>${legendIsHeading ? html`<h1 class="label--page">${legendText}</h1>` : legendText}</legend>
       ${error ? html`<p id=${`${id}-error`} class="error-message"><span class="visually-hidden">${t('common.error_prefix')} </span>${error.text}</p>` : null}
       ${ADDRESS_PARTS.map((part) => {
         const partId = `${id}-${part}`;

@@ -63,18 +63,40 @@ interface UploadView {
   notice?: string | undefined;
 }
 
-function fileRow(deps: AppRouteDeps, a: ApplicantRequest, node: UploadNode, doc: ApplicantDocument) {
+/** What to do about a file we could not read, by why it failed: a blurry photo and a damaged file need different advice. */
+export function failedHelp(failureReason: string | null, t: Translate): string {
+  if (failureReason === 'too_many_pages') return t('upload.failed_help.too_many_pages');
+  if (failureReason === 'corrupt_document' || failureReason === 'unsupported_type' || failureReason === 'empty_document' || failureReason === 'encrypted_pdf') return t('upload.failed_help.damaged');
+  return t('upload.failed_help.unreadable');
+}
+
+function fileRow(deps: AppRouteDeps, a: ApplicantRequest, node: UploadNode, kind: Kind, doc: ApplicantDocument, errors: ErrorItem[]) {
   const { t } = a;
   const failed = doc.status === 'failed';
-  return html`<li class="file-list__item">
-    <span><span class="file-list__name">${doc.filename}</span> <span class="muted small">${fileSize(doc.byte_size, t)}</span></span>
-    <span class="cluster">
-      ${failed ? tag(t('upload.status.failed'), 'danger') : tag(t(`upload.status.${doc.status as 'uploaded'}`), 'success')}
-      <form method="post" action=${paths(deps.prefix, a.intake.session_id).removeFile(node.node_id)}>
-        ${csrfInput(a.csrf)}${hiddenInput('doc_id', doc.doc_id)}
-        <button class="button button--link" type="submit">${t('upload.remove')}<span class="visually-hidden"> ${doc.filename}</span></button>
-      </form>
-    </span>
+  const p = paths(deps.prefix, a.intake.session_id);
+  const name = doc.filename ?? '';
+  const replaceId = `replace-${doc.doc_id}`;
+  return html`<li class=${failed ? 'file-list__item file-list__item--failed' : 'file-list__item'}>
+    <div class="file-list__row">
+      <span><span class="file-list__name">${doc.filename}</span> <span class="muted small">${fileSize(doc.byte_size, t)}</span></span>
+      <span class="cluster">
+        ${failed ? tag(t('upload.status.failed'), 'danger') : tag(t(`upload.status.${doc.status as 'uploaded'}`), 'success')}
+        <form method="post" action=${p.removeFile(node.node_id)}>
+          ${csrfInput(a.csrf)}${hiddenInput('doc_id', doc.doc_id)}
+          <button class="button button--link" type="submit">${t('upload.remove')}<span class="visually-hidden"> ${doc.filename}</span></button>
+        </form>
+      </span>
+    </div>
+    ${failed
+      ? html`<div class="file-list__help">
+          <p>${failedHelp(doc.failure_reason, t)}</p>
+          <form method="post" enctype="multipart/form-data" action=${p.uploadFiles(node.node_id)} novalidate>
+            ${csrfInput(a.csrf)}${hiddenInput('kind', kind.document_kind)}${hiddenInput('replaces', doc.doc_id)}
+            ${fileInput({ id: replaceId, name: 'file', label: t('upload.replace_label', { file: name }), error: errors.find((e) => e.href === replaceId)?.text, errorPrefix: t('common.error_prefix'), accept: kind.accept.join(',') })}
+            ${button({ text: t('upload.replace_button', { file: name }), variant: 'secondary', data: { 'prevent-double-submit': '' } })}
+          </form>
+        </div>`
+      : null}
   </li>`;
 }
 
@@ -102,7 +124,7 @@ function kindSection(deps: AppRouteDeps, a: ApplicantRequest, node: UploadNode, 
     <h3 class="file-list__heading">${t('upload.uploaded_heading')}</h3>
     ${docs.length === 0
       ? html`<p class="muted" data-empty-list="">${t('upload.none_yet')}</p>`
-      : html`<ul class="file-list">${docs.map((d) => fileRow(deps, a, node, d))}</ul>`}
+      : html`<ul class="file-list">${docs.map((d) => fileRow(deps, a, node, kind, d, errors))}</ul>`}
   </section>`;
 }
 
@@ -135,6 +157,8 @@ function uploadPage(deps: AppRouteDeps, a: ApplicantRequest, v: UploadView) {
 interface ReadUpload {
   csrfOk: boolean;
   kind: string;
+  /** A file that could not be read, which this one replaces. */
+  replaces: string;
   file?: { filename: string; bytes: Buffer; truncated: boolean };
 }
 
@@ -144,11 +168,12 @@ interface ReadUpload {
  * file input and a camera input, and browsers send both, the unused one empty and unnamed).
  */
 async function readUpload(request: FastifyRequest, a: ApplicantRequest, secret: string): Promise<ReadUpload> {
-  const out: ReadUpload = { csrfOk: false, kind: '' };
+  const out: ReadUpload = { csrfOk: false, kind: '', replaces: '' };
   for await (const part of request.parts()) {
     if (part.type === 'field') {
       if (part.fieldname === CSRF_FIELD) out.csrfOk = csrfMatches(secret, CSRF_PURPOSE, `${a.proof.sessionId}:${a.proof.token}`, part.value);
       if (part.fieldname === 'kind') out.kind = String(part.value);
+      if (part.fieldname === 'replaces') out.replaces = String(part.value);
       continue;
     }
     const chunks: Buffer[] = [];
@@ -207,29 +232,32 @@ export function registerUploadStep(scope: FastifyInstance, deps: AppRouteDeps): 
     }
     if (!read.csrfOk) return sendAppError(request, reply, deps, 'csrf');
     const kind = node.documents.find((k) => k.document_kind === read.kind) ?? node.documents[0]!;
-    if (!read.file) return refuse(request, reply, a, node, kind, 'none_chosen');
-    if (read.file.truncated) return refuse(request, reply, a, node, kind, 'too_big');
+    // A replacement's errors show on its own file input, beside the file it replaces.
+    const replaced = a.intake.documents.find((d) => d.doc_id === read.replaces && d.status === 'failed');
+    const at = replaced ? `replace-${replaced.doc_id}` : undefined;
+    if (!read.file) return refuse(request, reply, a, node, kind, 'none_chosen', at);
+    if (read.file.truncated) return refuse(request, reply, a, node, kind, 'too_big', at);
     let outcome;
     try {
-      outcome = await uploadApplicantDocument(deps.ctx, { ...a.proof, documentKind: kind.document_kind, filename: read.file.filename, bytes: new Uint8Array(read.file.bytes), traceId: String(request.id) });
+      outcome = await uploadApplicantDocument(deps.ctx, { ...a.proof, documentKind: kind.document_kind, filename: read.file.filename, bytes: new Uint8Array(read.file.bytes), traceId: String(request.id), replaces: replaced?.doc_id });
     } catch (err) {
       request.log.error({ err }, 'applicant upload failed');
-      return refuse(request, reply, a, node, kind, 'failed');
+      return refuse(request, reply, a, node, kind, 'failed', at);
     }
-    if (!outcome.ok) return outcome.code === 'forbidden' ? sendAppError(request, reply, deps, 'forbidden') : refuse(request, reply, a, node, kind, 'failed');
+    if (!outcome.ok) return outcome.code === 'forbidden' ? sendAppError(request, reply, deps, 'forbidden') : refuse(request, reply, a, node, kind, 'failed', at);
     if (outcome.value.kind === 'refused') {
       if (outcome.value.problem === 'closed') return closed(reply, a);
-      return refuse(request, reply, a, node, kind, outcome.value.problem);
+      return refuse(request, reply, a, node, kind, outcome.value.problem, at);
     }
     const docId = outcome.value.doc_id;
     if (wantsJson(request)) return reply.code(201).header('cache-control', 'no-store').send({ ok: true, doc_id: docId, message: a.t('upload.added', { file: read.file.filename }) });
     return reply.redirect(`${paths(deps.prefix, a.intake.session_id).step(node)}?added=${encodeURIComponent(docId)}`, 303);
   });
 
-  const refuse = (request: FastifyRequest, reply: FastifyReply, a: ApplicantRequest, node: UploadNode, kind: Kind, problem: UploadError) => {
+  const refuse = (request: FastifyRequest, reply: FastifyReply, a: ApplicantRequest, node: UploadNode, kind: Kind, problem: UploadError, href = `file-${kind.document_kind}`) => {
     const text = uploadErrorText(problem, kind, a.t);
     if (wantsJson(request)) return reply.code(STATUS_OF[problem]).header('cache-control', 'no-store').send({ ok: false, problem, message: text });
-    return sendPage(reply, uploadPage(deps, a, { node, errors: [{ href: `file-${kind.document_kind}`, text }] }), STATUS_OF[problem]);
+    return sendPage(reply, uploadPage(deps, a, { node, errors: [{ href, text }] }), STATUS_OF[problem]);
   };
 
   scope.post('/s/:sessionId/upload/:nodeId/remove', { config: { auth: 'applicant' } }, async (request, reply) => {

@@ -1,0 +1,155 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { putCaseType } from '../../src/domain/case-types/case-types.ts';
+import { Worker } from '../../src/jobs/worker.ts';
+import { jobTasks } from '../../src/jobs/tasks.ts';
+import { createTestApp, type TestApp, type TestWorkspace } from '../support/harness.ts';
+import { describeInBrowser, expectAccessible, expectNoHorizontalScroll, launchBrowser, listen, newContext, screenshot, type TestBrowser, type ViewportName } from '../support/browser.ts';
+import { newSession, tenancyApplication } from '../support/fixtures.ts';
+import { expectAccessibleMarkup } from '../support/applicant.ts';
+import { textPdf } from '../extraction/helpers.ts';
+import { readCase } from '../engine/engine-fixtures.ts';
+
+/**
+ * tenancy_application in Chromium at phone and desktop sizes, with and without JavaScript: phone,
+ * address, radios, money with a £ prefix and a checkbox; their errors; check your answers; submit;
+ * the case completes with the address on it. Every state passes axe and is photographed.
+ */
+describeInBrowser('applicant app in a browser: address, phone, radios, money and checkbox', () => {
+  let t: TestApp;
+  let ws: TestWorkspace;
+  let browser: TestBrowser;
+  let origin: string;
+  let worker: Worker;
+  beforeAll(async () => {
+    t = await createTestApp('embedded');
+    ws = await t.workspace({ name: 'Acme Homes' });
+    const put = await putCaseType(t.ctx, { orgId: ws.orgId, environment: 'test', definition: tenancyApplication });
+    if (!put.ok) throw new Error(JSON.stringify(put.problems));
+    origin = await listen(t);
+    browser = await launchBrowser();
+    worker = new Worker(t.ctx, jobTasks());
+    worker.start();
+  });
+  afterAll(async () => {
+    await worker?.stop();
+    await browser?.close();
+    await t?.close();
+  });
+
+  const today = () => t.clock.now().toISOString().slice(0, 10);
+  const bill = () => textPdf([
+    { text: 'NORTHERN POWER', y: 780 },
+    { text: 'Account holder: Jane Doe', y: 740 },
+    { text: 'Service address: 12 High Street, Leeds LS1 4AB', y: 720 },
+    { text: `Statement date: ${today()}`, y: 700 },
+  ]);
+
+  let helper: Page | undefined;
+  const noScript = new WeakSet<Page>();
+  async function look(page: Page, name: string) {
+    if (noScript.has(page)) await expectAccessibleMarkup(page, (helper ??= await (await newContext(browser, { viewport: 'desktop' })).newPage()), origin, name);
+    else await expectAccessible(page, name);
+    await expectNoHorizontalScroll(page, name);
+    await screenshot(page, `applicant-${name}`);
+  }
+
+  for (const [viewport, js] of [['phone', true], ['desktop', true], ['phone', false]] as const satisfies readonly (readonly [ViewportName, boolean])[]) {
+    const tag = `${viewport}${js ? '' : '-nojs'}`;
+
+    it(`tenancy application: every field type, its errors, check answers, submit, complete (${tag})`, async () => {
+      const s = await newSession(t, ws, 'tenancy_application', { return_url: 'https://acme.example/homes/back' });
+      const context = await newContext(browser, { viewport, javaScriptEnabled: js });
+      const page = await context.newPage();
+      if (!js) noScript.add(page);
+      const link = new URL(s.signed_url);
+      await page.goto(`${origin}${link.pathname}${link.search}`);
+      await page.getByRole('heading', { name: 'About you and your home' }).waitFor();
+      await look(page, `tenancy-form-${tag}`);
+
+      // Some answers, then Continue: each problem in the summary, everything typed still there.
+      await page.getByLabel('Full legal name').fill('Jane Doe');
+      await page.getByLabel('Phone number').fill('call me');
+      await page.getByLabel('Address line 1').fill('12 High Street');
+      await page.getByLabel('Monthly rent you can pay').fill('lots');
+      await page.getByRole('button', { name: 'Continue' }).click();
+      const summary = page.getByRole('alert');
+      await summary.getByText('There is a problem').waitFor();
+      for (const text of ['Enter a phone number, like 01632 960 001 or +44 7700 900 982', 'Enter town or city', 'Select an answer to “Where do you live now?”', 'Monthly rent you can pay must be an amount of money, like 1250 or 1250.50', 'Select the box to confirm: I agree to a credit check']) {
+        expect(await summary.getByRole('link', { name: text }).count()).toBe(1);
+      }
+      expect(await page.getByLabel('Address line 1').inputValue()).toBe('12 High Street');
+      await look(page, `tenancy-form-errors-${tag}`);
+      // The summary's link lands in the box to fix.
+      await summary.getByRole('link', { name: 'Enter town or city' }).click();
+      if (js) expect(await page.evaluate(() => document.activeElement?.id)).toBe('current_address-town');
+
+      await page.getByLabel('Phone number').fill('+44 7700 900 982');
+      await page.getByLabel('Town or city').fill('Leeds');
+      await page.getByLabel('Postcode or ZIP code').fill('LS1 4AB');
+      await page.getByRole('radio', { name: 'Renting' }).check();
+      await page.getByLabel('Monthly rent you can pay').fill('1,250');
+      await page.getByLabel('I agree to a credit check').check();
+      await page.getByRole('button', { name: 'Continue' }).click();
+
+      await page.getByRole('heading', { name: 'Proof of your current address' }).waitFor();
+      await page.getByLabel('Utility bill: choose a file').setInputFiles({ name: 'bill.pdf', mimeType: 'application/pdf', buffer: Buffer.from(await bill()) });
+      await page.getByRole('button', { name: 'Upload utility bill' }).click();
+      await page.getByText('bill.pdf has been uploaded.').waitFor();
+      await page.getByRole('button', { name: 'Continue' }).click();
+
+      await page.getByRole('heading', { name: 'Check your answers before submitting' }).waitFor();
+      const address = page.locator('dd').filter({ hasText: '12 High Street' });
+      expect((await address.innerText()).split('\n')).toEqual(['12 High Street', 'Leeds', 'LS1 4AB']);
+      expect(await page.getByText('£1,250.00').count()).toBe(1);
+      expect(await page.getByRole('link', { name: 'Change Current address' }).count()).toBe(1);
+      await look(page, `tenancy-check-${tag}`);
+      await page.getByRole('button', { name: /^Submit/ }).click();
+
+      const done = page.getByRole('heading', { name: 'All done' });
+      if (js) await done.waitFor({ timeout: 60_000 });
+      else {
+        await expect.poll(async () => {
+          if (await done.count()) return true;
+          await page.getByRole('button', { name: 'Check again' }).click();
+          return (await done.count()) > 0;
+        }, { timeout: 60_000, interval: 500 }).toBe(true);
+      }
+      await look(page, `tenancy-done-${tag}`);
+      const record = await readCase(t, ws, s.case_id);
+      expect(record.runtime_status).toBe('complete');
+      expect(record.workspace.structured_inputs).toMatchObject({ current_address: { line1: '12 High Street', town: 'Leeds', postcode: 'LS1 4AB' }, housing: 'Renting', monthly_rent: '1250.00', credit_check: 'yes', phone: '+44 7700 900 982' });
+      await context.close();
+    }, 180_000);
+  }
+
+  for (const viewport of ['phone', 'desktop'] as const) {
+    it(`a file that could not be read: what to do, and a replacement in its place (${viewport})`, async () => {
+      const s = await newSession(t, ws, 'tenancy_application');
+      const context = await newContext(browser, { viewport });
+      const page = await context.newPage();
+      const link = new URL(s.signed_url);
+      await page.goto(`${origin}${link.pathname}${link.search}`);
+      await page.getByRole('heading', { name: 'About you and your home' }).waitFor();
+      await page.goto(`${origin}${link.pathname}/upload/proof`);
+      await page.getByLabel('Utility bill: choose a file').setInputFiles({ name: 'scan.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.7\nnot really a pdf\n%%EOF\n') });
+      await page.getByRole('button', { name: 'Upload utility bill' }).click();
+      await page.getByText('scan.pdf has been uploaded.').waitFor();
+      // Reading happens in the background; the page says so once it is done.
+      await expect.poll(async () => {
+        await page.reload();
+        return page.getByText('Could not be read').count();
+      }, { timeout: 60_000, interval: 500 }).toBe(1);
+      await page.getByText('This file seems to be damaged').waitFor();
+      await look(page, `tenancy-unreadable-${viewport}`);
+
+      await page.getByLabel('Replacement for scan.pdf').setInputFiles({ name: 'bill.pdf', mimeType: 'application/pdf', buffer: Buffer.from(await bill()) });
+      await page.getByRole('button', { name: 'Replace scan.pdf' }).click();
+      await page.getByText('bill.pdf has been uploaded.').waitFor();
+      expect(await page.getByText('scan.pdf').count()).toBe(0);
+      expect(await page.getByText('Could not be read').count()).toBe(0);
+      await look(page, `tenancy-replaced-${viewport}`);
+      await context.close();
+    }, 120_000);
+  }
+});
