@@ -149,6 +149,14 @@ describe('parseMoney', () => {
     expect(parseMoney('$1,2O4.5G', OCR)?.value).toBe('1204.56');
   });
 
+  it('reads a decimal point OCR turned into the group mark only when the groups confirm it, on OCR pages', () => {
+    expect(parseMoney('$4,301,90', US)).toBeNull();
+    expect(parseMoney('$4,301,90', OCR)).toMatchObject({ value: '4301.90', reasons: ['ocr_corrected_characters'] });
+    expect(parseMoney('28.931.45 €', OCR)?.value).toBe('28931.45');
+    expect(parseMoney('$4,30,90', OCR)).toBeNull();
+    expect(parseMoney('$1,234,567', OCR)?.value).toBe('1234567.00');
+  });
+
   it('round-trips every amount through grouped, ungrouped, coded and continental styles (property)', () => {
     fc.assert(
       fc.property(fc.integer({ min: 0, max: 9_999_999_99 }), fc.integer({ min: 0, max: 6 }), fc.boolean(), (cents, style, negative) => {
@@ -213,6 +221,14 @@ describe('parseName', () => {
   it('refuses labels and numbers, and marks one-word names', () => {
     for (const text of ['ID 12345', '12345', 'Number: 5', 'earnings statement', '']) expect(parseName(text, US), text).toBeNull();
     expect(parseName('Madonna', US)!.reasons).toContain('single_word_name');
+  });
+
+  it('reads a middle initial whose full stop OCR misread, on OCR pages only', () => {
+    expect(parseName('Hannah D: Price', OCR)).toMatchObject({ value: 'Hannah D. Price', start: 0, end: 15, reasons: ['ocr_corrected_characters'] });
+    expect(parseName('PRIYA O, MCDONALD', OCR)?.value).toBe('PRIYA O. MCDONALD');
+    expect(parseName('Aoife |. Byrne', OCR)?.value).toBe('Aoife I. Byrne');
+    expect(parseName('Hannah D: Price', US)?.value).toBe('Hannah');
+    expect(parseName('Doe, Jane', OCR)?.value).toBe('Doe, Jane');
   });
 });
 

@@ -3,6 +3,7 @@ import { ManualClock } from '../../src/ports/clock.ts';
 import { createTestApp, describeEachBackend, type TestApp, type TestWorkspace } from '../support/harness.ts';
 import { newSession, withExampleCaseTypes } from '../support/fixtures.ts';
 import { newOperator, signInOperator } from '../support/web.ts';
+import { DONE_COUNT_TTL_MS, DoneCountCache, queueCategoryCounts } from '../../src/domain/console/queue-page.ts';
 
 describeEachBackend('dashboard case queue', (backend) => {
   let t: TestApp;
@@ -61,6 +62,26 @@ describeEachBackend('dashboard case queue', (backend) => {
     expect((await get('/dashboard/cases?category=all&status=intake_in_progress')).body).toContain(sessions[0]!.case_id);
     expect((await get('/dashboard/cases?category=all&status=ready_for_review')).body).not.toContain(sessions[0]!.case_id);
     expect((await get('/dashboard/cases?category=all&type=address_proof')).body).not.toContain(sessions[0]!.case_id);
+  });
+
+  it('counts open categories on every read and reuses the done count for a minute unless told to forget it', async () => {
+    const doneCounts = new DoneCountCache();
+    const tenant = { orgId: ws.orgId, environment: 'test' as const };
+    const counts = () => queueCategoryCounts({ ...t.ctx, doneCounts }, tenant);
+    expect(await counts()).toMatchObject({ intake: 3, done: 0 });
+    const moved = sessions[2]!.case_id;
+    await t.ctx.db.updateTable('cases').set({ queue_category: 'done' }).where('case_id', '=', moved).execute();
+    try {
+      // Open categories are exact at once; the done count is the one read a moment ago.
+      expect(await counts()).toMatchObject({ intake: 2, done: 0 });
+      clock.advance(DONE_COUNT_TTL_MS);
+      expect(await counts()).toMatchObject({ intake: 2, done: 1 });
+      await t.ctx.db.updateTable('cases').set({ queue_category: 'intake' }).where('case_id', '=', moved).execute();
+      doneCounts.forget(tenant);
+      expect(await counts()).toMatchObject({ intake: 3, done: 0 });
+    } finally {
+      await t.ctx.db.updateTable('cases').set({ queue_category: 'intake' }).where('case_id', '=', moved).execute();
+    }
   });
 
   it('pages with a keyset cursor and refuses a forged one with a page', async () => {

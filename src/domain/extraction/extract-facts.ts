@@ -148,7 +148,7 @@ const LABEL_CONTINUES = /^[\p{L}][\p{L}'’.\-]*(?:\s+[\p{L}][\p{L}'’.\-]*){0,
  * of such marks, and quote marks stuck to the front of the value, are skipped. A minus touching a
  * digit is never a whole token, so "-12.50" stays.
  */
-const OCR_SPECKS = /^(?:[.,;:'‘’`"“”|_~•·*^\-–—]+(?:\s+|$))*(?:['‘’`"“”]+(?=[\p{L}\p{N}]))?/u;
+const OCR_SPECKS = /^(?:[.,;:'‘’`"“”|_~•·*^\-–—]+(?:\s+|$))*(?:['‘’`"“”]+(?=[\p{L}\p{N}\p{Sc}]))?/u;
 const LABEL_LIKE_CELL = /^[\p{L}][\p{L}\d .'’#/()&-]{0,40}:(\s|$)|^[^:]{1,40}:$/u;
 
 function readCandidate(

@@ -26,7 +26,11 @@ export function parseMoney(input: string, context: ParseContext): ParsedValue | 
   const m = repaired.text.match(MONEY);
   if (!m) return null;
   const [whole, open, sign1, prefix, sign2, number, , suffix, close] = m;
-  const digits = toDecimal(number!);
+  let digits = toDecimal(number!);
+  // OCR turns a decimal point into the group mark ("$4,301,90"): groups of three and then two
+  // digits can only be that, so the last mark is read as the decimal one.
+  const misreadDecimal = context.ocr && digits === null && /^\d{1,3}([.,])\d{3}(?:\1\d{3})*\1\d{2}$/.test(number!);
+  if (misreadDecimal) digits = toDecimal(`${number!.slice(0, -3).replace(/[.,]/g, '')}.${number!.slice(-2)}`);
   if (digits === null) return null;
   // Lakh grouping is Indian notation: trusted only next to a rupee marker ("$1,23,456" is a typo).
   if (/^\d{1,2}(,\d{2})+,\d{3}/.test(number!) && !/^(₹|INR|Rs\.?)$/i.test(prefix ?? suffix ?? '')) return null;
@@ -37,7 +41,7 @@ export function parseMoney(input: string, context: ParseContext): ParsedValue | 
   const hasCents = /[.,]\d{2}$/.test(number!);
   if (!hasCurrency && !hasCents) quality *= 0.85;
   else if (!hasCurrency || !hasCents) quality *= 0.97;
-  if (repaired.repaired && repaired.text.slice(0, whole.length) !== original.slice(0, whole.length)) {
+  if (misreadDecimal || (repaired.repaired && repaired.text.slice(0, whole.length) !== original.slice(0, whole.length))) {
     reasons.push('ocr_corrected_characters');
     quality *= 0.9;
   }

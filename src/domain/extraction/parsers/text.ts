@@ -64,7 +64,8 @@ function cutAtInlineLabel(list: Token[]): { kept: Token[]; cut: boolean } {
  * neither. All-lowercase names are accepted only when every word is lowercase (OCR of small caps).
  * One-word names are accepted with lower quality (`single_word_name`).
  */
-export function parseName(input: string, _context: ParseContext): ParsedValue | null {
+export function parseName(raw: string, context: ParseContext): ParsedValue | null {
+  const input = context.ocr ? repairOcrInitials(raw) : raw;
   const { kept } = cutAtInlineLabel(tokens(input));
   const accepted: Token[] = [];
   const allLower = kept.length > 0 && kept.every((t) => LOWER_WORD.test(t.text.replace(/[,.]+$/, '')));
@@ -97,11 +98,25 @@ export function parseName(input: string, _context: ParseContext): ParsedValue | 
   const text = input.slice(first.start, last.end).replace(/,$/, '');
   const reasons: string[] = [];
   let quality = 1;
+  if (input.slice(first.start, last.end) !== raw.slice(first.start, last.end)) {
+    reasons.push('ocr_corrected_characters');
+    quality *= 0.9;
+  }
   if (accepted.length === 1) {
     reasons.push('single_word_name');
     quality *= 0.75;
   }
   return { value: text.replace(/\s+/g, ' '), start: first.start, end: first.start + text.length, quality, reasons };
+}
+
+/**
+ * OCR misreads the full stop of a middle initial ("Hannah D: Price", "PRIYA O, MCDONALD") and
+ * reads the initial I as a bar ("Aoife |. Byrne"). One capital (or bar) plus one mark, between two
+ * words, is an initial: no label or surname is one letter long. Character for character, so
+ * offsets into the repaired text are offsets into the original.
+ */
+function repairOcrInitials(text: string): string {
+  return text.replace(/(?<=\S\s+)([\p{Lu}|])[.,:;](?=\s+\p{L})/gu, (_, letter: string) => `${letter === '|' ? 'I' : letter}.`);
 }
 
 /**
