@@ -43,21 +43,27 @@ export async function findLiveOperatorSession(
   db: Executor,
   tokenHash: string,
   now: Date,
-): Promise<{ session: OperatorSessionRow; operator: OperatorRow; orgName: string } | undefined> {
+): Promise<{ session: OperatorSessionRow; operator: OperatorRow; orgName: string; unreadNotifications: number | null } | undefined> {
   const row = await db
     .selectFrom('operator_sessions as s')
     .innerJoin('operators as o', 'o.operator_id', 's.operator_id')
     .innerJoin('orgs as g', 'g.org_id', 's.org_id')
     .selectAll('s')
     .select(['g.name as org_name', 'o.email', 'o.role', 'o.password_hash', 'o.disabled_at', 'o.last_sign_in_at', 'o.created_at as operator_created_at', 'o.updated_at as operator_updated_at'])
+    // Admins' navigation shows the unread integration notifications on every page: read in the
+    // same round trip as the session (index integration_notifications_unread), not after it.
+    .select(
+      sql<string | null>`case when o.role = 'admin' then (select count(*) from integration_notifications n where n.org_id = s.org_id and n.environment = s.environment and n.read_at is null) end`.as('unread_notifications'),
+    )
     .where('s.token_hash', '=', tokenHash)
     .where('s.revoked_at', 'is', null)
     .where('s.expires_at', '>', now)
     .executeTakeFirst();
   if (!row) return undefined;
-  const { org_name, email, role, password_hash, disabled_at, last_sign_in_at, operator_created_at, operator_updated_at, ...session } = row;
+  const { org_name, email, role, password_hash, disabled_at, last_sign_in_at, operator_created_at, operator_updated_at, unread_notifications, ...session } = row;
   return {
     orgName: org_name,
+    unreadNotifications: unread_notifications === null ? null : Number(unread_notifications),
     session,
     operator: {
       operator_id: session.operator_id,

@@ -26,6 +26,8 @@ export interface OperatorSession {
   session: OperatorSessionRow;
   operator: OperatorRow;
   orgName: string;
+  /** Unread integration notifications of the session's environment, for admins (null for reviewers). */
+  unreadNotifications: number | null;
 }
 
 export type ResolvedSession = { kind: 'active'; value: OperatorSession } | { kind: 'expired' } | { kind: 'none' };

@@ -8,8 +8,6 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The signed-in operator, set by the dashboard's access hook on every non-public route. */
     operatorSession?: OperatorSession;
-    /** Unread integration notifications of the workspace environment, counted for admins' pages. */
-    unreadNotifications?: number;
   }
 }
 
@@ -56,7 +54,7 @@ export function viewerOf(
   request: FastifyRequest,
   deps: { secret: string; assets: AssetRegistry; acceptedEnvironments: readonly Environment[] },
 ): DashboardViewer {
-  const { session, operator, orgName } = operatorSessionOf(request);
+  const { session, operator, orgName, unreadNotifications } = operatorSessionOf(request);
   return {
     operatorId: operator.operator_id,
     email: operator.email,
@@ -69,6 +67,6 @@ export function viewerOf(
     stylesheet: deps.assets.url(DASHBOARD_PREFIX, 'dashboard.css'),
     scripts: [deps.assets.url(DASHBOARD_PREFIX, 'js/dashboard.js')],
     acceptedEnvironments: deps.acceptedEnvironments,
-    unreadNotifications: operator.role === 'admin' ? (request.unreadNotifications ?? null) : null,
+    unreadNotifications: operator.role === 'admin' ? unreadNotifications : null,
   };
 }

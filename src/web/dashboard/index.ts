@@ -2,7 +2,6 @@ import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../../app-context.ts';
 import type { Environment } from '../../config.ts';
 import { resolveOperatorSession } from '../../domain/operators/operator-sessions.ts';
-import { countUnreadNotifications } from '../../domain/webhooks/notifications.ts';
 import { DoneCountCache } from '../../domain/console/queue-page.ts';
 import type { AssetRegistry } from '../assets.ts';
 import { CSRF_FIELD, csrfMatches } from '../csrf.ts';
@@ -53,11 +52,6 @@ export const dashboardFace: FastifyPluginAsync<{ ctx: AppContext; assets: AssetR
     request.operatorSession = resolved.value;
     if (auth === 'admin' && resolved.value.operator.role !== 'admin') {
       return sendDashboardError(request, reply, deps, 403, 'Developer settings are for workspace admins. Ask an admin if you need access.');
-    }
-    // Admins see the unread notification count in the navigation of every page (a POST only redirects).
-    if (resolved.value.operator.role === 'admin' && request.method === 'GET') {
-      const { session } = resolved.value;
-      request.unreadNotifications = await countUnreadNotifications(ctx, { orgId: session.org_id, environment: session.environment });
     }
   });
 
