@@ -19,6 +19,7 @@ import { buildServer } from '../src/http/server.ts';
 import { openRuntime } from '../src/runtime.ts';
 import { AssetRegistry } from '../src/web/assets.ts';
 import incomeVerification from '../examples/case-types/income_verification.json' with { type: 'json' };
+import tenancyApplication from '../examples/case-types/tenancy_application.json' with { type: 'json' };
 
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 200);
 const dataDir = mkdtempSync(join(tmpdir(), 'dossier-bench-applicant-'));
@@ -36,8 +37,10 @@ function percentile(xs: number[], p: number): number {
 
 try {
   const org = await createOrg(ctx, { name: 'Bench Lending', acceptLegal: true });
-  const put = await putCaseType(ctx, { orgId: org.org_id, environment: 'test', definition: incomeVerification });
-  if (!put.ok) throw new Error('case type');
+  for (const definition of [incomeVerification, tenancyApplication]) {
+    const put = await putCaseType(ctx, { orgId: org.org_id, environment: 'test', definition });
+    if (!put.ok) throw new Error('case type');
+  }
   const key = await createApiKey(ctx, { orgId: org.org_id, environment: 'test', scopes: ['*'] });
   if (!key.ok) throw new Error(key.message);
   const created = await app.inject({
@@ -50,23 +53,34 @@ try {
   const first = await app.inject({ method: 'GET', url: `${signed.pathname}${signed.search}` });
   const cookie = first.cookies.map((c) => `${c.name}=${c.value}`).join('; ');
   const base = signed.pathname;
+  // The form with every other field type (address, radios, money with a prefix, phone, checkbox).
+  const tenancy = await app.inject({
+    method: 'POST',
+    url: '/api/v1/sessions',
+    headers: { authorization: `Bearer ${key.value.key}`, 'idempotency-key': 'bench-2', 'content-type': 'application/json' },
+    payload: { case_type_id: 'tenancy_application' },
+  });
+  const tenancySigned = new URL((tenancy.json() as { signed_url: string }).signed_url);
+  const tenancyFirst = await app.inject({ method: 'GET', url: `${tenancySigned.pathname}${tenancySigned.search}` });
+  const tenancyCookie = tenancyFirst.cookies.map((c) => `${c.name}=${c.value}`).join('; ');
 
-  const pages: Array<[string, string]> = [
+  const pages: Array<[string, string, string?]> = [
     ['form step', `${base}/form/applicant`],
+    ['form, all types', `${tenancySigned.pathname}/form/about_you`, tenancyCookie],
     ['upload step', `${base}/upload/documents`],
     ['check answers', `${base}/check`],
     ['link (303 resume)', base],
   ];
   console.log(`applicant pages, ${SAMPLES} requests each (server time through inject; weight = HTML br + CSS + JS br)`);
   let worst = 0;
-  for (const [name, url] of pages) {
+  for (const [name, url, pageCookie = cookie] of pages) {
     const times: number[] = [];
-    let res = await app.inject({ method: 'GET', url, headers: { cookie } });
+    let res = await app.inject({ method: 'GET', url, headers: { cookie: pageCookie } });
     // Warm up first (JIT, statement caches), so the figures are the steady state.
-    for (let i = 0; i < 30; i++) await app.inject({ method: 'GET', url, headers: { cookie } });
+    for (let i = 0; i < 30; i++) await app.inject({ method: 'GET', url, headers: { cookie: pageCookie } });
     for (let i = 0; i < SAMPLES; i++) {
       const t0 = performance.now();
-      res = await app.inject({ method: 'GET', url, headers: { cookie } });
+      res = await app.inject({ method: 'GET', url, headers: { cookie: pageCookie } });
       times.push(performance.now() - t0);
     }
     const html = res.statusCode === 200 ? res.body : '';

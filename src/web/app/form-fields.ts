@@ -7,6 +7,7 @@ import { html } from '../render.ts';
 import type { ErrorItem } from '../ui/components.ts';
 import { choices, select, textarea, textInput } from '../ui/fields.ts';
 import { labelParams } from './context.ts';
+import { currencyName, currencySymbol, formatLongDate, formatMoney } from './formats.ts';
 
 export type Field = FormNode['fields'][number];
 
@@ -49,11 +50,6 @@ const ADDRESS_CONTROLS: Record<AddressPart, { autocomplete: string; width?: 'w10
 const ADDRESS_PART_MAX = 200;
 const POSTCODE = /^[\p{L}\p{N}][\p{L}\p{N} -]{1,11}$/u;
 
-/** The currency symbol for a money field's prefix: "$", "£", "€", or the code where there is none. */
-export function currencySymbol(currency: string, locale: string): string {
-  const parts = new Intl.NumberFormat(locale, { style: 'currency', currency, currencyDisplay: 'narrowSymbol' }).formatToParts(1);
-  return parts.find((p) => p.type === 'currency')?.value ?? currency;
-}
 
 /** The controls' current text from a stored answer. */
 export function enteredFromAnswer(field: Field, answer: unknown): Entered {
@@ -246,10 +242,6 @@ function checkbox(field: Field, checked: boolean, error: ErrorItem | undefined, 
   </div>`;
 }
 
-function currencyName(currency: string, locale: string): string {
-  return new Intl.DisplayNames(locale, { type: 'currency' }).of(currency) ?? currency;
-}
-
 /** GOV.UK's address pattern: a fieldset whose legend is the question, one labelled box per part, each with its autocomplete token. */
 function addressInput(field: Field, entered: Entered, error: ErrorItem | undefined, t: Translate, legendIsHeading: boolean): VNode {
   const id = field.field_id;
@@ -307,10 +299,10 @@ export function answerDisplay(field: Field, answer: unknown, t: Translate, local
   if (text === '') return '';
   if (field.type === 'checkbox') return text === 'yes' ? t('field.yes') : '';
   if (field.type === 'money' && field.currency && /^\d+(\.\d+)?$/.test(text)) {
-    return new Intl.NumberFormat(locale, { style: 'currency', currency: field.currency }).format(Number(text));
+    return formatMoney(locale, field.currency, Number(text));
   }
   if (field.type === 'date' && /^\d{4}-\d{2}-\d{2}$/.test(text)) {
-    return new Intl.DateTimeFormat(locale === 'en' ? 'en-GB' : locale, { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' }).format(new Date(`${text}T00:00:00Z`));
+    return formatLongDate(locale, new Date(`${text}T00:00:00Z`));
   }
   return text;
 }

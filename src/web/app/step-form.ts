@@ -8,6 +8,7 @@ import { hiddenInput } from '../ui/fields.ts';
 import { afterStep, applicantOf, beforeStep, paths, stepsOf, type AppRouteDeps, type ApplicantRequest } from './context.ts';
 import { sendAppError } from './errors.ts';
 import { checkField, enteredFromAnswer, enteredFromBody, fieldControl, type Entered } from './form-fields.ts';
+import { formatDateTime } from './formats.ts';
 import { appPage, csrfInput } from './layout.ts';
 
 interface FormView {
@@ -40,7 +41,7 @@ function formPage(deps: AppRouteDeps, a: ApplicantRequest, v: FormView) {
         ${v.node.fields.map((f) => fieldControl(f, v.entered, v.errors.find((e) => e.href === f.field_id || e.href.startsWith(`${f.field_id}-`)), t, locale))}
         ${button({ text: t('common.continue'), data: { 'prevent-double-submit': '' } })}
       </form>
-      <p class="muted small">${t('common.saved_notice', { date: new Intl.DateTimeFormat(locale === 'en' ? 'en-GB' : locale, { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' }).format(intake.expires_at) + ' UTC' })}</p>`,
+      <p class="muted small">${t('common.saved_notice', { date: `${formatDateTime(locale, intake.expires_at)} UTC` })}</p>`,
   });
 }
 
