@@ -231,7 +231,8 @@ function readCandidate(
   if (!region) return null;
   if (ocr && placement !== 'same_line') {
     const specks = text.slice(region.start, region.end).match(OCR_SPECKS)![0].length;
-    region = { ...region, start: region.start + specks };
+    // A cell of nothing but marks stays as it is: it is what the evidence of a failed read shows.
+    if (specks < region.end - region.start) region = { ...region, start: region.start + specks };
   }
   if (placement === 'next_line' || placement === 'table_column') reasons.push('value_on_next_line');
 
