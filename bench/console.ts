@@ -179,7 +179,7 @@ try {
   console.log(`  ${'  rendering the HTML'.padEnd(24)} ${fmt(renderTimes)}`);
   if (process.env.BENCH_EXPLAIN) await explainQueue(org.org_id);
   }
-  if (part === 'queue') process.exit(0);
+  if (part !== 'queue') {
 
   // ── 2. case page with a 20-page PDF ──────────────────────────────────────────────────────
   const jobs = caseJobsTask(CASE_ENGINE_HANDLERS);
@@ -233,6 +233,7 @@ try {
   console.log(`  ${'not drawn yet'.padEnd(24)} ${fmt(cold)}`);
   console.log(`  ${'  of which the page'.padEnd(24)} ${fmt(pageOnly)}`);
   console.log(`  ${'cached'.padEnd(24)} ${fmt(warm)}`);
+  }
 } finally {
   await app.close();
   await runtime.close().catch(() => {});
