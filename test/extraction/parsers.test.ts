@@ -73,6 +73,8 @@ describe('parseDate', () => {
     expect(parseDate('175 februar 2026', OCR)).toMatchObject({ value: '2026-02-17', start: 0, end: 16, reasons: ['ocr_corrected_characters'] });
     expect(parseDate('175 februar 2026', US)).toBeNull();
     expect(parseDate('2025-1 220', OCR)?.value).toBe('2025-12-20');
+    expect(parseDate('12.02:2024', { ...OCR, dateOrder: 'dmy' })?.value).toBe('2024-02-12');
+    expect(parseDate('12.02:2024', US)).toBeNull();
     expect(parseDate('03/1 4/2026', OCR)?.value).toBe('2026-03-14');
     expect(parseDate('2025-1 299', OCR)).toBeNull();
     // Without a split there is nothing to say where a separator went: not read.

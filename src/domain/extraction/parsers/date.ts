@@ -40,6 +40,8 @@ const MONTH_FIRST = new RegExp(`^${WEEKDAY}${MONTH}[\\s-]+(\\d{1,2})${ORDINAL}(?
 const DAY_FIRST = new RegExp(`^${WEEKDAY}(\\d{1,2})(?:${ORDINAL}|\\.|er)(?:\\s+(?:of|de))?[\\s-]+${MONTH}(?:,\\s*|[\\s-]+)(?:de\\s+)?(\\d{4}|\\d{2})(?!\\d)`, 'i');
 const YEAR_MONTH_DAY = new RegExp(`^(\\d{4})[\\s-]+${MONTH}[\\s-]+(\\d{1,2})(?!\\d)`, 'i');
 
+/** OCR only: day and month with two different separators (one misread), then a four-digit year. */
+const NUMERIC_MIXED_SEPARATORS = /^(\d{1,2}) ?[-/.:,] ?(\d{1,2}) ?[-/.:,] ?(\d{4})(?!\d)/;
 /** OCR only: a day of two digits and one more where its full stop was, then a month name. */
 const DAY_DOT_MISREAD = new RegExp(`^(\\d{2})\\d\\s+${MONTH}\\s+(\\d{4})(?!\\d)`, 'i');
 /** OCR only: digits, separators and spaces that may be a numeric date OCR split apart. */
@@ -89,6 +91,17 @@ export function parseDate(input: string, context: ParseContext): ParsedValue | n
     month = MONTHS[m[2]!.toLowerCase()]!;
     day = Number(m[3]);
     length = m[0].length;
+  } else if (context.ocr && (m = text.match(NUMERIC_MIXED_SEPARATORS))) {
+    // "12.02:2024": OCR read one of the two separators as another mark.
+    const a = Number(m[1]);
+    const b = Number(m[2]);
+    year = Number(m[3]);
+    length = m[0].length;
+    const order = numericOrder(a, b, context);
+    if (order.ambiguous) reasons.push(context.dateOrderFromDocument ? 'date_order_from_document' : 'ambiguous_date_order');
+    [month, day] = order.order === 'mdy' ? [a, b] : [b, a];
+    reasons.push('ocr_corrected_characters');
+    quality *= order.ambiguous ? 0.8 : 0.85;
   } else if (context.ocr && (m = text.match(DAY_DOT_MISREAD))) {
     // "175 februar 2026": the full stop of "17." read as a digit.
     day = Number(m[1]);
