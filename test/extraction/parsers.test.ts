@@ -69,6 +69,16 @@ describe('parseDate', () => {
     expect(parseDate('14-Sep-2026', OCR)?.value).toBe('2026-09-14');
   });
 
+  it('reads dates whose full stop or separator OCR damaged, on OCR pages only, when the calendar accepts them', () => {
+    expect(parseDate('175 februar 2026', OCR)).toMatchObject({ value: '2026-02-17', start: 0, end: 16, reasons: ['ocr_corrected_characters'] });
+    expect(parseDate('175 februar 2026', US)).toBeNull();
+    expect(parseDate('2025-1 220', OCR)?.value).toBe('2025-12-20');
+    expect(parseDate('03/1 4/2026', OCR)?.value).toBe('2026-03-14');
+    expect(parseDate('2025-1 299', OCR)).toBeNull();
+    // Without a split there is nothing to say where a separator went: not read.
+    expect(parseDate('0223/2024', OCR)).toBeNull();
+  });
+
   it('infers the day/month order from the document', () => {
     expect(inferDateOrder(['Period 01/02/2026 - 28/02/2026'])).toBe('dmy');
     expect(inferDateOrder(['Due 02/28/2026'])).toBe('mdy');

@@ -40,6 +40,11 @@ const MONTH_FIRST = new RegExp(`^${WEEKDAY}${MONTH}[\\s-]+(\\d{1,2})${ORDINAL}(?
 const DAY_FIRST = new RegExp(`^${WEEKDAY}(\\d{1,2})(?:${ORDINAL}|\\.|er)(?:\\s+(?:of|de))?[\\s-]+${MONTH}(?:,\\s*|[\\s-]+)(?:de\\s+)?(\\d{4}|\\d{2})(?!\\d)`, 'i');
 const YEAR_MONTH_DAY = new RegExp(`^(\\d{4})[\\s-]+${MONTH}[\\s-]+(\\d{1,2})(?!\\d)`, 'i');
 
+/** OCR only: a day of two digits and one more where its full stop was, then a month name. */
+const DAY_DOT_MISREAD = new RegExp(`^(\\d{2})\\d\\s+${MONTH}\\s+(\\d{4})(?!\\d)`, 'i');
+/** OCR only: digits, separators and spaces that may be a numeric date OCR split apart. */
+const SPLIT_NUMERIC = /^\d[\d ./-]{6,12}\d(?![\d])/;
+
 export function parseDate(input: string, context: ParseContext): ParsedValue | null {
   const lead = input.match(/^\s*/)![0].length;
   const original = input.slice(lead);
@@ -84,11 +89,37 @@ export function parseDate(input: string, context: ParseContext): ParsedValue | n
     month = MONTHS[m[2]!.toLowerCase()]!;
     day = Number(m[3]);
     length = m[0].length;
+  } else if (context.ocr && (m = text.match(DAY_DOT_MISREAD))) {
+    // "175 februar 2026": the full stop of "17." read as a digit.
+    day = Number(m[1]);
+    month = MONTHS[m[2]!.toLowerCase()]!;
+    year = Number(m[3]);
+    length = m[0].length;
+    reasons.push('ocr_corrected_characters');
+    quality *= 0.85;
+  } else if (context.ocr && (m = text.match(SPLIT_NUMERIC)) && /\s/.test(m[0]) && m[0].replace(/\D/g, '').length === 8) {
+    // "2025-1 220": OCR moved a separator and split the date with a space. Read as the eight
+    // digits of a year-first or year-last date, only when the calendar accepts them.
+    const digits = m[0].replace(/\D/g, '');
+    length = m[0].length;
+    if (/^\d{4}[-/.]/.test(m[0]) && /^(19|20)/.test(digits)) {
+      [year, month, day] = [Number(digits.slice(0, 4)), Number(digits.slice(4, 6)), Number(digits.slice(6))];
+    } else if (/(19|20)\d\d$/.test(digits)) {
+      const a = Number(digits.slice(0, 2));
+      const b = Number(digits.slice(2, 4));
+      year = Number(digits.slice(4));
+      const order = numericOrder(a, b, context);
+      [month, day] = order.order === 'mdy' ? [a, b] : [b, a];
+    } else {
+      return null;
+    }
+    reasons.push('ocr_corrected_characters');
+    quality *= 0.85;
   } else {
     return null;
   }
   if (reasons.includes('two_digit_year')) quality *= 0.95;
-  if (repaired.repaired && text.slice(0, length) !== original.slice(0, length)) {
+  if (repaired.repaired && text.slice(0, length) !== original.slice(0, length) && !reasons.includes('ocr_corrected_characters')) {
     reasons.push('ocr_corrected_characters');
     quality *= 0.9;
   }
