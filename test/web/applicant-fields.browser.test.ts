@@ -152,4 +152,40 @@ describeInBrowser('applicant app in a browser: address, phone, radios, money and
       await context.close();
     }, 120_000);
   }
+
+  it('the all-types form can be answered with the keyboard alone: radios with arrows, the box with Space', async () => {
+    const s = await newSession(t, ws, 'tenancy_application');
+    const context = await newContext(browser, { viewport: 'desktop' });
+    const page = await context.newPage();
+    const link = new URL(s.signed_url);
+    await page.goto(`${origin}${link.pathname}${link.search}`);
+    await page.getByRole('heading', { name: 'About you and your home' }).waitFor();
+    const focusedId = () => page.evaluate(() => document.activeElement?.id || document.activeElement?.textContent?.trim() || '');
+    const tabTo = async (target: string) => {
+      for (let i = 0; i < 40; i++) {
+        await page.keyboard.press('Tab');
+        if ((await focusedId()) === target) return;
+      }
+      throw new Error(`could not reach ${target} with Tab`);
+    };
+    for (const [id, text] of [['full_name', 'Jane Doe'], ['phone', '+44 7700 900 982'], ['current_address-line1', '12 High Street'], ['current_address-town', 'Leeds'], ['current_address-postcode', 'LS1 4AB']]) {
+      await tabTo(id!);
+      await page.keyboard.type(text!);
+    }
+    // Tab enters the radio group on its first option; arrows move the choice.
+    await tabTo('housing');
+    await page.keyboard.press('Space');
+    await page.keyboard.press('ArrowDown');
+    expect(await page.getByRole('radio', { name: 'Own home' }).isChecked()).toBe(true);
+    await tabTo('monthly_rent');
+    await page.keyboard.type('1250');
+    await tabTo('credit_check');
+    await page.keyboard.press('Space');
+    await tabTo('Continue');
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'Proof of your current address' }).waitFor();
+    const row = await t.ctx.db.selectFrom('cases').select('structured_inputs').where('case_id', '=', s.case_id).executeTakeFirstOrThrow();
+    expect(row.structured_inputs).toMatchObject({ housing: 'Own home', credit_check: 'yes', monthly_rent: '1250.00', current_address: { line1: '12 High Street', town: 'Leeds', postcode: 'LS1 4AB' } });
+    await context.close();
+  }, 120_000);
 });

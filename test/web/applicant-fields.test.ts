@@ -60,6 +60,20 @@ describeEachBackend('applicant app: address, phone, one_of, money and checkbox f
     expect(page).toMatch(/<input id="credit_check" name="credit_check" type="checkbox" value="yes"/);
   });
 
+  it('speaks French for every part: address labels, the currency in words, the errors', async () => {
+    const s = await newSession(t, ws, 'tenancy_application', { locale: 'fr' });
+    const agent = new ApplicantAgent(t);
+    const { landing } = await agent.open(s.signed_url);
+    const page = (await agent.get(landing)).body;
+    expect(page).toContain('<html lang="fr"');
+    for (const label of ['Adresse, ligne 1', 'Adresse, ligne 2 (facultatif)', 'Ville', 'Code postal', 'Pays (facultatif)']) expect(page).toContain(`>${label}</label>`);
+    expect(page).toContain('Montant en livre sterling (GBP), chiffres uniquement, par exemple 1250,50');
+    expect(page).toMatch(/aria-hidden="true">£<\/span>/);
+    const empty = await agent.post(landing, {}, csrfOf(page));
+    expect(empty.body).toContain('Saisissez la ligne 1 de l’adresse, en général le numéro et la rue');
+    expect(empty.body).toContain('Choisissez une réponse à « Where do you live now? »');
+  });
+
   it('gives each type its own error, keeps what was typed, and links the summary to the box to fix', async () => {
     const s = await newSession(t, ws, 'tenancy_application');
     const agent = new ApplicantAgent(t);

@@ -6,7 +6,7 @@ import { newSession, withExampleCaseTypes } from '../support/fixtures.ts';
 import { ApplicantAgent } from '../support/applicant.ts';
 import { csrfOf } from '../support/web.ts';
 
-/** Three applicant steps: two forms and an upload, with every field type the format has. */
+/** Three applicant steps: two forms and an upload (the other field types are in applicant-fields.test.ts). */
 const threeSteps = {
   case_type_id: 'tenancy',
   name: 'Tenancy application',

@@ -1,3 +1,5 @@
+import { answerText } from '../case-types/field-values.ts';
+
 /**
  * Action input templates (issue 14): text with `{{ reference }}` placeholders. A template that is
  * exactly one placeholder keeps the referenced value's type (a number input stays a number);
@@ -63,6 +65,9 @@ export function renderTemplate(template: string, context: TemplateContext): unkn
   return template.replace(PLACEHOLDER, (_, text: string) => {
     const ref = parseReference(text.trim());
     const value = ref ? valueOf(ref, context) : null;
-    return value === null || value === undefined ? '' : typeof value === 'object' ? JSON.stringify(value) : String(value);
+    if (value === null || value === undefined) return '';
+    // Inside text, an address answer reads as one line ("12 High Street, Leeds, LS1 4AB"); a whole
+    // `{{inputs.address}}` above keeps the object for a JSON body.
+    return typeof value === 'object' ? (answerText(value) ?? JSON.stringify(value)) : String(value);
   });
 }
