@@ -88,6 +88,9 @@ describe('parseDate', () => {
     expect(inferDateOrder(['Issued 14 March 2026'])).toBe('dmy');
     expect(inferDateOrder(['Issued March 14, 2026'])).toBe('mdy');
     expect(inferDateOrder(['Total £12.00'])).toBe('dmy');
+    // The currency outweighs an address abroad (a PO box for payments).
+    expect(inferDateOrder(['Amount due: 158,77 €\nMailing address: PO Box 3648, Springfield, IL 62701\n80331 München'])).toBe('dmy');
+    expect(inferDateOrder(['Amount due: $158.77\nMailing address: PO Box 12, Leeds LS1 4DY'])).toBe('mdy');
     expect(inferDateOrder(['nothing here'])).toBeUndefined();
     expect(dateOrderHint('DD/MM/YYYY')).toBe('dmy');
     expect(dateOrderHint('mm-dd-yy')).toBe('mdy');

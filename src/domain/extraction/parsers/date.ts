@@ -209,12 +209,16 @@ export function inferDateOrder(texts: readonly string[]): DateOrder | undefined 
   );
   if (written !== null) return written;
 
+  // Everywhere but the US writes the day first. The currency the amounts are in says where the
+  // document was issued; addresses come second, because a mailing address or a PO box printed on
+  // a bill can be abroad ("Amount due: 158,77 €" beside "PO Box 3648, Springfield, IL 62701").
+  const currency = decide(/[£€₹]|\b(?:GBP|EUR|DKK|INR|AED|Rs\.|kr\.|Dhs)/.test(text), /\$|\bUSD\b/.test(text));
+  if (currency) return currency;
   const regional = decide(
-    // Everywhere but the US writes the day first: their currencies, UK postcodes, IBANs, and
-    // postcode-before-city lines ("1200-195 Lisboa", "1165 København K") say so.
-    /[£€₹]|\b(?:GBP|EUR|DKK|INR|AED|Rs\.|kr\.|Dhs)|\b[A-Z]{1,2}\d[A-Z\d]?\s\d[A-Z]{2}\b|\b[A-Z]{2}\d{2}(?: ?[A-Z\d]{4}){3,}/.test(text) ||
+    // UK postcodes, IBANs, and postcode-before-city lines ("1200-195 Lisboa", "1165 København K").
+    /\b[A-Z]{1,2}\d[A-Z\d]?\s\d[A-Z]{2}\b|\b[A-Z]{2}\d{2}(?: ?[A-Z\d]{4}){3,}/.test(text) ||
       /^(?:\d{4}-\d{3}|\d{4,5}) \p{Lu}\p{L}+(?: [A-Z])?$/mu.test(text),
-    /\$|\bUSD\b|\b[A-Z]{2}\s\d{5}(?:-\d{4})?\b/.test(text),
+    /\b[A-Z]{2}\s\d{5}(?:-\d{4})?\b/.test(text),
   );
   return regional ?? undefined;
 }
