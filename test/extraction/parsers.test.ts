@@ -253,6 +253,17 @@ describe('parseString and parseIdNumber', () => {
     expect(parseString('Acme Corp Location: Springfield', US)?.value).toBe('Acme Corp');
     expect(parseString(' - ', US)).toBeNull();
   });
+  it('does not take a lone label word whose colon OCR misread for a value ("Company code!")', () => {
+    expect(parseString('code!', OCR)).toBeNull();
+    expect(parseString('ID‘', OCR)).toBeNull();
+    expect(parseString('Initech.', OCR)?.value).toBe('Initech.');
+  });
+  it('reads an OCR IBAN before repairing digit look-alikes, and repairs the check digits of one printed without spaces', () => {
+    expect(parseIdNumber('GB95 AIBK 9858 6234 2983 39', OCR)?.value).toBe('GB95 AIBK 9858 6234 2983 39');
+    expect(parseIdNumber('DES7735429975453257452', OCR)?.value).toBe('DE57735429975453257452');
+    // A repair the checksum does not confirm is not made.
+    expect(parseIdNumber('DES7735429975453257453', OCR)?.value).not.toBe('DE57735429975453257453');
+  });
   it('reads identifiers', () => {
     expect(parseIdNumber('ACC-0012-3345 (active)', US)?.value).toBe('ACC-0012-3345');
     expect(parseIdNumber('# 12-3456789', US)?.value).toBe('12-3456789');
