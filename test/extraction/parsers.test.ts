@@ -81,6 +81,13 @@ describe('parseDate', () => {
     expect(parseDate('0223/2024', OCR)).toBeNull();
   });
 
+  it('reads an OCR day joined to its month name, or with a comma for its full stop', () => {
+    expect(parseDate('20janvier 2025', OCR)?.value).toBe('2025-01-20');
+    expect(parseDate('9, February 2024', OCR)?.value).toBe('2024-02-09');
+    expect(parseDate('31, February 2024', OCR)).toBeNull();
+    expect(parseDate('20janvier 2025', US)).toBeNull();
+  });
+
   it('infers the day/month order from the document', () => {
     expect(inferDateOrder(['Period 01/02/2026 - 28/02/2026'])).toBe('dmy');
     expect(inferDateOrder(['Due 02/28/2026'])).toBe('mdy');

@@ -44,6 +44,11 @@ const YEAR_MONTH_DAY = new RegExp(`^(\\d{4})[\\s-]+${MONTH}[\\s-]+(\\d{1,2})(?!\
 const NUMERIC_MIXED_SEPARATORS = /^(\d{1,2}) ?[-/.:,] ?(\d{1,2}) ?[-/.:,] ?(\d{4})(?!\d)/;
 /** OCR only: a day of two digits and one more where its full stop was, then a month name. */
 const DAY_DOT_MISREAD = new RegExp(`^(\\d{2})\\d\\s+${MONTH}\\s+(\\d{4})(?!\\d)`, 'i');
+/**
+ * OCR only: a day and a month name that OCR joined ("20janvier 2025") or parted with a comma for
+ * its full stop ("9, February 2024"); the month name and the calendar confirm the reading.
+ */
+const DAY_FIRST_OCR = new RegExp(`^(\\d{1,2})(?:,\\s*|\\.?(?=\\p{L}))${MONTH}[\\s,]+(\\d{4})(?!\\d)`, 'iu');
 /** OCR only: digits, separators and spaces that may be a numeric date OCR split apart. */
 const SPLIT_NUMERIC = /^\d[\d ./-]{6,12}\d(?![\d])/;
 
@@ -102,6 +107,13 @@ export function parseDate(input: string, context: ParseContext): ParsedValue | n
     [month, day] = order.order === 'mdy' ? [a, b] : [b, a];
     reasons.push('ocr_corrected_characters');
     quality *= order.ambiguous ? 0.8 : 0.85;
+  } else if (context.ocr && (m = text.match(DAY_FIRST_OCR))) {
+    day = Number(m[1]);
+    month = MONTHS[m[2]!.toLowerCase()]!;
+    year = Number(m[3]);
+    length = m[0].length;
+    reasons.push('ocr_corrected_characters');
+    quality *= 0.9;
   } else if (context.ocr && (m = text.match(DAY_DOT_MISREAD))) {
     // "175 februar 2026": the full stop of "17." read as a digit.
     day = Number(m[1]);
