@@ -1,5 +1,6 @@
 import type { Environment } from '../../config.ts';
 import { claimIdempotencyKey, completeIdempotencyRecord, findCommittedIdempotencyRecord, findIdempotencyRecord, type IdempotencyRow, type IdempotencyScope } from '../../storage/idempotency.ts';
+export type { IdempotencyScope } from '../../storage/idempotency.ts';
 import type { Executor, Tx } from '../../storage/schema.ts';
 import { canonicalJson, sha256Hex } from '../canonical-json.ts';
 import { open, seal, type BoxLabel } from '../crypto/secret-box.ts';
@@ -91,4 +92,46 @@ export async function runIdempotent(
   const { status, body } = created.value;
   await completeIdempotencyRecord(tx, scope, status, { sealed: seal(deps.secret, snapshotLabel(scope), JSON.stringify(body)) });
   return ok({ status, body, replay: false });
+}
+
+/** A key claim for an operation to run inside its own first statement (claimIdempotencyKeyQuery). */
+export interface KeyClaim {
+  scope: IdempotencyScope;
+  fingerprint: string;
+  now: Date;
+  expiresAt: Date;
+}
+
+/** The answer to store on the key's record (completeIdempotencyRecordQuery), sealed. */
+export interface KeyAnswer {
+  scope: IdempotencyScope;
+  status: number;
+  body: Record<string, unknown>;
+}
+
+/**
+ * `runIdempotent` for an operation that folds the key's claim into its first statement and the
+ * stored answer into its last (session creation: two statements instead of four, issue 16).
+ * `read` must run the claim it is given (claimIdempotencyKeyQuery) and say whether it returned a
+ * row; `create` must store `answerFor(status, body)` in the same transaction. Same guarantees as
+ * `runIdempotent`: a failure rolls back the claim with everything else.
+ */
+export async function runIdempotentFolded<R extends { claimed: boolean }>(
+  tx: Tx,
+  deps: { secret: string; now: Date },
+  request: IdempotentRequest,
+  read: (claim: KeyClaim) => Promise<R>,
+  create: (read: R, answerFor: (status: number, body: Record<string, unknown>) => KeyAnswer) => Promise<Result<{ status: number; body: Record<string, unknown> }>>,
+): Promise<Result<IdempotentResponse>> {
+  const scope = { orgId: request.orgId, environment: request.environment, operation: request.operation, key: request.key };
+  const fingerprint = requestFingerprint(request.body);
+  const got = await read({ scope, fingerprint, now: deps.now, expiresAt: new Date(deps.now.getTime() + IDEMPOTENCY_RETENTION_MS) });
+  if (!got.claimed) {
+    const existing = await findIdempotencyRecord(tx, scope);
+    if (!existing) throw new Error('idempotency record vanished between claim and read');
+    return answerFromRecord(existing, fingerprint, deps.secret, scope);
+  }
+  const created = await create(got, (status, body) => ({ scope, status, body: { sealed: seal(deps.secret, snapshotLabel(scope), JSON.stringify(body)) } }));
+  if (!created.ok) return created;
+  return ok({ ...created.value, replay: false });
 }

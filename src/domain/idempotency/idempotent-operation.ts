@@ -1,7 +1,7 @@
 import type { Db, Tx } from '../../storage/schema.ts';
 import { inTransactionResult, withRetries } from '../../storage/unit-of-work.ts';
 import type { Result } from '../errors.ts';
-import { replayRecorded, runIdempotent, type IdempotentRequest, type IdempotentResponse } from './idempotency.ts';
+import { replayRecorded, runIdempotent, runIdempotentFolded, type IdempotentRequest, type IdempotentResponse, type KeyAnswer, type KeyClaim } from './idempotency.ts';
 
 /**
  * An idempotent API operation (POST /sessions, POST /process) from start to end: a committed key
@@ -18,5 +18,24 @@ export async function runIdempotentOperation(
   if (recorded) return recorded;
   return withRetries(() =>
     inTransactionResult(deps.db, (tx) => runIdempotent(tx, { secret: deps.secret, now: deps.now }, request, () => create(tx))),
+  );
+}
+
+/**
+ * `runIdempotentOperation` for an operation that claims the key in its first statement and stores
+ * the answer in its last (runIdempotentFolded): session creation.
+ */
+export async function runIdempotentOperationFolded<R extends { claimed: boolean }>(
+  deps: { db: Db; secret: string; now: Date },
+  request: IdempotentRequest,
+  read: (tx: Tx, claim: KeyClaim) => Promise<R>,
+  create: (tx: Tx, read: R, answerFor: (status: number, body: Record<string, unknown>) => KeyAnswer) => Promise<Result<{ status: number; body: Record<string, unknown> }>>,
+): Promise<Result<IdempotentResponse>> {
+  const recorded = await replayRecorded(deps.db, { secret: deps.secret, now: deps.now }, request);
+  if (recorded) return recorded;
+  return withRetries(() =>
+    inTransactionResult(deps.db, (tx) =>
+      runIdempotentFolded(tx, { secret: deps.secret, now: deps.now }, request, (claim) => read(tx, claim), (got, answerFor) => create(tx, got, answerFor)),
+    ),
   );
 }
