@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { refreshQueueProjection } from '../../src/domain/cases/case-writer.ts';
 import { inTransaction } from '../../src/storage/unit-of-work.ts';
+import { forgetCommittedAnswers } from '../../src/domain/idempotency/idempotency.ts';
 import { updateOrg } from '../../src/domain/orgs/orgs.ts';
 import { ManualClock } from '../../src/ports/clock.ts';
 import { hashSessionToken } from '../../src/domain/sessions/session-token.ts';
@@ -75,18 +76,29 @@ describeEachBackend('POST /api/v1/sessions', (backend) => {
       ]);
     });
 
-    it('sends five statements for a new key and one for a replay (issue 16: it was sixteen)', async () => {
+    it('sends five statements for a new key, one for a replay of a key read from the database, none for one this process knows (issue 16)', async () => {
       // The committed-record read, BEGIN, the claim with the gate read, the one write, COMMIT.
       const statements = () => t.runtime.database.poolStats().statements;
       const key = uniqueKey();
+      const payload = { case_type_id: 'income_verification', external_case_id: `pin-${key}`, metadata: { branch: 'north' } };
       const before = statements();
-      const first = await post({ case_type_id: 'income_verification', external_case_id: `pin-${key}`, metadata: { branch: 'north' } }, { 'idempotency-key': key });
+      const first = await post(payload, { 'idempotency-key': key });
       expect(first.statusCode, first.body).toBe(201);
       expect(statements() - before).toBe(5);
-      const replayed = statements();
-      const again = await post({ case_type_id: 'income_verification', external_case_id: `pin-${key}`, metadata: { branch: 'north' } }, { 'idempotency-key': key });
+      // This process committed the answer: its replay needs no statement.
+      const known = statements();
+      const again = await post(payload, { 'idempotency-key': key });
       expect(again.statusCode).toBe(200);
-      expect(statements() - replayed).toBe(1);
+      expect(again.json()).toEqual({ ...first.json(), idempotent_replay: true });
+      expect(statements() - known).toBe(0);
+      // A key this process has not seen (another process created it, or it restarted): one read.
+      const other = uniqueKey();
+      const stored = await post({ ...payload, external_case_id: `pin-${other}` }, { 'idempotency-key': other });
+      forgetCommittedAnswers();
+      const read = statements();
+      const replayed = await post({ ...payload, external_case_id: `pin-${other}` }, { 'idempotency-key': other });
+      expect(replayed.json().session_id).toBe(stored.json().session_id);
+      expect(statements() - read).toBe(1);
     });
 
     it('writes the queue projection a refresh would write, and leaves the case at revision 1', async () => {
