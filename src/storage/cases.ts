@@ -8,6 +8,8 @@ export type CaseRow = Selectable<CasesTable>;
 export type NewCaseRow = Insertable<CasesTable>;
 export type SessionRow = Selectable<SessionsTable>;
 export type FactRow = Selectable<FactsTable>;
+export type NewFactRow = Insertable<FactsTable>;
+export type NewSessionRow = Insertable<SessionsTable>;
 export type DocumentRow = Selectable<DocumentsTable>;
 export type CaseJobRow = Selectable<CaseJobsTable>;
 
@@ -40,10 +42,6 @@ export async function externalCaseIdTaken(db: Executor, orgId: string, environme
     .where('external_case_id', '=', externalCaseId)
     .executeTakeFirst();
   return row !== undefined;
-}
-
-export async function insertSession(tx: Tx, row: Insertable<SessionsTable>): Promise<SessionRow> {
-  return tx.insertInto('sessions').values(row).returningAll().executeTakeFirstOrThrow();
 }
 
 export async function insertFacts(tx: Tx, rows: Insertable<FactsTable>[]): Promise<void> {

@@ -24,7 +24,16 @@ export interface IdempotencyScope {
  * fewer per session creation.)
  */
 export async function claimIdempotencyKey(tx: Tx, scope: IdempotencyScope, fingerprint: string, now: Date, expiresAt: Date): Promise<boolean> {
-  const claimed = await tx
+  const claimed = await claimIdempotencyKeyQuery(tx, scope, fingerprint, now, expiresAt).executeTakeFirst();
+  return claimed !== undefined;
+}
+
+/**
+ * The claim as a statement to compose: session creation runs it as a CTE of its gate read
+ * (storage/session-creation.ts). It returns one row when the key is this transaction's.
+ */
+export function claimIdempotencyKeyQuery(tx: Tx, scope: IdempotencyScope, fingerprint: string, now: Date, expiresAt: Date) {
+  return tx
     .insertInto('idempotency_records')
     .values({
       org_id: scope.orgId,
@@ -49,9 +58,7 @@ export async function claimIdempotencyKey(tx: Tx, scope: IdempotencyScope, finge
         }))
         .where('idempotency_records.expires_at', '<=', now),
     )
-    .returning('fingerprint')
-    .executeTakeFirst();
-  return claimed !== undefined;
+    .returning('fingerprint');
 }
 
 const scopeKey = (s: IdempotencyScope) => JSON.stringify([s.orgId, s.environment, s.operation, s.key]);
@@ -88,14 +95,18 @@ export async function findIdempotencyRecord(db: Executor, scope: IdempotencyScop
 }
 
 export async function completeIdempotencyRecord(tx: Tx, scope: IdempotencyScope, status: number, body: Record<string, unknown>): Promise<void> {
-  await tx
+  await completeIdempotencyRecordQuery(tx, scope, status, body).execute();
+}
+
+/** The completion as a statement to compose: session creation runs it as a CTE of its one write. */
+export function completeIdempotencyRecordQuery(tx: Tx, scope: IdempotencyScope, status: number, body: Record<string, unknown>) {
+  return tx
     .updateTable('idempotency_records')
     .set({ response_status: status, response_body: toJsonb(body) })
     .where('org_id', '=', scope.orgId)
     .where('environment', '=', scope.environment)
     .where('operation', '=', scope.operation)
-    .where('idempotency_key', '=', scope.key)
-    .execute();
+    .where('idempotency_key', '=', scope.key);
 }
 
 /** Deletes up to `batch` expired records; the worker calls it until it returns less than `batch`. */

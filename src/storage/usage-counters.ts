@@ -36,12 +36,25 @@ export async function incrementUsageCounter(tx: Tx, key: UsagePeriodKey, shard: 
  * far-from-cap path of session creation spends one round trip on it instead of two (issue 16).
  */
 export async function incrementUsageCounterBelow(tx: Tx, key: UsagePeriodKey, shard: number, below: number): Promise<boolean> {
-  const result = await sql<{ shard: number }>`
-    insert into usage_counters (org_id, environment, period, shard, sessions_created)
-    select ${key.orgId}, ${key.environment}, ${key.period}, ${shard}, 1
-    where (select coalesce(sum(sessions_created), 0) from usage_counters
-           where org_id = ${key.orgId} and environment = ${key.environment} and period = ${key.period}) < ${below}
-    on conflict (org_id, environment, period, shard) do update set sessions_created = usage_counters.sessions_created + 1
-    returning shard`.execute(tx);
+  const result = await incrementUsageCounterQuery(key, shard, below).execute(tx);
   return result.rows.length > 0;
+}
+
+/**
+ * The increment as a statement to compose (session creation runs it as a CTE of its one write):
+ * with `below`, only while the month's count as the statement sees it is below it. One row
+ * returned when it counted.
+ */
+export function incrementUsageCounterQuery(key: UsagePeriodKey, shard: number, below: number | null) {
+  const guard =
+    below === null
+      ? sql``
+      : sql`where (select coalesce(sum(sessions_created), 0) from usage_counters
+           where org_id = ${key.orgId} and environment = ${key.environment} and period = ${key.period}) < ${below}`;
+  return sql<{ shard: number }>`
+    insert into usage_counters (org_id, environment, period, shard, sessions_created)
+    select ${key.orgId}, ${key.environment}, ${key.period}, ${shard}::int, 1
+    ${guard}
+    on conflict (org_id, environment, period, shard) do update set sessions_created = usage_counters.sessions_created + 1
+    returning shard`;
 }

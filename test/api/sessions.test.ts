@@ -1,5 +1,9 @@
 import { AuthorizationError, BillingError, type DossierError, NotFoundError, PreconditionError, RateLimitError, ValidationError, type Dossier, type SessionCreateParams } from '@dossier/client';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { refreshQueueProjection } from '../../src/domain/cases/case-writer.ts';
+import { inTransaction } from '../../src/storage/unit-of-work.ts';
+import { forgetCommittedAnswers } from '../../src/domain/idempotency/idempotency.ts';
 import { updateOrg } from '../../src/domain/orgs/orgs.ts';
 import { ManualClock } from '../../src/ports/clock.ts';
 import { hashSessionToken } from '../../src/domain/sessions/session-token.ts';
@@ -70,6 +74,45 @@ describeEachBackend('POST /api/v1/sessions', (backend) => {
         { event_type: 'case.created', cursor: 1 },
         { event_type: 'session.created', cursor: 2 },
       ]);
+    });
+
+    it('sends five statements for a new key, one for a replay of a key read from the database, none for one this process knows (issue 16)', async () => {
+      // The committed-record read, BEGIN, the claim with the gate read, the one write, COMMIT.
+      const statements = () => t.runtime.database.poolStats().statements;
+      const key = uniqueKey();
+      const payload = { case_type_id: 'income_verification', external_case_id: `pin-${key}`, metadata: { branch: 'north' } };
+      const before = statements();
+      const first = await post(payload, { 'idempotency-key': key });
+      expect(first.statusCode, first.body).toBe(201);
+      expect(statements() - before).toBe(5);
+      // This process committed the answer: its replay needs no statement.
+      const known = statements();
+      const again = await post(payload, { 'idempotency-key': key });
+      expect(again.statusCode).toBe(200);
+      expect(again.json()).toEqual({ ...first.json(), idempotent_replay: true });
+      expect(statements() - known).toBe(0);
+      // A key this process has not seen (another process created it, or it restarted): one read.
+      const other = uniqueKey();
+      const stored = await post({ ...payload, external_case_id: `pin-${other}` }, { 'idempotency-key': other });
+      forgetCommittedAnswers();
+      const read = statements();
+      const replayed = await post({ ...payload, external_case_id: `pin-${other}` }, { 'idempotency-key': other });
+      expect(replayed.json().session_id).toBe(stored.json().session_id);
+      expect(statements() - read).toBe(1);
+    });
+
+    it('writes the queue projection a refresh would write, and leaves the case at revision 1', async () => {
+      const body = await create({ case_type_id: 'income_verification', prefill: { full_name: 'Ann' } });
+      const stored = await t.ctx.db.selectFrom('cases').select(['queue_category', 'queue_status', 'queue_row', 'last_event_cursor']).where('case_id', '=', body.case_id).executeTakeFirstOrThrow();
+      const revision = await sql<{ revision: number }>`select revision::int from cases where case_id = ${body.case_id}`.execute(t.ctx.db);
+      expect(revision.rows[0]!.revision).toBe(1);
+      expect(stored.last_event_cursor).toBe(2);
+      await inTransaction(t.ctx.db, (tx) => refreshQueueProjection(tx, body.case_id));
+      const refreshed = await t.ctx.db.selectFrom('cases').select(['queue_category', 'queue_status', 'queue_row', 'last_event_cursor']).where('case_id', '=', body.case_id).executeTakeFirstOrThrow();
+      expect(refreshed).toEqual(stored);
+      const facts = await t.ctx.db.selectFrom('facts').select(['fact_id', 'status']).where('case_id', '=', body.case_id).execute();
+      expect(facts.length).toBeGreaterThan(1);
+      expect(new Set(facts.map((f) => f.status))).toEqual(new Set(['pending']));
     });
 
     it('honours expires_in_seconds and the Idempotency-Key in the body', async () => {

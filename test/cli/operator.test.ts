@@ -40,9 +40,16 @@ describe('dossier operator create and the demo sign-in', () => {
   }, 120_000);
 
   it('dossier demo prints a dashboard sign-in for an admin operator, the same each time', async () => {
-    const first = (await runCli(['demo', '--json'], env)).json() as { dashboard: { url: string; email: string; password: string } };
-    expect(first.dashboard).toEqual({ url: expect.stringMatching(/\/dashboard\/login$/), email: 'demo@example.com', password: expect.stringMatching(/^[0-9A-Za-z]{20}$/) });
+    const first = (await runCli(['demo', '--json'], env)).json() as { dashboard: { url: string; email: string; password: string; case_url: string } };
+    expect(first.dashboard).toEqual({
+      url: expect.stringMatching(/\/dashboard\/login$/),
+      email: 'demo@example.com',
+      password: expect.stringMatching(/^[0-9A-Za-z]{20}$/),
+      // The demo case to review, made once per workspace.
+      case_url: expect.stringMatching(/\/dashboard\/cases\/case_[0-9A-Za-z]+$/),
+    });
     const again = (await runCli(['demo', '--json'], env)).json() as typeof first;
     expect(again.dashboard.password).toBe(first.dashboard.password);
+    expect(again.dashboard.case_url).toBe(first.dashboard.case_url);
   }, 60_000);
 });

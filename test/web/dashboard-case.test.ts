@@ -52,6 +52,7 @@ describeEachBackend('dashboard case page and operator actions', (backend) => {
     expect(res.body).toContain('Ready for review');
     expect(res.body).toContain('loan-100');
     expect(res.body).toContain('System of action');
+    expect(res.body).toContain('Not started: it starts when the case completes');
     // The failed name check makes the employee name blocking: it comes first and is selected.
     const labels = [...res.body.matchAll(/<h3 class="fact__label">([^<]+)<\/h3>/g)].map((m) => m[1]);
     expect(labels[0]).toBe('Employee name');
@@ -121,6 +122,8 @@ describeEachBackend('dashboard case page and operator actions', (backend) => {
     expect(decided.data).toEqual({ decision: 'approve', actor: operatorId });
     const shown = await get(approved.headers.location as string);
     expect(shown.body).toContain('Case approved');
+    expect(shown.body).not.toContain('Not started: it starts when the case completes');
+    expect(shown.body).toMatch(/<dt[^>]*>Handoff<\/dt>/);
     expect(shown.body).toMatch(/<code>case.decided<\/code> by <strong>op-/);
     // A second decision is refused with a page, not a server error.
     const again = await post(page, `${page}/decision`, { decision: 'reject', reason: 'again' });

@@ -71,9 +71,10 @@ describeEachBackend('developer settings: case types, account, notifications, rol
     expect(notJson.body).toContain('This is not valid JSON');
   });
 
-  it('uploads a file; a changed workflow becomes a new version; the view shows rules with their why', async () => {
-    const changed = structuredClone(incomeVerification) as { name: string; facts: { anchors: string[] }[] };
+  it('uploads a file; a changed workflow becomes a new version; the view shows rules with their why, for every version', async () => {
+    const changed = structuredClone(incomeVerification) as { name: string; facts: { anchors: string[] }[]; workflow: { nodes: { type: string; rules?: { why: string }[] }[] } };
     changed.facts[0]!.anchors = [...changed.facts[0]!.anchors, 'Another anchor'];
+    changed.workflow.nodes.find((n) => n.type === 'gate')!.rules![0]!.why = 'Reworded reason of version two';
     const res = await upload({ definition_text: '' }, { name: 'definition_file', content: JSON.stringify(changed) });
     expect(res.statusCode).toBe(303);
     const flash = res.cookies.find((c) => c.name === 'dossier_flash')!;
@@ -85,6 +86,15 @@ describeEachBackend('developer settings: case types, account, notifications, rol
     const view = await admin.get('/dashboard/developers/case-types/income_verification');
     expect(view.statusCode).toBe(200);
     expect(view.body).toContain('Why: ');
+    expect(view.body).toContain('Reworded reason of version two');
+    expect(view.body).toContain('href="/dashboard/developers/case-types/income_verification?version=v1"');
+    // The version cases may still be pinned to stays readable, with its own rules.
+    const old = await admin.get('/dashboard/developers/case-types/income_verification?version=v1');
+    expect(old.statusCode).toBe(200);
+    expect(old.body).toContain('You are viewing version v1');
+    expect(old.body).toContain('Why: ');
+    expect(old.body).not.toContain('Reworded reason of version two');
+    expect((await admin.get('/dashboard/developers/case-types/income_verification?version=v9')).statusCode).toBe(404);
     const row = await t.ctx.db.selectFrom('case_types').select('workflow_version').where('org_id', '=', ws.orgId).where('environment', '=', 'test').where('case_type_id', '=', 'income_verification').executeTakeFirstOrThrow();
     expect(row.workflow_version).toBe('v2');
   });

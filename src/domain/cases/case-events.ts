@@ -53,9 +53,23 @@ export async function recordCaseEvent(
     data,
     createdAt: deps.clock.now(),
   });
-  if (WEBHOOK_CASE_EVENTS.has(eventType)) await deps.enqueueWebhook(tx, { caseRow, caseEvent, cause });
-  if (ACTION_TRIGGER_EVENTS.has(eventType)) await deps.enqueueActions(tx, { caseRow, caseEvent });
+  await enqueueEventEffects(tx, deps, caseRow, caseEvent, cause);
   // Every change to a case records an event; the stored queue position follows from it.
   beforeCommit(tx, `queue:${caseRow.case_id}`, () => refreshQueueProjection(tx, caseRow.case_id));
   return caseEvent;
+}
+
+/**
+ * The webhook outbox rows and action calls a case event causes, in the event's transaction. For
+ * callers that write events themselves (session creation writes its two in one statement).
+ */
+export async function enqueueEventEffects(
+  tx: Tx,
+  deps: { enqueueWebhook: WebhookEnqueuer; enqueueActions: ActionEnqueuer },
+  caseRow: CaseRow,
+  caseEvent: CaseEventRow,
+  cause: Cause,
+): Promise<void> {
+  if (WEBHOOK_CASE_EVENTS.has(caseEvent.event_type)) await deps.enqueueWebhook(tx, { caseRow, caseEvent, cause });
+  if (ACTION_TRIGGER_EVENTS.has(caseEvent.event_type)) await deps.enqueueActions(tx, { caseRow, caseEvent });
 }

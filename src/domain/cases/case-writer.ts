@@ -3,7 +3,7 @@ import type { Environment } from '../../config.ts';
 import { findCaseSnapshot, lockCase, updateCaseIfStatus, updateCaseRow, type CaseRow } from '../../storage/cases.ts';
 import { toJsonb } from '../../storage/json.ts';
 import type { Tx } from '../../storage/schema.ts';
-import type { CaseStatus, GateRuleResult, RuntimeStatus } from './case-state.ts';
+import type { CaseState, CaseStatus, GateRuleResult, RuntimeStatus } from './case-state.ts';
 import { recordCaseEvent, type ActionEnqueuer, type Cause, type WebhookEnqueuer } from './case-events.ts';
 import { renderCaseRecord } from './case-record.ts';
 import { stateOfSnapshot } from './load-case.ts';
@@ -63,6 +63,12 @@ export async function lockCaseRow(tx: Tx, caseId: string, scope?: { orgId: strin
 export async function refreshQueueProjection(tx: Tx, caseId: string): Promise<void> {
   const snapshot = await findCaseSnapshot(tx, caseId);
   if (!snapshot) return;
-  const record = renderCaseRecord(await stateOfSnapshot(tx, snapshot));
-  await updateCaseRow(tx, caseId, { queue_category: record.queue_row.queue_category, queue_status: record.queue_row.queue_status, queue_row: toJsonb(record.queue_row) });
+  const queue = queueColumnsOf(await stateOfSnapshot(tx, snapshot));
+  await updateCaseRow(tx, caseId, { ...queue, queue_row: toJsonb(queue.queue_row) });
+}
+
+/** The stored queue columns of a case in a given state: what refreshQueueProjection writes. */
+export function queueColumnsOf(state: CaseState): { queue_category: string; queue_status: string; queue_row: Record<string, unknown> } {
+  const { queue_row } = renderCaseRecord(state);
+  return { queue_category: queue_row.queue_category, queue_status: queue_row.queue_status, queue_row };
 }

@@ -1,6 +1,6 @@
 import type { Environment } from '../../config.ts';
 import type { Deps } from '../deps.ts';
-import { insertCase, insertFacts, type CaseRow } from '../../storage/cases.ts';
+import { insertCase, insertFacts, type CaseRow, type FactRow, type NewCaseRow, type NewFactRow } from '../../storage/cases.ts';
 import { toJsonb } from '../../storage/json.ts';
 import type { Tx } from '../../storage/schema.ts';
 import type { CaseTypeDefinition } from '../case-types/definition.ts';
@@ -25,19 +25,16 @@ export interface OpenCaseInput {
 }
 
 /**
- * Creates a case pinned to a workflow version, with one `pending` fact per fact of its type, and
- * its `case.created` event. A session's case starts with the applicant; a case created by
- * /process has no applicant and starts processing its document.
+ * The rows of a new case, pinned to a workflow version, with one `pending` fact per fact of its
+ * type, as they read back once written (jsonb columns as values). A session's case starts with the
+ * applicant; a case created by /process has no applicant and starts processing its document. The
+ * queue columns are placeholders until the projection is written.
  */
-export async function openCase(
-  tx: Tx,
-  deps: Pick<Deps, 'clock' | 'ids'> & { enqueueWebhook: WebhookEnqueuer; enqueueActions: ActionEnqueuer },
-  input: OpenCaseInput,
-): Promise<CaseRow> {
+export function newCaseRows(deps: Pick<Deps, 'clock' | 'ids'>, input: OpenCaseInput): { row: CaseRow; facts: FactRow[] } {
   const now = deps.clock.now();
   const runtimeStatus: RuntimeStatus = input.origin === 'session' ? 'intake_in_progress' : 'processing';
   const firstNode = input.definition.workflow.nodes[0]!;
-  const row = await insertCase(tx, {
+  const row: CaseRow = {
     case_id: deps.ids.next('case'),
     org_id: input.orgId,
     environment: input.environment,
@@ -50,13 +47,13 @@ export async function openCase(
     external_case_id: input.externalCaseId,
     external_applicant_id: input.externalApplicantId,
     external_customer_id: input.externalCustomerId,
-    metadata: toJsonb(input.metadata),
+    metadata: input.metadata,
     locale: input.locale,
-    structured_inputs: toJsonb(input.structuredInputs),
-    prefill: toJsonb(input.prefill),
+    structured_inputs: input.structuredInputs,
+    prefill: input.prefill,
     current_node_id: firstNode.node_id,
     current_gate_id: null,
-    gate_results: toJsonb([]),
+    gate_results: [],
     case_status: null,
     decision_reason: null,
     completed_at: null,
@@ -65,40 +62,73 @@ export async function openCase(
     handoff_acknowledged_at: null,
     last_event_cursor: 0,
     status_changed_at: now,
-    // Written properly by refreshQueueProjection below, once the facts exist.
     queue_category: 'intake',
     queue_status: 'waiting_on_applicant',
-    queue_row: toJsonb({}),
+    queue_row: {},
     created_at: now,
     updated_at: now,
-  });
-  await insertFacts(
-    tx,
-    input.definition.facts.map((f) => ({
-      case_id: row.case_id,
-      fact_id: f.fact_id,
-      org_id: input.orgId,
-      environment: input.environment,
-      fact_label: f.label,
-      status: 'pending' as const,
-      value: null,
-      candidate_id: null,
-      anchor_match_quality: null,
-      source: null,
-      reason_codes: toJsonb([]),
-      provenance: toJsonb([]),
-      evidence: toJsonb([]),
-      verification_metadata: toJsonb([]),
-      updated_at: now,
-    })),
-  );
-  await recordCaseEvent(
-    tx,
-    deps,
-    row,
-    'case.created',
-    { case_type_id: input.caseTypeId, workflow_version: input.workflowVersion, origin: input.origin, runtime_status: runtimeStatus },
-    input.cause,
-  );
+  };
+  const facts: FactRow[] = input.definition.facts.map((f) => ({
+    case_id: row.case_id,
+    fact_id: f.fact_id,
+    org_id: input.orgId,
+    environment: input.environment,
+    fact_label: f.label,
+    status: 'pending' as const,
+    value: null,
+    candidate_id: null,
+    anchor_match_quality: null,
+    source: null,
+    reason_codes: [],
+    provenance: [],
+    evidence: [],
+    verification_metadata: [],
+    updated_at: now,
+  }));
+  return { row, facts };
+}
+
+/** A case row as written: jsonb columns as JSON text (json.ts says why). */
+export function caseRowToInsert(row: CaseRow): NewCaseRow {
+  return {
+    ...row,
+    metadata: toJsonb(row.metadata),
+    structured_inputs: toJsonb(row.structured_inputs),
+    prefill: toJsonb(row.prefill),
+    gate_results: toJsonb(row.gate_results),
+    queue_row: toJsonb(row.queue_row),
+  };
+}
+
+/** Fact rows as written: jsonb columns as JSON text. */
+export function factRowsToInsert(facts: FactRow[]): NewFactRow[] {
+  return facts.map((f) => ({
+    ...f,
+    reason_codes: toJsonb(f.reason_codes),
+    provenance: toJsonb(f.provenance),
+    evidence: toJsonb(f.evidence),
+    verification_metadata: toJsonb(f.verification_metadata),
+  }));
+}
+
+/**
+ * Creates a case (newCaseRows) and its `case.created` event, statement by statement; the queue
+ * projection is written before commit. Session creation writes the same rows in one statement
+ * (create-session.ts).
+ */
+export async function openCase(
+  tx: Tx,
+  deps: Pick<Deps, 'clock' | 'ids'> & { enqueueWebhook: WebhookEnqueuer; enqueueActions: ActionEnqueuer },
+  input: OpenCaseInput,
+): Promise<CaseRow> {
+  const { row: newRow, facts } = newCaseRows(deps, input);
+  const row = await insertCase(tx, caseRowToInsert(newRow));
+  await insertFacts(tx, factRowsToInsert(facts));
+  await recordCaseEvent(tx, deps, row, 'case.created', caseCreatedData(row), input.cause);
   return row;
+}
+
+/** The `case.created` event's data. */
+export function caseCreatedData(row: CaseRow): Record<string, unknown> {
+  return { case_type_id: row.case_type_id, workflow_version: row.workflow_version, origin: row.origin, runtime_status: row.runtime_status };
 }

@@ -1,5 +1,6 @@
 import type { Environment } from '../../config.ts';
 import { claimIdempotencyKey, completeIdempotencyRecord, findCommittedIdempotencyRecord, findIdempotencyRecord, type IdempotencyRow, type IdempotencyScope } from '../../storage/idempotency.ts';
+export type { IdempotencyScope } from '../../storage/idempotency.ts';
 import type { Executor, Tx } from '../../storage/schema.ts';
 import { canonicalJson, sha256Hex } from '../canonical-json.ts';
 import { open, seal, type BoxLabel } from '../crypto/secret-box.ts';
@@ -23,13 +24,15 @@ export interface IdempotentResponse {
   replay: boolean;
 }
 
+function keyConflict() {
+  return fail(
+    'idempotency_key_conflict',
+    'Keys for idempotent requests can only be used with the same parameters they were first used with. This key was used with different parameters.',
+  );
+}
+
 function answerFromRecord(record: IdempotencyRow, fingerprint: string, secret: string, scope: IdempotencyScope): Result<IdempotentResponse> {
-  if (record.fingerprint !== fingerprint) {
-    return fail(
-      'idempotency_key_conflict',
-      'Keys for idempotent requests can only be used with the same parameters they were first used with. This key was used with different parameters.',
-    );
-  }
+  if (record.fingerprint !== fingerprint) return keyConflict();
   const sealed = (record.response_body as { sealed?: string }).sealed;
   const text = sealed === undefined ? undefined : open(secret, snapshotLabel(scope), sealed);
   if (text === undefined) throw new Error('idempotency snapshot cannot be opened: was DOSSIER_SECRET changed?');
@@ -37,18 +40,65 @@ function answerFromRecord(record: IdempotencyRow, fingerprint: string, secret: s
 }
 
 /**
- * The answer for a key whose request has already committed (a replay or a conflict), read
- * without a transaction; undefined when the key is new, expired or still in flight, which then
- * go through `runIdempotent`.
+ * Answers this process has seen committed, by key, until their records expire: a replay that hits
+ * costs no statement and no decryption. As correct as reading the record: a committed record never
+ * changes before `expires_at` (only a claim of an expired record or the sweeper touch it, and
+ * both only after), so the copy answers exactly what the row would, and after expiry the key goes
+ * back to the database. Another process that committed the key is not known here, and its replay
+ * reads the row as before. Bounded (oldest out first); each entry is one small answer, a signed
+ * link in clear only in this process's memory, where it also is while the request is answered.
+ */
+const committedAnswers = new Map<string, { fingerprint: string; status: number; body: Record<string, unknown>; expiresAt: number }>();
+const COMMITTED_ANSWERS_LIMIT = 5_000;
+
+const answerKey = (s: IdempotencyScope) => JSON.stringify([s.orgId, s.environment, s.operation, s.key]);
+
+function scopeOf(request: IdempotentRequest): IdempotencyScope {
+  return { orgId: request.orgId, environment: request.environment, operation: request.operation, key: request.key };
+}
+
+function rememberAnswer(scope: IdempotencyScope, fingerprint: string, status: number, body: Record<string, unknown>, expiresAt: Date): void {
+  const key = answerKey(scope);
+  committedAnswers.delete(key);
+  if (committedAnswers.size >= COMMITTED_ANSWERS_LIMIT) committedAnswers.delete(committedAnswers.keys().next().value as string);
+  committedAnswers.set(key, { fingerprint, status, body: Object.freeze(body), expiresAt: expiresAt.getTime() });
+}
+
+/** Empties this process's copies (tests use it to act as another process). */
+export function forgetCommittedAnswers(): void {
+  committedAnswers.clear();
+}
+
+/**
+ * Records the answer of a request that has committed (call it only after the commit): a replay in
+ * this process then needs no statement. `now` is the request's, from which the record's expiry was set.
+ */
+export function rememberCommittedAnswer(request: IdempotentRequest, now: Date, status: number, body: Record<string, unknown>): void {
+  rememberAnswer(scopeOf(request), requestFingerprint(request.body), status, body, new Date(now.getTime() + IDEMPOTENCY_RETENTION_MS));
+}
+
+/**
+ * The answer for a key whose request has already committed (a replay or a conflict), from this
+ * process's copy or read without a transaction; undefined when the key is new, expired or still in
+ * flight, which then go through `runIdempotent`.
  */
 export async function replayRecorded(
   db: Executor,
   deps: { secret: string; now: Date },
   request: IdempotentRequest,
 ): Promise<Result<IdempotentResponse> | undefined> {
-  const record = await findCommittedIdempotencyRecord(db, { orgId: request.orgId, environment: request.environment, operation: request.operation, key: request.key });
+  const scope = scopeOf(request);
+  const fingerprint = requestFingerprint(request.body);
+  const known = committedAnswers.get(answerKey(scope));
+  if (known && known.expiresAt > deps.now.getTime()) {
+    if (known.fingerprint !== fingerprint) return keyConflict();
+    return ok({ status: known.status, body: known.body, replay: true });
+  }
+  const record = await findCommittedIdempotencyRecord(db, scope);
   if (!record || record.response_status === 0 || record.expires_at <= deps.now) return undefined;
-  return answerFromRecord(record, requestFingerprint(request.body), deps.secret, { orgId: request.orgId, environment: request.environment, operation: request.operation, key: request.key });
+  const answer = answerFromRecord(record, fingerprint, deps.secret, scope);
+  if (answer.ok) rememberAnswer(scope, record.fingerprint, record.response_status, answer.value.body, record.expires_at);
+  return answer;
 }
 
 /** A snapshot opens only under the key it was recorded for (org, environment, operation, key). */
@@ -91,4 +141,46 @@ export async function runIdempotent(
   const { status, body } = created.value;
   await completeIdempotencyRecord(tx, scope, status, { sealed: seal(deps.secret, snapshotLabel(scope), JSON.stringify(body)) });
   return ok({ status, body, replay: false });
+}
+
+/** A key claim for an operation to run inside its own first statement (claimIdempotencyKeyQuery). */
+export interface KeyClaim {
+  scope: IdempotencyScope;
+  fingerprint: string;
+  now: Date;
+  expiresAt: Date;
+}
+
+/** The answer to store on the key's record (completeIdempotencyRecordQuery), sealed. */
+export interface KeyAnswer {
+  scope: IdempotencyScope;
+  status: number;
+  body: Record<string, unknown>;
+}
+
+/**
+ * `runIdempotent` for an operation that folds the key's claim into its first statement and the
+ * stored answer into its last (session creation: two statements instead of four, issue 16).
+ * `read` must run the claim it is given (claimIdempotencyKeyQuery) and say whether it returned a
+ * row; `create` must store `answerFor(status, body)` in the same transaction. Same guarantees as
+ * `runIdempotent`: a failure rolls back the claim with everything else.
+ */
+export async function runIdempotentFolded<R extends { claimed: boolean }>(
+  tx: Tx,
+  deps: { secret: string; now: Date },
+  request: IdempotentRequest,
+  read: (claim: KeyClaim) => Promise<R>,
+  create: (read: R, answerFor: (status: number, body: Record<string, unknown>) => KeyAnswer) => Promise<Result<{ status: number; body: Record<string, unknown> }>>,
+): Promise<Result<IdempotentResponse>> {
+  const scope = { orgId: request.orgId, environment: request.environment, operation: request.operation, key: request.key };
+  const fingerprint = requestFingerprint(request.body);
+  const got = await read({ scope, fingerprint, now: deps.now, expiresAt: new Date(deps.now.getTime() + IDEMPOTENCY_RETENTION_MS) });
+  if (!got.claimed) {
+    const existing = await findIdempotencyRecord(tx, scope);
+    if (!existing) throw new Error('idempotency record vanished between claim and read');
+    return answerFromRecord(existing, fingerprint, deps.secret, scope);
+  }
+  const created = await create(got, (status, body) => ({ scope, status, body: { sealed: seal(deps.secret, snapshotLabel(scope), JSON.stringify(body)) } }));
+  if (!created.ok) return created;
+  return ok({ ...created.value, replay: false });
 }

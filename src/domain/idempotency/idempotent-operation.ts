@@ -1,7 +1,7 @@
 import type { Db, Tx } from '../../storage/schema.ts';
 import { inTransactionResult, withRetries } from '../../storage/unit-of-work.ts';
 import type { Result } from '../errors.ts';
-import { replayRecorded, runIdempotent, type IdempotentRequest, type IdempotentResponse } from './idempotency.ts';
+import { rememberCommittedAnswer, replayRecorded, runIdempotent, runIdempotentFolded, type IdempotentRequest, type IdempotentResponse, type KeyAnswer, type KeyClaim } from './idempotency.ts';
 
 /**
  * An idempotent API operation (POST /sessions, POST /process) from start to end: a committed key
@@ -16,7 +16,39 @@ export async function runIdempotentOperation(
 ): Promise<Result<IdempotentResponse>> {
   const recorded = await replayRecorded(deps.db, { secret: deps.secret, now: deps.now }, request);
   if (recorded) return recorded;
-  return withRetries(() =>
-    inTransactionResult(deps.db, (tx) => runIdempotent(tx, { secret: deps.secret, now: deps.now }, request, () => create(tx))),
+  return remembered(
+    deps,
+    request,
+    await withRetries(() => inTransactionResult(deps.db, (tx) => runIdempotent(tx, { secret: deps.secret, now: deps.now }, request, () => create(tx)))),
   );
+}
+
+/**
+ * `runIdempotentOperation` for an operation that claims the key in its first statement and stores
+ * the answer in its last (runIdempotentFolded): session creation.
+ */
+export async function runIdempotentOperationFolded<R extends { claimed: boolean }>(
+  deps: { db: Db; secret: string; now: Date },
+  request: IdempotentRequest,
+  read: (tx: Tx, claim: KeyClaim) => Promise<R>,
+  create: (tx: Tx, read: R, answerFor: (status: number, body: Record<string, unknown>) => KeyAnswer) => Promise<Result<{ status: number; body: Record<string, unknown> }>>,
+): Promise<Result<IdempotentResponse>> {
+  const recorded = await replayRecorded(deps.db, { secret: deps.secret, now: deps.now }, request);
+  if (recorded) return recorded;
+  return remembered(
+    deps,
+    request,
+    await withRetries(() =>
+      inTransactionResult(deps.db, (tx) =>
+        runIdempotentFolded(tx, { secret: deps.secret, now: deps.now }, request, (claim) => read(tx, claim), (got, answerFor) => create(tx, got, answerFor)),
+      ),
+    ),
+  );
+}
+
+/** A new answer has committed by the time the transaction returns: this process's replays of it need no statement. */
+function remembered(deps: { db: Db; now: Date }, request: IdempotentRequest, result: Result<IdempotentResponse>): Result<IdempotentResponse> {
+  // Inside a caller's transaction nothing has committed yet, and it may still roll back.
+  if (result.ok && !result.value.replay && !deps.db.isTransaction) rememberCommittedAnswer(request, deps.now, result.value.status, result.value.body);
+  return result;
 }

@@ -3,7 +3,6 @@ import { findOrg } from '../../storage/orgs.ts';
 import type { OrgRow } from '../../storage/schema.ts';
 import type { Tx } from '../../storage/schema.ts';
 import { fail, ok, type Result } from '../errors.ts';
-import { consumeSessionAllowance, sessionsUsed } from '../usage/usage.ts';
 
 export interface GateContext {
   orgId: string;
@@ -55,28 +54,21 @@ export interface SessionAllowance {
 
 /**
  * The session gates over a workspace and a month's count already read (in one statement:
- * storage/session-gates.ts): the live-access gates, then 402 live cap or 429 test cap, so a capped
- * workspace is refused in the contract's order. The allowance itself is taken by
- * `takeSessionAllowance` as the last write of the session's transaction, which refuses a
- * concurrent race past this read.
+ * storage/session-creation.ts): the live-access gates, then 402 live cap or 429 test cap, so a capped
+ * workspace is refused in the contract's order. The allowance itself is taken in the session's
+ * write (usage.ts, sessionCountPlan), which refuses a concurrent race past this read.
  */
 export function checkSessionGates(gate: GateContext, read: { org: OrgRow | undefined; used: number }): Result<SessionAllowance> {
   const access = checkLiveAccess(gate, read.org);
   if (!access.ok) return access;
   const cap = gate.environment === 'live' ? access.value.live_usage_cap : gate.testSessionsPerMonth;
   const used = cap === null ? 0 : read.used;
-  if (cap !== null && used >= cap) return capFailure(gate, cap);
+  if (cap !== null && used >= cap) return sessionCapFailure(gate, cap);
   return ok({ cap, used });
 }
 
-/** Counts the session against its month's cap; refused when a concurrent session took the last one. */
-export async function takeSessionAllowance(tx: Tx, gate: GateContext, allowance: SessionAllowance): Promise<Result<void>> {
-  const { cap, used } = allowance;
-  const { allowed } = await consumeSessionAllowance(tx, { orgId: gate.orgId, environment: gate.environment, now: gate.now, cap, usedSoFar: used });
-  return allowed ? ok(undefined) : capFailure(gate, cap ?? 0);
-}
-
-function capFailure(gate: GateContext, cap: number) {
+/** 402 live cap or 429 test cap, in the contract's words. */
+export function sessionCapFailure(gate: { environment: Environment }, cap: number) {
   return gate.environment === 'live'
     ? fail('live_usage_cap_exceeded', `This workspace has reached its live usage cap of ${cap} sessions this month.`)
     : fail(

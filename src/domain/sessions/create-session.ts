@@ -1,15 +1,20 @@
 import type { AppContext } from '../deps.ts';
 import type { AuthenticatedKey } from '../keys/authenticate.ts';
-import { insertSession } from '../../storage/cases.ts';
-import { recordCaseEvent, type ActionEnqueuer, type WebhookEnqueuer } from '../cases/case-events.ts';
-import { caseTypeTarget, externalCaseIdFree, externalCaseIdRace } from '../cases/case-target.ts';
-import { openCase } from '../cases/open-case.ts';
+import type { CaseEventRow } from '../../storage/case-events.ts';
+import type { SessionRow } from '../../storage/cases.ts';
+import { toJsonb } from '../../storage/json.ts';
+import { claimKeyAndReadSessionGates, insertSessionWithCase } from '../../storage/session-creation.ts';
+import { RetryUnitOfWork } from '../../storage/unit-of-work.ts';
+import { enqueueEventEffects, type ActionEnqueuer, type WebhookEnqueuer } from '../cases/case-events.ts';
+import { caseTypeTarget, externalCaseIdConflict, externalCaseIdRace } from '../cases/case-target.ts';
+import { queueColumnsOf } from '../cases/case-writer.ts';
+import { stateOfSnapshot } from '../cases/load-case.ts';
+import { caseCreatedData, caseRowToInsert, factRowsToInsert, newCaseRows } from '../cases/open-case.ts';
 import { fail, ok, type Result } from '../errors.ts';
 import type { IdempotentResponse } from '../idempotency/idempotency.ts';
-import { runIdempotentOperation } from '../idempotency/idempotent-operation.ts';
-import { readSessionGateInputs } from '../../storage/session-gates.ts';
-import { usagePeriod } from '../usage/usage.ts';
-import { checkSessionGates, takeSessionAllowance } from './account-gates.ts';
+import { runIdempotentOperationFolded } from '../idempotency/idempotent-operation.ts';
+import { NEAR_CAP_MARGIN, sessionCountPlan, usageLockKey, usagePeriod } from '../usage/usage.ts';
+import { checkSessionGates, sessionCapFailure } from './account-gates.ts';
 import { generateSessionToken, signedSessionUrl } from './session-token.ts';
 
 export const DEFAULT_SESSION_SECONDS = 86_400;
@@ -46,6 +51,7 @@ export interface SessionDeps extends Pick<AppContext, 'db' | 'clock' | 'ids' | '
  * POST /api/v1/sessions as a domain operation (spec §4.4, contract §4–6): idempotency first, then
  * the account gates, then the case type and external id, then the case, its session and their
  * events — all in one transaction, so a refusal stores nothing and a crash releases the key.
+ * Replays are one read outside any transaction; a new key costs BEGIN, two statements and COMMIT.
  */
 export async function createSession(deps: SessionDeps, input: CreateSessionInput): Promise<Result<IdempotentResponse>> {
   const { key, request } = input;
@@ -59,60 +65,85 @@ export async function createSession(deps: SessionDeps, input: CreateSessionInput
 
   const idempotent = { orgId: key.orgId, environment: key.environment, operation: 'sessions.create', key: input.idempotencyKey, body: input.rawBody };
   const gate = { orgId: key.orgId, environment: key.environment, now, testSessionsPerMonth: deps.config.testSessionsPerMonth, selfServeWebhooksBlocked };
+  const tenant = { orgId: key.orgId, environment: key.environment };
   try {
-    return await runIdempotentOperation({ ...deps, now }, idempotent, async (tx) => {
-      // The workspace, the month's count and the case type's version in one round trip.
-      const read = await readSessionGateInputs(tx, { orgId: key.orgId, environment: key.environment, period: usagePeriod(now), caseTypeId: request.case_type_id });
-      const allowance = checkSessionGates(gate, { org: read?.org, used: read?.used ?? 0 });
-      if (!allowance.ok) return allowance;
-      const version = await caseTypeTarget(tx, key, request.case_type_id, read?.caseTypeVersion);
-      if (!version.ok) return version;
-      const free = await externalCaseIdFree(tx, key, request.external_case_id);
-      if (!free.ok) return free;
+    // Two statements between BEGIN and COMMIT (storage/session-creation.ts says how the
+    // guarantees hold): the claim with every read the gates need, then every write.
+    return await runIdempotentOperationFolded(
+      { ...deps, now },
+      idempotent,
+      (tx, claim) =>
+        claimKeyAndReadSessionGates(tx, {
+          claim,
+          ...tenant,
+          period: usagePeriod(now),
+          caseTypeId: request.case_type_id,
+          externalCaseId: request.external_case_id ?? null,
+          usage: {
+            cap: key.environment === 'live' ? 'org_live_usage_cap' : deps.config.testSessionsPerMonth,
+            nearCapMargin: NEAR_CAP_MARGIN,
+            lockKey: usageLockKey({ ...tenant, now }),
+          },
+        }),
+      async (tx, read, answerFor) => {
+        const allowance = checkSessionGates(gate, { org: read.org, used: read.used });
+        if (!allowance.ok) return allowance;
+        const version = await caseTypeTarget(tx, key, request.case_type_id, read.caseTypeVersion);
+        if (!version.ok) return version;
+        if (read.externalCaseIdTaken) return externalCaseIdConflict(request.external_case_id!);
 
-      const cause = { traceId: input.traceId, idempotencyKey: input.idempotencyKey };
-      const caseRow = await openCase(tx, deps, {
-        orgId: key.orgId,
-        environment: key.environment,
-        ...version.value,
-        origin: 'session',
-        externalCaseId: request.external_case_id ?? null,
-        externalApplicantId: request.external_applicant_id ?? null,
-        externalCustomerId: request.external_customer_id ?? null,
-        metadata: request.metadata ?? {},
-        locale: request.locale ?? null,
-        prefill: request.prefill ?? {},
-        structuredInputs: {},
-        cause,
-      });
-      const token = generateSessionToken();
-      const expiresAt = new Date(now.getTime() + (request.expires_in_seconds ?? DEFAULT_SESSION_SECONDS) * 1000);
-      const session = await insertSession(tx, {
-        session_id: deps.ids.uuid(),
-        case_id: caseRow.case_id,
-        org_id: key.orgId,
-        environment: key.environment,
-        status: 'open',
-        token_hash: token.hash,
-        return_url: request.return_url ?? null,
-        locale: request.locale ?? null,
-        expires_at: expiresAt,
-        submitted_at: null,
-        created_at: now,
-      });
-      await recordCaseEvent(
-        tx,
-        deps,
-        caseRow,
-        'session.created',
-        { session_id: session.session_id, expires_at: expiresAt.toISOString() },
-        { ...cause, sessionId: session.session_id },
-      );
-      const taken = await takeSessionAllowance(tx, gate, allowance.value);
-      if (!taken.ok) return taken;
-      return ok({
-        status: 201,
-        body: {
+        const cause = { traceId: input.traceId, idempotencyKey: input.idempotencyKey };
+        const { row: caseRow, facts } = newCaseRows(deps, {
+          ...tenant,
+          ...version.value,
+          origin: 'session',
+          externalCaseId: request.external_case_id ?? null,
+          externalApplicantId: request.external_applicant_id ?? null,
+          externalCustomerId: request.external_customer_id ?? null,
+          metadata: request.metadata ?? {},
+          locale: request.locale ?? null,
+          prefill: request.prefill ?? {},
+          structuredInputs: {},
+          cause,
+        });
+        const token = generateSessionToken();
+        const expiresAt = new Date(now.getTime() + (request.expires_in_seconds ?? DEFAULT_SESSION_SECONDS) * 1000);
+        const session: SessionRow = {
+          session_id: deps.ids.uuid(),
+          case_id: caseRow.case_id,
+          org_id: key.orgId,
+          environment: key.environment,
+          status: 'open',
+          token_hash: token.hash,
+          return_url: request.return_url ?? null,
+          locale: request.locale ?? null,
+          expires_at: expiresAt,
+          submitted_at: null,
+          created_at: now,
+        };
+        // The case is new: its events take cursors 1 and 2, and the row says so.
+        const event = (cursor: number, eventType: string, data: Record<string, unknown>): CaseEventRow => ({
+          event_id: deps.ids.next('evt'),
+          case_id: caseRow.case_id,
+          org_id: key.orgId,
+          environment: key.environment,
+          cursor,
+          event_type: eventType,
+          data,
+          created_at: now,
+        });
+        const events = [
+          event(1, 'case.created', caseCreatedData(caseRow)),
+          event(2, 'session.created', { session_id: session.session_id, expires_at: expiresAt.toISOString() }),
+        ];
+        caseRow.last_event_cursor = events.length;
+        // The queue projection from the rows about to be written, instead of reading them back.
+        Object.assign(
+          caseRow,
+          queueColumnsOf(await stateOfSnapshot(tx, { row: caseRow, facts, documents: [], jobs: [], session, calls: [], revision: 1 })),
+        );
+
+        const body = {
           session_id: session.session_id,
           case_id: caseRow.case_id,
           signed_url: signedSessionUrl(appUrl, session.session_id, token.token),
@@ -124,9 +155,25 @@ export async function createSession(deps: SessionDeps, input: CreateSessionInput
           external_applicant_id: caseRow.external_applicant_id,
           external_customer_id: caseRow.external_customer_id,
           created_at: now.toISOString(),
-        },
-      });
-    });
+        };
+        const count = sessionCountPlan({ ...tenant, now, cap: allowance.value.cap, lock: read.usageLock });
+        const { counted } = await insertSessionWithCase(tx, {
+          caseRow: caseRowToInsert(caseRow),
+          facts: factRowsToInsert(facts),
+          events: events.map((e) => ({ ...e, data: toJsonb(e.data) })),
+          session,
+          usage: count,
+          answer: answerFor(201, body),
+        });
+        if (!counted) {
+          // Under the shared lock the count reached the near-cap margin: start over, and take it exclusively.
+          if (count.onRefusal === 'restart') throw new RetryUnitOfWork('usage count crossed the near-cap margin');
+          return sessionCapFailure(gate, allowance.value.cap ?? 0);
+        }
+        for (const e of events) await enqueueEventEffects(tx, deps, caseRow, e, { ...cause, sessionId: session.session_id });
+        return ok({ status: 201, body });
+      },
+    );
   } catch (err) {
     const race = externalCaseIdRace(err, request.external_case_id);
     if (race) return race;

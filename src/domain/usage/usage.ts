@@ -1,7 +1,7 @@
 import type { Environment } from '../../config.ts';
 import type { Executor, Tx } from '../../storage/schema.ts';
 import { inTransaction, lockTransactionKey, RetryUnitOfWork } from '../../storage/unit-of-work.ts';
-import { incrementUsageCounter, incrementUsageCounterBelow, sumUsageCounters } from '../../storage/usage-counters.ts';
+import { incrementUsageCounter, incrementUsageCounterBelow, sumUsageCounters, type UsagePeriodKey } from '../../storage/usage-counters.ts';
 
 /** The UTC calendar month a moment falls in, `YYYY-MM`: the test cap resets at its start. */
 export function usagePeriod(now: Date): string {
@@ -15,7 +15,7 @@ const SHARDS = 16;
  * first waits for every shared holder to commit, then count exactly. The margin only decides when
  * to switch; exactness comes from the lock.
  */
-const NEAR_CAP_MARGIN = 500;
+export const NEAR_CAP_MARGIN = 500;
 
 interface Counter {
   orgId: string;
@@ -23,7 +23,7 @@ interface Counter {
   now: Date;
 }
 
-function lockKey(c: Counter): string {
+export function usageLockKey(c: Counter): string {
   return `usage:${c.orgId}:${c.environment}:${usagePeriod(c.now)}`;
 }
 
@@ -59,17 +59,34 @@ export async function consumeSessionAllowance(
     return { allowed: true };
   }
   if (farFromCap) {
-    await lockTransactionKey(tx, lockKey(input), 'shared');
+    await lockTransactionKey(tx, usageLockKey(input), 'shared');
     // Re-read under the lock, in the increment's own statement: exclusive holders may have
     // brought the count near the cap meanwhile.
     if (await incrementUsageCounterBelow(tx, periodKey(input), shard, input.cap - margin)) return { allowed: true };
     // Upgrading a shared lock we hold to exclusive can deadlock with another upgrader: start over.
     throw new RetryUnitOfWork('usage count crossed the near-cap margin');
   }
-  await lockTransactionKey(tx, lockKey(input));
+  await lockTransactionKey(tx, usageLockKey(input));
   if ((await sessionsUsed(tx, input)) >= input.cap!) return { allowed: false };
   await incrementUsageCounter(tx, periodKey(input), 0);
   return { allowed: true };
+}
+
+/**
+ * How a session creation that took the usage lock in its gate read (storage/session-creation.ts)
+ * counts itself: the same rule as `consumeSessionAllowance`, with the lock already held. Under the
+ * shared lock the count must stay below `cap - margin` (else the transaction restarts, and then
+ * finds itself near the cap and takes the lock exclusively); under the exclusive lock below the cap
+ * itself, exactly.
+ */
+export function sessionCountPlan(
+  input: Counter & { cap: number | null; lock: 'shared' | 'exclusive' | null; nearCapMargin?: number },
+): { key: UsagePeriodKey; shard: number; below: number | null; onRefusal: 'restart' | 'cap_reached' } {
+  const key = periodKey(input);
+  if (input.cap === null) return { key, shard: Math.floor(Math.random() * SHARDS), below: null, onRefusal: 'cap_reached' };
+  if (input.lock === 'shared') return { key, shard: Math.floor(Math.random() * SHARDS), below: input.cap - (input.nearCapMargin ?? NEAR_CAP_MARGIN), onRefusal: 'restart' };
+  if (input.lock === 'exclusive') return { key, shard: 0, below: input.cap, onRefusal: 'cap_reached' };
+  throw new Error('a capped session count needs the usage lock');
 }
 
 export interface MonthlyUsage {

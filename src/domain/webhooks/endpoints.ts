@@ -194,6 +194,21 @@ export function signingSecretsOf(
   return secrets;
 }
 
+/**
+ * The secrets that signed an attempt made at `at`, when the row still tells: the current secret
+ * signed every attempt since the last rotation (with the previous one while its overlap lasted);
+ * an attempt from before that rotation was signed by secrets the row no longer fully holds.
+ */
+export function signingSecretsAt(
+  secret: string,
+  row: Pick<EndpointRow, 'endpoint_id' | 'secret_box' | 'previous_secret_box' | 'previous_secret_expires_at'>,
+  at: Date,
+): string[] | undefined {
+  const rotatedAt = row.previous_secret_expires_at ? new Date(row.previous_secret_expires_at.getTime() - ROTATION_OVERLAP_MS) : null;
+  if (rotatedAt && at < rotatedAt) return undefined;
+  return signingSecretsOf(secret, row, at);
+}
+
 /** The endpoint's current signing secret, for the dashboard's test event (never shown again). */
 export async function currentSigningSecret(deps: Pick<EndpointDeps, 'db' | 'secret'>, endpointId: string, owner: EndpointOwner): Promise<Result<{ url: string; secret: string }>> {
   const row = await ownedEndpoint(deps, endpointId, owner);

@@ -1,11 +1,12 @@
 import type { AppContext } from '../../app-context.ts';
 import { decideAfterAttempt, type AttemptDecision } from '../../domain/webhooks/attempt-outcome.ts';
+import { WEBHOOK_USER_AGENT } from '../../domain/webhooks/sent-request.ts';
 import { signAttemptWithKeys } from '../../domain/webhooks/signature.ts';
 import type { FetchResult, OutboundHttp } from '../../net/safe-fetch.ts';
 import type { ClaimedDelivery, RecordedAttempt } from '../../storage/webhooks/deliveries.ts';
 import type { SigningSecretCache } from './secret-cache.ts';
 
-export const WEBHOOK_USER_AGENT = 'Dossier-Webhooks/1.0';
+export { WEBHOOK_USER_AGENT };
 
 /** One attempt's result: what to record, and what follows from it (retry, failed, delivered). */
 export interface AttemptOutcome {

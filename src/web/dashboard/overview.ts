@@ -48,8 +48,8 @@ function overviewBody(o: ConsoleOverview) {
           description: `Over the last 14 days, ${delivered} deliveries succeeded and ${sum(o.failed)} failed after every retry. The table below gives each day.`,
           labels,
           series: [
-            { name: 'Delivered', values: o.delivered },
-            { name: 'Failed', values: o.failed },
+            { name: 'Delivered', values: o.delivered, tone: 'success' },
+            { name: 'Failed', values: o.failed, tone: 'danger' },
           ],
         })}
       </section>

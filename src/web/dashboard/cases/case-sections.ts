@@ -41,7 +41,8 @@ export function caseHeader(c: ConsoleCase, now: Date) {
               ${handoff.acknowledged_at ? html`<span class="small"> Acknowledged ${timeText(handoff.acknowledged_at)}</span>` : null}`,
           },
         ]
-      : []),
+      : // Shown before it starts too, so an operator knows what a decision will set off.
+        [{ key: 'Handoff', value: html`<span class="muted">Not started: it starts when the case completes</span>` }]),
     ...(session
       ? [
           {

@@ -1,6 +1,6 @@
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { getCaseType, listCaseTypes, listCaseTypeVersions, putCaseType } from '../../../domain/case-types/case-types.ts';
+import { getCaseType, listCaseTypes, listCaseTypeVersions, loadPinnedDefinition, putCaseType } from '../../../domain/case-types/case-types.ts';
 import type { CaseTypeDefinition, DefinitionProblem, GateRule, WorkflowNode } from '../../../domain/case-types/definition.ts';
 import { formField } from '../../face.ts';
 import { html, type Markup } from '../../render.ts';
@@ -174,26 +174,42 @@ export function registerCaseTypes(scope: FastifyInstance, deps: DashboardRouteDe
 
   scope.get('/developers/case-types/:case_type_id', { config: { auth: 'admin' } }, async (request, reply) => {
     const { case_type_id } = request.params as { case_type_id: string };
+    const { version: asked } = request.query as { version?: unknown };
     const tenant = tenantOf(request);
     const found = await getCaseType(ctx, { orgId: tenant.orgId, environment: tenant.environment, caseTypeId: case_type_id });
     if (!found.ok) return reply.callNotFound();
     const c = found.value;
     const versions = (await listCaseTypeVersions(ctx, { orgId: tenant.orgId, environment: tenant.environment })).get(c.case_type_id) ?? [];
+    // An older version is viewable too: cases stay pinned to it, so an operator may need its rules.
+    const shown = typeof asked === 'string' && asked !== '' ? asked : c.workflow_version;
+    if (!versions.some((v) => v.workflow_version === shown)) return reply.callNotFound();
+    const definition = shown === c.workflow_version ? c.definition : await loadPinnedDefinition(ctx.db, tenant.orgId, tenant.environment, c.case_type_id, shown);
+    const pagePath = `${CASE_TYPES_PATH}/${encodeURIComponent(c.case_type_id)}`;
     return sendDeveloperPage(request, reply, deps, {
-      title: c.name,
+      title: shown === c.workflow_version ? c.name : `${c.name} (${shown})`,
       nav: 'case-types',
       body: () => html`${backLink(CASE_TYPES_PATH, 'Back to case types')}
-        <div class="page-header"><h1>${c.name}</h1>${tag(c.workflow_version, 'info')}</div>
+        <div class="page-header"><h1>${c.name}</h1>${tag(shown, 'info')}</div>
+        ${shown !== c.workflow_version
+          ? notification({ tone: 'info', children: html`<p>You are viewing version ${shown}, kept for the cases pinned to it. New cases use version ${c.workflow_version}: <a href=${pagePath}>view the current version</a>.</p>` })
+          : null}
         <section class="card" aria-labelledby="about-heading">
           <h2 class="card__title" id="about-heading">About</h2>
           ${summaryList([
             { key: 'Case type id', value: html`<code>${c.case_type_id}</code>` },
-            { key: 'Operating mode', value: c.operating_mode },
-            { key: 'Workflow', value: html`<code>${c.workflow_id}</code>, version ${c.workflow_version}` },
-            { key: 'Versions', value: html`<ul class="plain-list">${versions.map((v) => html`<li>${v.workflow_version} (${when(v.created_at)}): ${v.cases} ${v.cases === 1 ? 'case' : 'cases'} pinned</li>`)}</ul>` },
+            { key: 'Operating mode', value: definition.operating_mode },
+            { key: 'Workflow', value: html`<code>${definition.workflow.workflow_id}</code>, version ${shown}` },
+            {
+              key: 'Versions',
+              value: html`<ul class="plain-list">${versions.map(
+                (v) => html`<li>${v.workflow_version === shown
+                  ? html`<strong aria-current="page">${v.workflow_version}</strong>`
+                  : html`<a href=${`${pagePath}?version=${encodeURIComponent(v.workflow_version)}`}>${v.workflow_version}</a>`} (${when(v.created_at)}): ${v.cases} ${v.cases === 1 ? 'case' : 'cases'} pinned${v.workflow_version === c.workflow_version ? ', current' : ''}</li>`,
+              )}</ul>`,
+            },
           ])}
         </section>
-        ${workflowView(c.definition)}`,
+        ${workflowView(definition)}`,
     });
   });
 }

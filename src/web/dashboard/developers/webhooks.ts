@@ -12,7 +12,7 @@ import {
 } from '../../../domain/webhooks/endpoints.ts';
 import { SUBSCRIBABLE_EVENT_TYPES, WEBHOOK_EVENT_TYPES } from '../../../domain/webhooks/event-types.ts';
 import { sendTestWebhook } from '../../../domain/webhooks/test-send.ts';
-import { WEBHOOK_USER_AGENT } from '../../../jobs/webhook-delivery.ts';
+import { sentRequestOf, WEBHOOK_USER_AGENT } from '../../../domain/webhooks/sent-request.ts';
 import { wakeDeliveryWorkers } from '../../../jobs/webhook-wake.ts';
 import { createSafeHttpClient } from '../../../net/safe-fetch.ts';
 import type { DeliveryStatus } from '../../../storage/tables/webhooks.ts';
@@ -314,17 +314,10 @@ export function registerWebhooks(scope: FastifyInstance, deps: DashboardRouteDep
     if (!found.ok || found.value.endpoint_id !== endpoint_id) return reply.callNotFound();
     const d = found.value;
     const flash = takeFlash(reply, request, flashDeps);
-    const body = JSON.stringify(d.envelope, null, 2);
-    const lastAttempt = d.attempts.at(-1);
-    const t = lastAttempt ? String(Math.floor(new Date(lastAttempt.attempted_at).getTime() / 1000)) : '<attempt time>';
-    const headers = [
-      ['Content-Type', 'application/json'],
-      ['User-Agent', WEBHOOK_USER_AGENT],
-      ['X-Service-Signature', `t=${t},v1=<HMAC-SHA256 of "${t}." + body with the signing secret, hex>`],
-      ['webhook-id', d.delivery_id],
-      ['webhook-timestamp', t],
-      ['webhook-signature', 'v1,<HMAC-SHA256 of "webhook-id.webhook-timestamp.body", base64>'],
-    ];
+    const sent = await sentRequestOf({ ...ctx, secret: deps.secret }, { orgId: tenant.orgId, environment: tenant.environment, deliveryId: delivery_id });
+    if (!sent.ok) return reply.callNotFound();
+    const body = sent.value.body;
+    const headers = sent.value.headers;
     return sendDeveloperPage(request, reply, deps, {
       title: `Delivery ${d.delivery_id}`,
       nav: 'webhooks',
@@ -372,18 +365,22 @@ export function registerWebhooks(scope: FastifyInstance, deps: DashboardRouteDep
         </section>
         <section class="card" aria-labelledby="request-heading">
           <h2 class="card__title" id="request-heading">Request as sent</h2>
-          <p class="muted small">Every attempt sends the same body; each is signed afresh with its own timestamp (the last attempt's is shown).</p>
-          ${table({
-            stack: true,
-            caption: 'Request headers',
-            scrollRegion: true,
-            rows: headers,
-            columns: [
-              { header: 'Header', rowHeader: true, cell: (h) => html`<code>${h[0]}</code>` },
-              { header: 'Value', cell: (h) => html`<code class="break">${h[1]}</code>` },
-            ],
-          })}
+          <p class="muted small">Every attempt sends the same body; each is signed afresh with its own timestamp (the last attempt's headers are shown).</p>
+          ${headers === null
+            ? html`<p>Not sent yet: no attempt has been made.</p>`
+            : html`${sent.value.signaturesKnown ? null : html`<p>The endpoint's signing secret has been rotated since this attempt, so its signatures can no longer be shown.</p>`}
+              ${table({
+                stack: true,
+                caption: 'Request headers',
+                scrollRegion: true,
+                rows: headers,
+                columns: [
+                  { header: 'Header', rowHeader: true, cell: (h) => html`<code>${h[0]}</code>` },
+                  { header: 'Value', cell: (h) => html`<code class="break">${h[1]}</code>` },
+                ],
+              })}`}
           <h3>Body</h3>
+          <p class="muted small">Byte for byte as sent and signed.</p>
           <pre tabindex="0" aria-label="Request body">${body}</pre>
         </section>
         ${details('What the receiver should do', html`<p>Verify the signature, answer 2xx quickly, deduplicate by <code>delivery_id</code>, then read the case for its current state.</p>`)}`,

@@ -1,0 +1,134 @@
+import { sql, type Insertable } from 'kysely';
+import type { Environment } from '../config.ts';
+import { claimIdempotencyKeyQuery, completeIdempotencyRecordQuery, type IdempotencyScope } from './idempotency.ts';
+import type { NewCaseRow } from './cases.ts';
+import type { OrgRow, Tx } from './schema.ts';
+import type { CaseEventsTable, FactsTable, SessionsTable } from './tables/cases.ts';
+import { incrementUsageCounterQuery, type UsagePeriodKey } from './usage-counters.ts';
+
+/*
+ * Session creation in two statements between BEGIN and COMMIT (issue 16; it sent 13 before):
+ *
+ *   1. claimKeyAndReadSessionGates: the idempotency claim, the workspace, the month's count, the
+ *      case type's version, whether the external id is taken, and the usage lock;
+ *   2. insertSessionWithCase: the case, its facts, its two events, the session, the usage count
+ *      and the completed idempotency record.
+ *
+ * What keeps the guarantees (docs/decisions.md, "Sessions, idempotency and gates"):
+ *   - Exactly once: the claim is the same upsert as claimIdempotencyKey. The gate read's other
+ *     parts may run on a snapshot taken before the claim waited for a concurrent holder of the
+ *     key; nothing exact rests on them (the count is read again under the lock in statement 2,
+ *     the external id is decided by its unique index).
+ *   - The exact cap: the usage lock is taken in statement 1, after the claim (the CASE reads the
+ *     claim first) and only when the key was claimed, so statement 2's snapshot is taken under the
+ *     lock, which is what the sharded count needs (src/domain/usage/usage.ts). Shared far from
+ *     the cap; exclusive near it, decided on the count the same statement read, so a creator never
+ *     upgrades a lock it holds.
+ *   - Gapless cursors: the case is new and invisible to others until commit, so its two events
+ *     carry cursors 1 and 2 and the row is inserted with last_event_cursor 2.
+ *   - Event and outbox atomicity: both statements are in the session's transaction; the two
+ *     events of a creation are not webhook events (the domain checks it and enqueues if that
+ *     changes).
+ *   - cases.revision: the child triggers on facts and sessions skip a case row written by the
+ *     same transaction, so the statement leaves revision 1, as inserting the rows one by one did.
+ */
+
+export interface SessionGateRead {
+  /** False when the key is not this transaction's: a replay, a conflict or a key still in flight. */
+  claimed: boolean;
+  /** Undefined when the workspace no longer exists. */
+  org: OrgRow | undefined;
+  /** Sessions committed this period (the sharded counter's sum), as the statement saw it. */
+  used: number;
+  /** The case type's current workflow version; undefined when the workspace has no such type. */
+  caseTypeVersion: string | undefined;
+  externalCaseIdTaken: boolean;
+  /** The usage lock this transaction now holds; null when it took none (no cap, cap reached, not claimed). */
+  usageLock: 'shared' | 'exclusive' | null;
+}
+
+export interface SessionGateQuery {
+  claim: { scope: IdempotencyScope; fingerprint: string; now: Date; expiresAt: Date };
+  orgId: string;
+  environment: Environment;
+  period: string;
+  caseTypeId: string;
+  externalCaseId: string | null;
+  usage: {
+    /** The cap that applies: the workspace's live cap column, or a fixed number (the test cap). */
+    cap: 'org_live_usage_cap' | number;
+    /** Below `cap - nearCapMargin` the lock is shared, from there to the cap exclusive. */
+    nearCapMargin: number;
+    lockKey: string;
+  };
+}
+
+/**
+ * Statement 1 of a session creation (see above). The lock subqueries are correlated with the
+ * workspace row so that PostgreSQL evaluates them only in the CASE branch that is taken.
+ */
+export async function claimKeyAndReadSessionGates(tx: Tx, q: SessionGateQuery): Promise<SessionGateRead> {
+  const { scope, fingerprint, now, expiresAt } = q.claim;
+  const cap = q.usage.cap === 'org_live_usage_cap' ? sql`o.live_usage_cap` : sql`${q.usage.cap}::int`;
+  const result = await sql<OrgRow & { x_claimed: boolean; x_used: number | null; x_case_type_version: string | null; x_external_taken: boolean | null; x_usage_lock: 'shared' | 'exclusive' | null }>`
+    with claim as (${claimIdempotencyKeyQuery(tx, scope, fingerprint, now, expiresAt)}),
+    gate as (
+      select o.*,
+        (select coalesce(sum(u.sessions_created), 0)::int from usage_counters u
+          where u.org_id = o.org_id and u.environment = ${q.environment} and u.period = ${q.period}) as x_used,
+        (select ct.workflow_version from case_types ct
+          where ct.org_id = o.org_id and ct.environment = ${q.environment} and ct.case_type_id = ${q.caseTypeId}) as x_case_type_version,
+        exists (select 1 from cases c
+          where c.org_id = o.org_id and c.environment = ${q.environment} and c.external_case_id = ${q.externalCaseId}::text) as x_external_taken,
+        ${cap} as x_cap
+      from orgs o where o.org_id = ${q.orgId}
+    )
+    select g.*, exists (select 1 from claim) as x_claimed,
+      case
+        when not exists (select 1 from claim) or g.x_cap is null or g.x_used >= g.x_cap then null
+        when g.x_used + ${q.usage.nearCapMargin}::int < g.x_cap
+          then (select 'shared' from pg_advisory_xact_lock_shared(hashtext(${q.usage.lockKey})) where g.org_id is not null)
+        else (select 'exclusive' from pg_advisory_xact_lock(hashtext(${q.usage.lockKey})) where g.org_id is not null)
+      end as x_usage_lock
+    from (select 1) as one left join gate g on true`.execute(tx);
+  const row = result.rows[0]!;
+  const { x_claimed, x_used, x_case_type_version, x_external_taken, x_usage_lock, x_cap: _cap, ...org } = row as typeof row & { x_cap: unknown };
+  return {
+    claimed: x_claimed,
+    // The left join answers a row of nulls when the workspace is gone.
+    org: org.org_id === null ? undefined : org,
+    used: Number(x_used ?? 0),
+    caseTypeVersion: x_case_type_version ?? undefined,
+    externalCaseIdTaken: x_external_taken === true,
+    usageLock: x_usage_lock,
+  };
+}
+
+export interface NewSessionWithCase {
+  caseRow: NewCaseRow;
+  facts: Insertable<FactsTable>[];
+  events: Insertable<CaseEventsTable>[];
+  session: Insertable<SessionsTable>;
+  /** `below`: count only while the month's count is below it (null: always count). */
+  usage: { key: UsagePeriodKey; shard: number; below: number | null };
+  /** The idempotency record's answer, stored in the same statement. */
+  answer: { scope: IdempotencyScope; status: number; body: Record<string, unknown> };
+}
+
+/**
+ * Statement 2 of a session creation (see above): everything it writes, in one round trip. Returns
+ * whether the session was counted; when it was not, the caller must roll back (the rows are
+ * written regardless, since data-modifying CTEs always run).
+ */
+export async function insertSessionWithCase(tx: Tx, input: NewSessionWithCase): Promise<{ counted: boolean }> {
+  const facts = input.facts.length > 0 ? sql`, new_facts as (${tx.insertInto('facts').values(input.facts)})` : sql``;
+  const result = await sql<{ counted: boolean }>`
+    with new_case as (${tx.insertInto('cases').values(input.caseRow)})
+    ${facts},
+    new_events as (${tx.insertInto('case_events').values(input.events)}),
+    new_session as (${tx.insertInto('sessions').values(input.session)}),
+    answered as (${completeIdempotencyRecordQuery(tx, input.answer.scope, input.answer.status, input.answer.body)}),
+    counted as (${incrementUsageCounterQuery(input.usage.key, input.usage.shard, input.usage.below)})
+    select exists (select 1 from counted) as counted`.execute(tx);
+  return { counted: result.rows[0]!.counted };
+}
