@@ -6,7 +6,8 @@
  *
  *   npm run eval:extraction                      # 40 documents per text format, 15 scans
  *   npm run eval:extraction -- --size 200        # 200 per text format, 75 scans
- *   npm run eval:extraction -- --ocr 0 --verbose # text only, and print every miss
+ *   npm run eval:extraction -- --ocr 0 --verbose # text only, and print the tuned half's misses
+ *   npm run eval:extraction -- --formats png,jpeg,pdf_scan --verbose   # scans only
  *
  * Counting: a fact resolved to the expected value is a true positive; resolved to anything else
  * is a false positive (and, when a value was expected, also a false negative); not resolved
@@ -31,13 +32,23 @@ const { values: args } = parseArgs({
     ocr: { type: 'string' },
     seed: { type: 'string', default: '20260314' },
     verbose: { type: 'boolean', default: false },
+    // Misses of the held-out half are hidden unless asked for: tuning looks at the tuned half only.
+    misses: { type: 'string', default: 'tuned' },
+    // Only documents of these formats (comma-separated), to iterate on one format faster.
+    formats: { type: 'string' },
+    // Only the layouts of one half (tuned | held-out), to iterate on the tuned half alone.
+    split: { type: 'string' },
+    // OCR engine settings to compare (Tesseract language codes joined by "+", page segmentation mode).
+    languages: { type: 'string' },
+    psm: { type: 'string' },
   },
 });
 const textDocuments = args.size ? Number(args.size) : 100;
 const ocrDocuments = args.ocr ? Number(args.ocr) : Math.round((textDocuments * 15) / 40);
 const seed = Number(args.seed);
-if (![textDocuments, ocrDocuments, seed].every((n) => Number.isInteger(n) && n >= 0)) {
-  process.stderr.write('usage: eval-extraction [--size N] [--ocr N] [--seed N] [--verbose]\n');
+const onlyFormats = args.formats?.split(',');
+if (![textDocuments, ocrDocuments, seed].every((n) => Number.isInteger(n) && n >= 0) || !['tuned', 'held-out', 'all'].includes(args.misses)) {
+  process.stderr.write('usage: eval-extraction [--size N] [--ocr N] [--seed N] [--formats png,jpeg,…] [--split tuned|held-out] [--languages eng+fra] [--psm N] [--verbose [--misses tuned|held-out|all]]\n');
   process.exit(2);
 }
 
@@ -60,7 +71,7 @@ const bump = (format: string, field: string, key: keyof Counts) => {
 const comparable = (type: string, value: string) =>
   type === 'date' || type === 'money' || type === 'number' ? value : value.normalize('NFKC').toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
 
-const ocr = createTesseractOcr();
+const ocr = createTesseractOcr({ languages: args.languages, pageSegMode: args.psm });
 const started = performance.now();
 const timeByFormat = new Map<CorpusFormat, { ms: number; documents: number }>();
 const misses: string[] = [];
@@ -68,8 +79,11 @@ let documents = 0;
 
 try {
   for await (const doc of generateCorpus({ seed, textDocuments, ocrDocuments })) {
+    if (onlyFormats && !onlyFormats.includes(doc.format)) continue;
+    if (args.split && args.split !== (doc.logical.heldOut ? 'held-out' : 'tuned')) continue;
     documents++;
     current = { split: doc.logical.heldOut ? 'held-out' : 'tuned', family: doc.logical.kind };
+    const showMisses = args.verbose && (args.misses === 'all' || args.misses === current.split);
     const t0 = performance.now();
     const facts = FACTS_BY_KIND[doc.logical.kind];
     const sniffed = await sniffDocumentType(doc.bytes);
@@ -80,7 +94,7 @@ try {
       const pages = await extractPages({ ocr }, { bytes: doc.bytes, mimeType: sniffed.value });
       if (!pages.ok) failure = pages.reason_code;
       else extracted = extractFacts({ documentId: doc.id, pages: pages.value.pages, facts });
-      if (args.verbose && pages.ok && extracted.some((f) => f.status !== 'resolved' || comparable(facts.find((d) => d.fact_id === f.fact_id)!.type, f.value ?? '') !== comparable(facts.find((d) => d.fact_id === f.fact_id)!.type, doc.logical.truth[f.fact_id] ?? ''))) {
+      if (showMisses && pages.ok && extracted.some((f) => f.status !== 'resolved' || comparable(facts.find((d) => d.fact_id === f.fact_id)!.type, f.value ?? '') !== comparable(facts.find((d) => d.fact_id === f.fact_id)!.type, doc.logical.truth[f.fact_id] ?? ''))) {
         misses.push(`--- ${doc.id} (${doc.logical.layoutId}, ${doc.logical.locale})\n${pages.value.pages.map((p) => p.text).join('\n<page>\n')}`);
       }
     }
@@ -97,7 +111,7 @@ try {
       else {
         if (got !== null) bump(doc.format, definition.fact_id, 'fp');
         if (expected !== null) bump(doc.format, definition.fact_id, 'fn');
-        if (got !== null || expected !== null) {
+        if (showMisses && (got !== null || expected !== null)) {
           const why = failure ?? `${fact?.status} [${fact?.reason_codes.join(',')}] ${JSON.stringify(fact?.candidates.slice(0, 3).map((c) => [c.value, c.anchor_match_quality]))}`;
           misses.push(`${doc.id} ${definition.fact_id}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(got)} — ${why}`);
         }

@@ -81,6 +81,13 @@ describe('parseDate', () => {
     expect(parseDate('0223/2024', OCR)).toBeNull();
   });
 
+  it('reads an OCR day joined to its month name, or with a comma for its full stop', () => {
+    expect(parseDate('20janvier 2025', OCR)?.value).toBe('2025-01-20');
+    expect(parseDate('9, February 2024', OCR)?.value).toBe('2024-02-09');
+    expect(parseDate('31, February 2024', OCR)).toBeNull();
+    expect(parseDate('20janvier 2025', US)).toBeNull();
+  });
+
   it('infers the day/month order from the document', () => {
     expect(inferDateOrder(['Period 01/02/2026 - 28/02/2026'])).toBe('dmy');
     expect(inferDateOrder(['Due 02/28/2026'])).toBe('mdy');
@@ -88,6 +95,9 @@ describe('parseDate', () => {
     expect(inferDateOrder(['Issued 14 March 2026'])).toBe('dmy');
     expect(inferDateOrder(['Issued March 14, 2026'])).toBe('mdy');
     expect(inferDateOrder(['Total £12.00'])).toBe('dmy');
+    // The currency outweighs an address abroad (a PO box for payments).
+    expect(inferDateOrder(['Amount due: 158,77 €\nMailing address: PO Box 3648, Springfield, IL 62701\n80331 München'])).toBe('dmy');
+    expect(inferDateOrder(['Amount due: $158.77\nMailing address: PO Box 12, Leeds LS1 4DY'])).toBe('mdy');
     expect(inferDateOrder(['nothing here'])).toBeUndefined();
     expect(dateOrderHint('DD/MM/YYYY')).toBe('dmy');
     expect(dateOrderHint('mm-dd-yy')).toBe('mdy');
@@ -249,6 +259,17 @@ describe('parseString and parseIdNumber', () => {
     expect(parseString('Acme Payroll Services, Inc.', US)?.value).toBe('Acme Payroll Services, Inc.');
     expect(parseString('Acme Corp Location: Springfield', US)?.value).toBe('Acme Corp');
     expect(parseString(' - ', US)).toBeNull();
+  });
+  it('does not take a lone label word whose colon OCR misread for a value ("Company code!")', () => {
+    expect(parseString('code!', OCR)).toBeNull();
+    expect(parseString('ID‘', OCR)).toBeNull();
+    expect(parseString('Initech.', OCR)?.value).toBe('Initech.');
+  });
+  it('reads an OCR IBAN before repairing digit look-alikes, and repairs the check digits of one printed without spaces', () => {
+    expect(parseIdNumber('GB95 AIBK 9858 6234 2983 39', OCR)?.value).toBe('GB95 AIBK 9858 6234 2983 39');
+    expect(parseIdNumber('DES7735429975453257452', OCR)?.value).toBe('DE57735429975453257452');
+    // A repair the checksum does not confirm is not made.
+    expect(parseIdNumber('DES7735429975453257453', OCR)?.value).not.toBe('DE57735429975453257453');
   });
   it('reads identifiers', () => {
     expect(parseIdNumber('ACC-0012-3345 (active)', US)?.value).toBe('ACC-0012-3345');

@@ -182,3 +182,103 @@ export async function turnImage(bytes: Uint8Array, quarterTurns: 1 | 2 | 3): Pro
   context.drawImage(image, -image.width / 2, -image.height / 2);
   return new Uint8Array(await canvas.encode('png'));
 }
+
+/**
+ * Dark blobs of at most this many pixels (8-connected) with no other ink within SPECK_CLEARANCE
+ * pixels are specks. Full stops, colons, i-dots and umlauts are as small, but sit next to the
+ * letters they belong to. Measured on the tuned half of the corpus scans (311 facts, 150 scans):
+ * F1 0.879 without removal; 6 px with clearance 4 / 8 / 12: 0.913 / 0.921 / 0.911; 10 px with 8:
+ * 0.921. Removing every blob of ≤ 4 px regardless of neighbours lost decimal points and umlauts
+ * (0.886).
+ */
+export const MAX_SPECK_PIXELS = 6;
+export const SPECK_CLEARANCE = 8;
+
+/**
+ * Removes specks (dust, sensor noise, toner dots) from a page image: every small blob of dark
+ * pixels with no other ink near it is painted with the paper's tone. Tesseract reads a speck
+ * beside a short line as part of it: the line's box grows, its height is normalised wrongly, and
+ * a clean "25/11/2026" or an IBAN comes back as "pue)" or "CERES". Dark is below 60 % of the
+ * paper's tone (the median, as most of a page is paper), so a grey background stays paper.
+ */
+export async function removeSpecks(bytes: Uint8Array, maxPixels = MAX_SPECK_PIXELS, clearance = SPECK_CLEARANCE): Promise<{ image: Uint8Array; removed: number }> {
+  const { loadImage, createCanvas } = await import('@napi-rs/canvas');
+  const image = await loadImage(Buffer.from(bytes));
+  const width = image.width;
+  const height = image.height;
+  const canvas = createCanvas(width, height);
+  const context = canvas.getContext('2d');
+  context.drawImage(image, 0, 0);
+  const pixels = context.getImageData(0, 0, width, height);
+  const data = pixels.data;
+  const count = width * height;
+  const luma = new Uint8Array(count);
+  const histogram = new Uint32Array(256);
+  for (let i = 0; i < count; i++) {
+    luma[i] = (data[4 * i]! * 299 + data[4 * i + 1]! * 587 + data[4 * i + 2]! * 114) / 1000;
+    histogram[luma[i]!]!++;
+  }
+  let paper = 255;
+  for (let v = 0, seen = 0; v < 256; v++) {
+    seen += histogram[v]!;
+    if (seen * 2 >= count) { paper = v; break; }
+  }
+  const dark = paper * 0.6;
+  // Blob number of each dark pixel (0 = not yet visited); a blob's pixels are kept until it is
+  // known to be larger than a speck.
+  const label = new Int32Array(count);
+  const stack = new Int32Array(count);
+  const blob = new Int32Array(maxPixels + 1);
+  let blobs = 0;
+  let removed = 0;
+  for (let start = 0; start < count; start++) {
+    if (label[start] || luma[start]! >= dark) continue;
+    const id = ++blobs;
+    let top = 0;
+    let size = 0;
+    let x0 = width, x1 = 0, y0 = height, y1 = 0;
+    stack[top++] = start;
+    label[start] = id;
+    while (top > 0) {
+      const p = stack[--top]!;
+      if (size <= maxPixels) blob[size] = p;
+      size++;
+      const x = p % width;
+      const y = (p - x) / width;
+      if (x < x0) x0 = x;
+      if (x > x1) x1 = x;
+      if (y < y0) y0 = y;
+      if (y > y1) y1 = y;
+      for (let dy = -1; dy <= 1; dy++) {
+        const ny = y + dy;
+        if (ny < 0 || ny >= height) continue;
+        for (let dx = -1; dx <= 1; dx++) {
+          const nx = x + dx;
+          if (nx < 0 || nx >= width) continue;
+          const q = ny * width + nx;
+          if (!label[q] && luma[q]! < dark) {
+            label[q] = id;
+            stack[top++] = q;
+          }
+        }
+      }
+    }
+    if (size > maxPixels) continue;
+    let alone = true;
+    for (let y = Math.max(0, y0 - clearance); alone && y <= Math.min(height - 1, y1 + clearance); y++) {
+      for (let x = Math.max(0, x0 - clearance); x <= Math.min(width - 1, x1 + clearance); x++) {
+        const q = y * width + x;
+        if (luma[q]! < dark && label[q] !== id) { alone = false; break; }
+      }
+    }
+    if (!alone) continue;
+    removed++;
+    for (let k = 0; k < size; k++) {
+      const p = blob[k]!;
+      data[4 * p] = data[4 * p + 1] = data[4 * p + 2] = paper;
+    }
+  }
+  if (removed === 0) return { image: bytes, removed };
+  context.putImageData(pixels, 0, 0);
+  return { image: new Uint8Array(await canvas.encode('png')), removed };
+}

@@ -28,7 +28,7 @@ export interface BarChartProps {
 
 const WIDTH = 640;
 const HEIGHT = 200;
-const PAD = { top: 12, right: 8, bottom: 28, left: 40 };
+const PAD = { top: 14, right: 8, bottom: 36, left: 52 };
 
 function niceMax(values: readonly number[]): number {
   const top = Math.max(1, ...values);
@@ -56,7 +56,7 @@ export function barChart(p: BarChartProps): VNode {
     <svg class="chart" viewBox=${`0 0 ${WIDTH} ${HEIGHT}`} role="img" aria-labelledby=${`${p.id}-title ${p.id}-desc`} focusable="false">
       <title id=${`${p.id}-title`}>${p.title}</title>
       <desc id=${`${p.id}-desc`}>${p.description}</desc>
-      ${ticks.map((t) => html`<g><line class="axis" x1=${PAD.left} x2=${WIDTH - PAD.right} y1=${y(t)} y2=${y(t)} /><text x=${PAD.left - 6} y=${y(t) + 4} text-anchor="end">${fmt(t)}</text></g>`)}
+      ${ticks.map((t) => html`<g><line class="axis" x1=${PAD.left} x2=${WIDTH - PAD.right} y1=${y(t)} y2=${y(t)} /><text x=${PAD.left - 6} y=${y(t) + 7} text-anchor="end">${fmt(t)}</text></g>`)}
       ${p.labels.map((label, i) => {
         const x0 = PAD.left + i * groupW + groupW * 0.1;
         return html`<g>
@@ -64,7 +64,7 @@ export function barChart(p: BarChartProps): VNode {
             const v = s.values[i] ?? 0;
             return html`<rect class=${`series-${toneOf(s, j)}`} x=${(x0 + j * barW).toFixed(1)} y=${y(v).toFixed(1)} width=${(barW - 1).toFixed(1)} height=${(PAD.top + plotH - y(v)).toFixed(1)} />`;
           })}
-          ${i % labelEvery === 0 ? html`<text x=${(x0 + (barW * p.series.length) / 2).toFixed(1)} y=${HEIGHT - 8} text-anchor="middle">${label}</text>` : null}
+          ${i % labelEvery === 0 ? html`<text x=${(x0 + (barW * p.series.length) / 2).toFixed(1)} y=${HEIGHT - 6} text-anchor="middle">${label}</text>` : null}
         </g>`;
       })}
     </svg>

@@ -44,6 +44,11 @@ const YEAR_MONTH_DAY = new RegExp(`^(\\d{4})[\\s-]+${MONTH}[\\s-]+(\\d{1,2})(?!\
 const NUMERIC_MIXED_SEPARATORS = /^(\d{1,2}) ?[-/.:,] ?(\d{1,2}) ?[-/.:,] ?(\d{4})(?!\d)/;
 /** OCR only: a day of two digits and one more where its full stop was, then a month name. */
 const DAY_DOT_MISREAD = new RegExp(`^(\\d{2})\\d\\s+${MONTH}\\s+(\\d{4})(?!\\d)`, 'i');
+/**
+ * OCR only: a day and a month name that OCR joined ("20janvier 2025") or parted with a comma for
+ * its full stop ("9, February 2024"); the month name and the calendar confirm the reading.
+ */
+const DAY_FIRST_OCR = new RegExp(`^(\\d{1,2})(?:,\\s*|\\.?(?=\\p{L}))${MONTH}[\\s,]+(\\d{4})(?!\\d)`, 'iu');
 /** OCR only: digits, separators and spaces that may be a numeric date OCR split apart. */
 const SPLIT_NUMERIC = /^\d[\d ./-]{6,12}\d(?![\d])/;
 
@@ -102,6 +107,13 @@ export function parseDate(input: string, context: ParseContext): ParsedValue | n
     [month, day] = order.order === 'mdy' ? [a, b] : [b, a];
     reasons.push('ocr_corrected_characters');
     quality *= order.ambiguous ? 0.8 : 0.85;
+  } else if (context.ocr && (m = text.match(DAY_FIRST_OCR))) {
+    day = Number(m[1]);
+    month = MONTHS[m[2]!.toLowerCase()]!;
+    year = Number(m[3]);
+    length = m[0].length;
+    reasons.push('ocr_corrected_characters');
+    quality *= 0.9;
   } else if (context.ocr && (m = text.match(DAY_DOT_MISREAD))) {
     // "175 februar 2026": the full stop of "17." read as a digit.
     day = Number(m[1]);
@@ -209,12 +221,16 @@ export function inferDateOrder(texts: readonly string[]): DateOrder | undefined 
   );
   if (written !== null) return written;
 
+  // Everywhere but the US writes the day first. The currency the amounts are in says where the
+  // document was issued; addresses come second, because a mailing address or a PO box printed on
+  // a bill can be abroad ("Amount due: 158,77 €" beside "PO Box 3648, Springfield, IL 62701").
+  const currency = decide(/[£€₹]|\b(?:GBP|EUR|DKK|INR|AED|Rs\.|kr\.|Dhs)/.test(text), /\$|\bUSD\b/.test(text));
+  if (currency) return currency;
   const regional = decide(
-    // Everywhere but the US writes the day first: their currencies, UK postcodes, IBANs, and
-    // postcode-before-city lines ("1200-195 Lisboa", "1165 København K") say so.
-    /[£€₹]|\b(?:GBP|EUR|DKK|INR|AED|Rs\.|kr\.|Dhs)|\b[A-Z]{1,2}\d[A-Z\d]?\s\d[A-Z]{2}\b|\b[A-Z]{2}\d{2}(?: ?[A-Z\d]{4}){3,}/.test(text) ||
+    // UK postcodes, IBANs, and postcode-before-city lines ("1200-195 Lisboa", "1165 København K").
+    /\b[A-Z]{1,2}\d[A-Z\d]?\s\d[A-Z]{2}\b|\b[A-Z]{2}\d{2}(?: ?[A-Z\d]{4}){3,}/.test(text) ||
       /^(?:\d{4}-\d{3}|\d{4,5}) \p{Lu}\p{L}+(?: [A-Z])?$/mu.test(text),
-    /\$|\bUSD\b|\b[A-Z]{2}\s\d{5}(?:-\d{4})?\b/.test(text),
+    /\b[A-Z]{2}\s\d{5}(?:-\d{4})?\b/.test(text),
   );
   return regional ?? undefined;
 }

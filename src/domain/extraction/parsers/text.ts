@@ -45,6 +45,8 @@ function startsSurname(list: readonly Token[]): boolean {
 }
 
 const bare = (word: string) => word.replace(/[,;:]+$/, '').toLowerCase();
+/** A word without the marks around it: OCR reads a label's colon as "!", "." or a quote ("code!", "ID‘"). */
+const stripped = (word: string) => word.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '').toLowerCase();
 
 /**
  * Cuts a value before an inline label: at the first word ending in ":" (not the first word),
@@ -132,7 +134,7 @@ export function parseString(input: string, _context: ParseContext): ParsedValue 
   if (end - first.start > 120) return null;
   const text = input.slice(first.start, end);
   if (!/[\p{L}\p{N}]/u.test(text)) return null;
-  if (LABEL_WORDS.has(bare(kept[0]!.text)) && kept.length === 1) return null;
+  if (LABEL_WORDS.has(stripped(kept[0]!.text)) && kept.length === 1) return null;
   return { value: text.replace(/\s+/g, ' '), start: first.start, end, quality: cut ? 0.95 : 1, reasons: [] };
 }
 
@@ -156,7 +158,13 @@ const IBAN_DIGIT_LOOK_ALIKES: Record<string, string> = { O: '0', D: '0', Q: '0',
 
 function repairIbanDigits(text: string): string {
   const head = text.match(/^[A-Z]{2}[0-9A-Z]{2}(?: [0-9A-Z]{1,4})+/)?.[0];
-  if (!head) return text;
+  if (!head) {
+    // Printed without spaces ("DES7735429975453257452"): only the check digits can be told apart.
+    const compact = text.match(/^([A-Z]{2})([0-9A-Z]{2})(?=[0-9A-Z]{11,30}(?![\p{L}\d]))/u);
+    if (!compact) return text;
+    const digit = (c: string) => IBAN_DIGIT_LOOK_ALIKES[c] ?? c;
+    return compact[1]! + [...compact[2]!].map(digit).join('') + text.slice(4);
+  }
   const groups = head.split(' ');
   const digit = (c: string) => IBAN_DIGIT_LOOK_ALIKES[c] ?? c;
   groups[0] = groups[0]!.slice(0, 2) + [...groups[0]!.slice(2)].map(digit).join('');
@@ -196,7 +204,11 @@ export function parseIdNumber(input: string, context: ParseContext): ParsedValue
   let text = repaired.text;
   let quality = 1;
   const reasons: string[] = [];
-  let structured = ibanAt(text);
+  // An IBAN is read before the digit repairs: they would turn its country code into digits
+  // ("GB95 AIBK …" → "6895 …"). Its own repairs follow, checked by mod-97.
+  let structured = ibanAt(original);
+  if (structured) text = original;
+  else structured = ibanAt(text);
   if (!structured && context.ocr) {
     // OCR misreads digits of an IBAN as letters ("DES8 3182…"): repair the check digits and the
     // digit-dominated groups, one character for one, and keep the reading only if mod-97 agrees.
