@@ -46,15 +46,13 @@ export async function incrementUsageCounterBelow(tx: Tx, key: UsagePeriodKey, sh
  * returned when it counted.
  */
 export function incrementUsageCounterQuery(key: UsagePeriodKey, shard: number, below: number | null) {
-  const guard =
-    below === null
-      ? sql``
-      : sql`where (select coalesce(sum(sessions_created), 0) from usage_counters
-           where org_id = ${key.orgId} and environment = ${key.environment} and period = ${key.period}) < ${below}`;
+  // One text for both cases (it runs inside a prepared statement): a null `below` passes the guard.
   return sql<{ shard: number }>`
     insert into usage_counters (org_id, environment, period, shard, sessions_created)
     select ${key.orgId}, ${key.environment}, ${key.period}, ${shard}::int, 1
-    ${guard}
+    where ${below}::int is null
+       or (select coalesce(sum(sessions_created), 0) from usage_counters
+           where org_id = ${key.orgId} and environment = ${key.environment} and period = ${key.period}) < ${below}::int
     on conflict (org_id, environment, period, shard) do update set sessions_created = usage_counters.sessions_created + 1
     returning shard`;
 }

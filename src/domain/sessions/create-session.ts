@@ -2,14 +2,13 @@ import type { AppContext } from '../deps.ts';
 import type { AuthenticatedKey } from '../keys/authenticate.ts';
 import type { CaseEventRow } from '../../storage/case-events.ts';
 import type { SessionRow } from '../../storage/cases.ts';
-import { toJsonb } from '../../storage/json.ts';
 import { claimKeyAndReadSessionGates, insertSessionWithCase } from '../../storage/session-creation.ts';
 import { RetryUnitOfWork } from '../../storage/unit-of-work.ts';
 import { enqueueEventEffects, type ActionEnqueuer, type WebhookEnqueuer } from '../cases/case-events.ts';
 import { caseTypeTarget, externalCaseIdConflict, externalCaseIdRace } from '../cases/case-target.ts';
 import { queueColumnsOf } from '../cases/case-writer.ts';
 import { stateOfSnapshot } from '../cases/load-case.ts';
-import { caseCreatedData, caseRowToInsert, factRowsToInsert, newCaseRows } from '../cases/open-case.ts';
+import { caseCreatedData, newCaseRows } from '../cases/open-case.ts';
 import { fail, ok, type Result } from '../errors.ts';
 import type { IdempotentResponse } from '../idempotency/idempotency.ts';
 import { runIdempotentOperationFolded } from '../idempotency/idempotent-operation.ts';
@@ -158,9 +157,9 @@ export async function createSession(deps: SessionDeps, input: CreateSessionInput
         };
         const count = sessionCountPlan({ ...tenant, now, cap: allowance.value.cap, lock: read.usageLock });
         const { counted } = await insertSessionWithCase(tx, {
-          caseRow: caseRowToInsert(caseRow),
-          facts: factRowsToInsert(facts),
-          events: events.map((e) => ({ ...e, data: toJsonb(e.data) })),
+          caseRow,
+          facts,
+          events,
           session,
           usage: count,
           answer: answerFor(201, body),
