@@ -251,6 +251,7 @@ describe('parseName', () => {
     expect(parseName('Aoife |. Byrne', OCR)?.value).toBe('Aoife I. Byrne');
     expect(parseName('Hannah D: Price', US)?.value).toBe('Hannah');
     expect(parseName('Doe, Jane', OCR)?.value).toBe('Doe, Jane');
+    expect(parseName('Kowalski, ‘Michael', OCR)?.value).toBe('Kowalski, Michael');
   });
 });
 
@@ -268,6 +269,8 @@ describe('parseString and parseIdNumber', () => {
   it('reads an OCR IBAN before repairing digit look-alikes, and repairs the check digits of one printed without spaces', () => {
     expect(parseIdNumber('GB95 AIBK 9858 6234 2983 39', OCR)?.value).toBe('GB95 AIBK 9858 6234 2983 39');
     expect(parseIdNumber('DES7735429975453257452', OCR)?.value).toBe('DE57735429975453257452');
+    // A speck read as a full stop between two groups.
+    expect(parseIdNumber('GB95 AIBK 9858.6234 2983 39', OCR)?.value).toBe('GB95 AIBK 9858 6234 2983 39');
     // A repair the checksum does not confirm is not made.
     expect(parseIdNumber('DES7735429975453257453', OCR)?.value).not.toBe('DE57735429975453257453');
   });
