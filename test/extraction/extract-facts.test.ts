@@ -137,6 +137,13 @@ describe('extractFacts', () => {
     expect(run('Employee name:\t. -', PAY_STUB_FACTS, 'ocr').employee_name).toMatchObject({ status: 'failed', evidence: [{ quote: '. -' }] });
   });
 
+  it('reads an OCR date that a wide glyph gap split across two cells, on OCR pages only', () => {
+    const ocr = run('Statement date:\t2\tnovember 2025', UTILITY_BILL_FACTS, 'ocr').statement_date!;
+    expect(ocr).toMatchObject({ status: 'resolved', value: '2025-11-02' });
+    expect(ocr.evidence[0]!.quote).toBe('2\tnovember 2025');
+    expect(run('Statement date:\t2\tnovember 2025', UTILITY_BILL_FACTS, 'plain').statement_date!.status).not.toBe('resolved');
+  });
+
   it('is deterministic: same input, same output and ids', () => {
     const text = 'Employee: Jane Doe\nPay date: 03/14/2026\nGross pay: $5.00\nCheck date: 03/21/2026';
     const first = extractFacts({ documentId: 'doc_9', pages: [page(text)], facts: PAY_STUB_FACTS });

@@ -255,7 +255,16 @@ function readCandidate(
     if (!parsed) return { ...base, value: null, score: 0, spans: [trimmedSpan(text, region.start, region.end)], reasons: [...reasons, 'unparseable_value'] };
     return { ...base, value: parsed.value, score: round(labelScore * parsed.quality), spans: parsed.spans, reasons: [...reasons, ...parsed.reasons] };
   }
-  const parsed = PARSERS[fact.type](text.slice(region.start, region.end), context);
+  let parsed = PARSERS[fact.type](text.slice(region.start, region.end), context);
+  if (!parsed && ocr && fact.type === 'date') {
+    // OCR can leave a column-wide gap inside a value ("2⇥november 2025"): a date read across the
+    // next cell of its line, which the calendar then has to accept, is taken at a lower score.
+    const next = region.line.segments[region.segment.column + 1];
+    const joined = next ? PARSERS.date(text.slice(region.start, next.end), context) : null;
+    if (joined && region.start + joined.end > next!.start) {
+      parsed = { ...joined, quality: joined.quality * 0.9, reasons: [...joined.reasons, 'ocr_corrected_characters'] };
+    }
+  }
   if (!parsed) return { ...base, value: null, score: 0, spans: [trimmedSpan(text, region.start, region.end)], reasons: [...reasons, 'unparseable_value'] };
   return {
     ...base,

@@ -51,3 +51,19 @@ describe('speck removal before OCR', () => {
     expect(await darkAt(seen[0]!, [[320, 250], [114, 61]])).toEqual([false, true]);
   });
 });
+
+describe('OCR column gaps', () => {
+  it('splits header-table columns 1.3 line heights apart and keeps word spaces of 0.9', async () => {
+    const { ocrImageToPage } = await import('../../src/domain/documents/ocr.ts');
+    const word = (text: string, x0: number, x1: number) => ({ text, confidence: 95, x0, x1, top: 10, bottom: 30 });
+    const ocr: OcrEngine = {
+      async recognize() {
+        // Band height 20: "1165"→"København" 18 apart (0.9), "København"→"K" 12, "K"→"26." 26 (1.3).
+        return { words: [word('1165', 0, 40), word('København', 58, 150), word('K', 162, 172), word('26.', 198, 228), word('april', 240, 290)] };
+      },
+      async close() {},
+    };
+    const page = await ocrImageToPage(ocr, new Uint8Array(), 0, new AbortController().signal, { size: { width: 300, height: 40, unit: 'px' }, pixelsPerUnit: 1 });
+    expect(page.ok && page.value.text).toBe('1165 København K\t26. april');
+  });
+});
