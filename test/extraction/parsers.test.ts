@@ -135,6 +135,12 @@ describe('parseDate', () => {
 });
 
 describe('parseMoney', () => {
+  it('reads an OCR amount whose currency code has a speck read as a mark after it', () => {
+    expect(parseMoney('GBP. 13,192.65', OCR)).toMatchObject({ value: '13192.65', start: 0, end: 14, reasons: ['ocr_corrected_characters'] });
+    expect(parseMoney('INR: 20,617.80', OCR)?.value).toBe('20617.80');
+    expect(parseMoney('GBP. 13,192.65', US)).toBeNull();
+  });
+
   it.each([
     ['$1,234.56', '1234.56'],
     ['USD 1234.5', '1234.50'],
@@ -300,6 +306,13 @@ describe('parseAddress', () => {
   });
   it('does not take a four-digit house number for a continental postcode', () => {
     expect(parseAddress(piece('2397 Cedar Lane'), [piece('Raleigh, NC 27615')])!.value).toBe('2397 Cedar Lane, Raleigh, NC 27615');
+  });
+  it('reads a UK postcode whose digits OCR read as letters, on OCR pages only', () => {
+    const ocr = parseAddress(piece('62 Mill Avenue'), [piece('Manchester', 20), piece('MI 3NP', 40)], true)!;
+    expect(ocr.value).toBe('62 Mill Avenue, Manchester, M1 3NP');
+    expect(ocr.reasons).toContain('ocr_corrected_characters');
+    expect(parseAddress(piece('127 Maple Close'), [piece('London', 20), piece('SWIA 4HJ', 40)], true)!.value).toBe('127 Maple Close, London, SW1A 4HJ');
+    expect(parseAddress(piece('62 Mill Avenue'), [piece('Manchester', 20), piece('MI 3NP', 40)])!.value).not.toContain('3NP');
   });
   it('refuses text that does not start like an address', () => {
     expect(parseAddress(piece('Thank you for your business'), [])).toBeNull();
