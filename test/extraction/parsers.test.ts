@@ -140,6 +140,12 @@ describe('parseMoney', () => {
     expect(parseMoney('INR: 20,617.80', OCR)?.value).toBe('20617.80');
     expect(parseMoney('GBP. 13,192.65', US)).toBeNull();
   });
+  it('reads an OCR amount with a space after its decimal mark when thousands groups confirm the mark', () => {
+    expect(parseMoney('$24,979. 34', OCR)).toMatchObject({ value: '24979.34', start: 0, end: 11 });
+    expect(parseMoney('Rs. 7,297. 03', OCR)?.value).toBe('7297.03');
+    expect(parseMoney('7.297, 03 €', OCR)?.value).toBe('7297.03');
+    expect(parseMoney('$979. 34', OCR)?.value).not.toBe('979.34');
+  });
 
   it.each([
     ['$1,234.56', '1234.56'],

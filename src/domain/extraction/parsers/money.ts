@@ -35,6 +35,19 @@ export function parseMoney(input: string, context: ParseContext): ParsedValue | 
       if (m) read = unmarked;
     }
   }
+  if (context.ocr) {
+    // OCR put a space after the decimal mark ("$24,979. 34", "7.297, 03"): thousands groups in the
+    // other mark say which one is decimal. The space moves to the front (same length).
+    const split = read.match(/^([^\d\s]{0,4}\s?\d{1,3}(?:([,.])\d{3})+)([.,]) (\d{2})(?!\d)/);
+    if (split && split[2] !== split[3]) {
+      const joined = ` ${split[1]}${split[3]}${split[4]}${read.slice(split[0].length)}`;
+      const whole = joined.match(MONEY);
+      if (whole) {
+        m = whole;
+        read = joined;
+      }
+    }
+  }
   if (!m) return null;
   const [whole, open, sign1, prefix, sign2, number, , suffix, close] = m;
   let digits = toDecimal(number!);
