@@ -135,6 +135,18 @@ describe('parseDate', () => {
 });
 
 describe('parseMoney', () => {
+  it('reads an OCR amount whose currency code has a speck read as a mark after it', () => {
+    expect(parseMoney('GBP. 13,192.65', OCR)).toMatchObject({ value: '13192.65', start: 0, end: 14, reasons: ['ocr_corrected_characters'] });
+    expect(parseMoney('INR: 20,617.80', OCR)?.value).toBe('20617.80');
+    expect(parseMoney('GBP. 13,192.65', US)).toBeNull();
+  });
+  it('reads an OCR amount with a space after its decimal mark when thousands groups confirm the mark', () => {
+    expect(parseMoney('$24,979. 34', OCR)).toMatchObject({ value: '24979.34', start: 0, end: 11 });
+    expect(parseMoney('Rs. 7,297. 03', OCR)?.value).toBe('7297.03');
+    expect(parseMoney('7.297, 03 €', OCR)?.value).toBe('7297.03');
+    expect(parseMoney('$979. 34', OCR)?.value).not.toBe('979.34');
+  });
+
   it.each([
     ['$1,234.56', '1234.56'],
     ['USD 1234.5', '1234.50'],
@@ -251,6 +263,7 @@ describe('parseName', () => {
     expect(parseName('Aoife |. Byrne', OCR)?.value).toBe('Aoife I. Byrne');
     expect(parseName('Hannah D: Price', US)?.value).toBe('Hannah');
     expect(parseName('Doe, Jane', OCR)?.value).toBe('Doe, Jane');
+    expect(parseName('Kowalski, ‘Michael', OCR)?.value).toBe('Kowalski, Michael');
   });
 });
 
@@ -268,6 +281,8 @@ describe('parseString and parseIdNumber', () => {
   it('reads an OCR IBAN before repairing digit look-alikes, and repairs the check digits of one printed without spaces', () => {
     expect(parseIdNumber('GB95 AIBK 9858 6234 2983 39', OCR)?.value).toBe('GB95 AIBK 9858 6234 2983 39');
     expect(parseIdNumber('DES7735429975453257452', OCR)?.value).toBe('DE57735429975453257452');
+    // A speck read as a full stop between two groups.
+    expect(parseIdNumber('GB95 AIBK 9858.6234 2983 39', OCR)?.value).toBe('GB95 AIBK 9858 6234 2983 39');
     // A repair the checksum does not confirm is not made.
     expect(parseIdNumber('DES7735429975453257453', OCR)?.value).not.toBe('DE57735429975453257453');
   });
@@ -297,6 +312,13 @@ describe('parseAddress', () => {
   });
   it('does not take a four-digit house number for a continental postcode', () => {
     expect(parseAddress(piece('2397 Cedar Lane'), [piece('Raleigh, NC 27615')])!.value).toBe('2397 Cedar Lane, Raleigh, NC 27615');
+  });
+  it('reads a UK postcode whose digits OCR read as letters, on OCR pages only', () => {
+    const ocr = parseAddress(piece('62 Mill Avenue'), [piece('Manchester', 20), piece('MI 3NP', 40)], true)!;
+    expect(ocr.value).toBe('62 Mill Avenue, Manchester, M1 3NP');
+    expect(ocr.reasons).toContain('ocr_corrected_characters');
+    expect(parseAddress(piece('127 Maple Close'), [piece('London', 20), piece('SWIA 4HJ', 40)], true)!.value).toBe('127 Maple Close, London, SW1A 4HJ');
+    expect(parseAddress(piece('62 Mill Avenue'), [piece('Manchester', 20), piece('MI 3NP', 40)])!.value).not.toContain('3NP');
   });
   it('refuses text that does not start like an address', () => {
     expect(parseAddress(piece('Thank you for your business'), [])).toBeNull();

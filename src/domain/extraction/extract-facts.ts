@@ -251,6 +251,7 @@ function readCandidate(
     const parsed = parseAddress(
       { text: text.slice(region.start, region.end), start: region.start },
       followingPieces(page.lines, region.line, region.segment, text),
+      ocr,
     );
     if (!parsed) return { ...base, value: null, score: 0, spans: [trimmedSpan(text, region.start, region.end)], reasons: [...reasons, 'unparseable_value'] };
     return { ...base, value: parsed.value, score: round(labelScore * parsed.quality), spans: parsed.spans, reasons: [...reasons, ...parsed.reasons] };

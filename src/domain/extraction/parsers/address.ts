@@ -55,7 +55,34 @@ const CITY_REGION = /^[\p{Lu}][\p{L} .'’-]+,\s*[\p{Lu}][\p{L} .'’-]*$/u;
 const LABEL_LIKE = /^[\p{L}][\p{L} .'’#/-]{0,30}:(\s|$)|:$/u;
 const MAX_LINES = 5;
 
-export function parseAddress(first: AddressPiece, following: readonly (AddressPiece | null)[]): ParsedAddress | null {
+/** OCR look-alikes of the digits a UK postcode must have in its digit places. */
+const POSTCODE_DIGIT_LOOK_ALIKES: Record<string, string> = { I: '1', l: '1', O: '0', S: '5', Z: '2', B: '8' };
+const UK_POSTCODE_OCR = /^(\s*[A-Z]{1,2})([\dIlOSZB])([A-Z\d]?\s?)([\dIlOSZB])([A-Z]{2}\.?\s*)$/;
+
+/**
+ * A line that is a UK postcode once OCR look-alikes in its two digit places are digits ("MI 3NP",
+ * "SWIA 4HJ"): the postcode's own shape says which characters are digits. Same length, so offsets
+ * hold. Lines that are not postcode-shaped come back unchanged.
+ */
+function repairOcrPostcode(text: string): string {
+  const m = text.match(UK_POSTCODE_OCR);
+  if (!m) return text;
+  const digit = (c: string) => POSTCODE_DIGIT_LOOK_ALIKES[c] ?? c;
+  return `${m[1]}${digit(m[2]!)}${m[3]}${digit(m[4]!)}${m[5]}`;
+}
+
+export function parseAddress(first: AddressPiece, following: readonly (AddressPiece | null)[], ocr = false): ParsedAddress | null {
+  const repaired = new Set<AddressPiece>();
+  if (ocr) {
+    following = following.map((piece) => {
+      if (!piece) return piece;
+      const text = repairOcrPostcode(piece.text);
+      if (text === piece.text) return piece;
+      const fixed = { ...piece, text };
+      repaired.add(fixed);
+      return fixed;
+    });
+  }
   const firstText = first.text.trim();
   if (firstText === '' || LABEL_LIKE.test(firstText)) return null;
   if (!ADDRESS_START.test(firstText) && !STREET_WORDS.test(firstText) && !POSTAL_LINE.test(firstText) && !NUMBER_AFTER_STREET.test(firstText)) return null;
@@ -93,6 +120,10 @@ export function parseAddress(first: AddressPiece, following: readonly (AddressPi
   const value = spans.map((s) => s.text.replace(/\s+/g, ' ')).join(', ');
   const reasons: string[] = [];
   let quality = 1;
+  if (lines.some((piece) => repaired.has(piece))) {
+    reasons.push('ocr_corrected_characters');
+    quality *= 0.9;
+  }
   if (!isPostalLine(spans[spans.length - 1]!.text, spans.length === 1)) {
     reasons.push('address_without_postal_code');
     quality *= spans.length > 1 ? 0.9 : 0.8;

@@ -23,7 +23,31 @@ export function parseMoney(input: string, context: ParseContext): ParsedValue | 
   const lead = input.match(/^\s*/)![0].length;
   const original = input.slice(lead);
   const repaired = context.ocr ? repairOcrDigits(original) : { text: original, repaired: false };
-  const m = repaired.text.match(MONEY);
+  let read = repaired.text;
+  let m = read.match(MONEY);
+  if (!m && context.ocr) {
+    // A speck read as a mark after a currency code ("GBP. 13,192.65", "INR: 20,617.80"): the mark
+    // is dropped and the code moved one place right (same length, so offsets hold), and the
+    // amount must still read as money.
+    const unmarked = read.replace(/^(USD|EUR|GBP|CAD|AUD|CHF|INR|AED|DKK|SEK|NOK)[.:,'‘’]/i, ' $1');
+    if (unmarked !== read) {
+      m = unmarked.match(MONEY);
+      if (m) read = unmarked;
+    }
+  }
+  if (context.ocr) {
+    // OCR put a space after the decimal mark ("$24,979. 34", "7.297, 03"): thousands groups in the
+    // other mark say which one is decimal. The space moves to the front (same length).
+    const split = read.match(/^([^\d\s]{0,4}\s?\d{1,3}(?:([,.])\d{3})+)([.,]) (\d{2})(?!\d)/);
+    if (split && split[2] !== split[3]) {
+      const joined = ` ${split[1]}${split[3]}${split[4]}${read.slice(split[0].length)}`;
+      const whole = joined.match(MONEY);
+      if (whole) {
+        m = whole;
+        read = joined;
+      }
+    }
+  }
   if (!m) return null;
   const [whole, open, sign1, prefix, sign2, number, , suffix, close] = m;
   let digits = toDecimal(number!);
@@ -41,7 +65,7 @@ export function parseMoney(input: string, context: ParseContext): ParsedValue | 
   const hasCents = /[.,]\d{2}$/.test(number!);
   if (!hasCurrency && !hasCents) quality *= 0.85;
   else if (!hasCurrency || !hasCents) quality *= 0.97;
-  if (misreadDecimal || (repaired.repaired && repaired.text.slice(0, whole.length) !== original.slice(0, whole.length))) {
+  if (misreadDecimal || read.slice(0, whole.length) !== original.slice(0, whole.length)) {
     reasons.push('ocr_corrected_characters');
     quality *= 0.9;
   }

@@ -118,7 +118,10 @@ export function parseName(raw: string, context: ParseContext): ParsedValue | nul
  * offsets into the repaired text are offsets into the original.
  */
 function repairOcrInitials(text: string): string {
-  return text.replace(/(?<=\S\s+)([\p{Lu}|])[.,:;](?=\s+\p{L})/gu, (_, letter: string) => `${letter === '|' ? 'I' : letter}.`);
+  return text
+    .replace(/(?<=\S\s+)([\p{Lu}|])[.,:;](?=\s+\p{L})/gu, (_, letter: string) => `${letter === '|' ? 'I' : letter}.`)
+    // A speck read as a quote mark in front of a later word of the name ("Kowalski, ‘Michael").
+    .replace(/(?<=\S\s+)['‘’`"“”](?=\p{Lu})/gu, ' ');
 }
 
 /**
@@ -210,10 +213,11 @@ export function parseIdNumber(input: string, context: ParseContext): ParsedValue
   if (structured) text = original;
   else structured = ibanAt(text);
   if (!structured && context.ocr) {
-    // OCR misreads digits of an IBAN as letters ("DES8 3182…"): repair the check digits and the
-    // digit-dominated groups, one character for one, and keep the reading only if mod-97 agrees.
-    const fixed = repairIbanDigits(text);
-    const found = fixed !== text ? ibanAt(fixed) : null;
+    // OCR misreads digits of an IBAN as letters ("DES8 3182…") and reads a speck between two
+    // groups as a mark ("4883.1434"): repair the check digits, the digit-dominated groups and the
+    // marks between groups, one character for one, and keep the reading only if mod-97 agrees.
+    const fixed = repairIbanDigits(original.replace(/(?<=^[A-Z]{2}[0-9A-Z]{2}(?:[ .,·][0-9A-Z]{4})*)[.,·](?=[0-9A-Z]{1,4}(?![0-9A-Z]))/g, ' '));
+    const found = fixed !== original ? ibanAt(fixed) : null;
     if (found) {
       structured = found;
       text = fixed;
