@@ -1,7 +1,9 @@
 import type { LookupAddress, LookupOptions } from 'node:dns';
 import { isIP, type Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { Agent, buildConnector, type Dispatcher } from 'undici';
+// undici loads with the first request a client sends, not when the client is made: an idle API
+// server makes one and may never send (issue 16, idle RSS: 1.2 MB of source in 109 modules).
+import type { Agent, buildConnector, Dispatcher } from 'undici';
 import { bareHost, checkOutboundUrl, isPublicAddress, systemLookup, type Lookup, type OutboundPolicy } from './address-policy.ts';
 
 /**
@@ -97,7 +99,12 @@ function guardedLookup(lookup: Lookup) {
  * private address after the upfront check is refused before any packet goes to it), and the
  * connected peer address once more as a last line.
  */
-function guardedConnector(policy: OutboundPolicy, timeoutMs: number, lookup: Lookup): buildConnector.connector {
+function guardedConnector(
+  buildConnector: typeof import('undici').buildConnector,
+  policy: OutboundPolicy,
+  timeoutMs: number,
+  lookup: Lookup,
+): buildConnector.connector {
   const options = { timeout: timeoutMs, ...(policy.allowPrivateNetwork ? {} : { lookup: guardedLookup(lookup) }) };
   const connect = buildConnector(options as buildConnector.BuildOptions);
   if (policy.allowPrivateNetwork) return connect;
@@ -163,13 +170,19 @@ async function readCapped(body: Dispatcher.ResponseData['body'], max: number): P
 
 export function createSafeHttpClient(options: SafeHttpClientOptions): OutboundHttp {
   const { policy, timeoutMs: defaultTimeoutMs } = options;
-  const agent = new Agent({
-    connect: guardedConnector(policy, defaultTimeoutMs, options.lookup ?? systemLookup),
-    connections: options.connectionsPerOrigin ?? null,
-    // Our own deadline governs; these only stop undici's 300 s defaults from outliving it.
-    headersTimeout: defaultTimeoutMs,
-    bodyTimeout: defaultTimeoutMs,
-  });
+  let agent: Agent | undefined;
+  let agentLoading: Promise<Agent> | undefined;
+  const loadAgent = () =>
+    (agentLoading ??= import('undici').then(({ Agent, buildConnector }) => {
+      agent = new Agent({
+        connect: guardedConnector(buildConnector, policy, defaultTimeoutMs, options.lookup ?? systemLookup),
+        connections: options.connectionsPerOrigin ?? null,
+        // Our own deadline governs; these only stop undici's 300 s defaults from outliving it.
+        headersTimeout: defaultTimeoutMs,
+        bodyTimeout: defaultTimeoutMs,
+      });
+      return agent;
+    }));
 
   async function fetch(request: OutboundRequest): Promise<FetchResult> {
     const started = performance.now();
@@ -182,7 +195,7 @@ export function createSafeHttpClient(options: SafeHttpClientOptions): OutboundHt
     const deadline = new AbortController();
     const timer = setTimeout(() => deadline.abort(new Error(`no complete answer within ${timeoutMs} ms`)), timeoutMs);
     try {
-      const response = await agent.request({
+      const response = await (agent ?? (await loadAgent())).request({
         origin: url.origin,
         path: `${url.pathname}${url.search}`,
         method: request.method,
@@ -224,6 +237,9 @@ export function createSafeHttpClient(options: SafeHttpClientOptions): OutboundHt
 
   return {
     fetch,
-    close: () => agent.close(),
+    // A client that never sent has nothing to close; one still loading closes once it has loaded.
+    close: async () => {
+      if (agentLoading) await (await agentLoading).close();
+    },
   };
 }

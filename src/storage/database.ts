@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
-import { createPgConfig } from '@electric-sql/pglite/node-postgres';
+// PGlite loads only when the embedded database is opened: a server on PostgreSQL never runs its
+// half a megabyte of source (issue 16, idle RSS).
+import type { PGlite } from '@electric-sql/pglite';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { Database, Db } from './schema.ts';
@@ -91,9 +92,10 @@ export class EmbeddedDatabaseBusyError extends Error {
 
 export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHandle> {
   if (target.kind === 'postgres') return openPostgres(target.url, target.schema, target.poolSize);
+  const { PGlite } = await import('@electric-sql/pglite');
   if (target.kind === 'embedded-memory') {
     const pglite = await PGlite.create(target.loadDataDir ? { loadDataDir: target.loadDataDir } : {});
-    return wrapPglite(pglite, () => {});
+    return await wrapPglite(pglite, () => {});
   }
   const attempt = tryAcquireEmbeddedLock(target.dataDir);
   if (!attempt.ok) throw new EmbeddedDatabaseBusyError(attempt.ownerPid);
@@ -104,7 +106,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
     attempt.lock.release();
     throw err;
   }
-  return wrapPglite(pglite, () => attempt.lock.release());
+  return await wrapPglite(pglite, () => attempt.lock.release());
 }
 
 function openPostgres(url: string, schema: string | undefined, poolSize = 10): DatabaseHandle {
@@ -119,7 +121,8 @@ function openPostgres(url: string, schema: string | undefined, poolSize = 10): D
   return { db, kind: 'postgres', poolStats: statsOf(pool, poolSize, true), close: () => db.destroy() };
 }
 
-function wrapPglite(pglite: PGlite, releaseLock: EmbeddedLock['release']): DatabaseHandle {
+async function wrapPglite(pglite: PGlite, releaseLock: EmbeddedLock['release']): Promise<DatabaseHandle> {
+  const { createPgConfig } = await import('@electric-sql/pglite/node-postgres');
   // PGlite is one connection: a pool of one serialises transactions, which is the only safe use.
   const pool = new pg.Pool({ ...(createPgConfig(pglite) as object), max: 1, idleTimeoutMillis: 0 });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });

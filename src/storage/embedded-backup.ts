@@ -1,6 +1,5 @@
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
-import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'kysely';
 import type { DatabaseHandle } from './database.ts';
 
@@ -35,6 +34,7 @@ export async function dumpEmbeddedDatabase(handle: DatabaseHandle): Promise<{ du
  * and answers. Returns the migrations the restored database has. The caller holds the lock.
  */
 export async function loadEmbeddedDatabase(pgdataDir: string, dump: Uint8Array): Promise<string[]> {
+  const { PGlite } = await import('@electric-sql/pglite');
   const pglite = await PGlite.create(pgdataDir, { loadDataDir: new Blob([new Uint8Array(dump)]) });
   try {
     const rows = await pglite.query<{ migration_id: string }>('select migration_id from schema_migrations order by migration_id');

@@ -1,6 +1,7 @@
 import { AuthorizationError, BillingError, type DossierError, NotFoundError, PreconditionError, RateLimitError, ValidationError, type Dossier, type SessionCreateParams } from '@dossier/client';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createSessionBody } from '../../src/http/routes/sessions.create.ts';
 import { refreshQueueProjection } from '../../src/domain/cases/case-writer.ts';
 import { inTransaction } from '../../src/storage/unit-of-work.ts';
 import { forgetCommittedAnswers } from '../../src/domain/idempotency/idempotency.ts';
@@ -135,6 +136,40 @@ describeEachBackend('POST /api/v1/sessions', (backend) => {
       expect(again).toEqual({ ...first, idempotent_replay: true });
       const cases = await t.ctx.db.selectFrom('cases').select('case_id').where('org_id', '=', ws.orgId).where('case_id', '=', first.case_id).execute();
       expect(cases).toHaveLength(1);
+    });
+
+    it('answers a replay this process knows before validation, byte for byte as the full path does (issue 16)', async () => {
+      const key = uniqueKey();
+      const payload = { case_type_id: 'income_verification', prefill: { full_name: 'Ann' }, metadata: { branch: 'north' } };
+      expect((await post(payload, { 'idempotency-key': key })).statusCode).toBe(201);
+      // Forgotten, the key's replay goes through validation and the handler (and is remembered again).
+      forgetCommittedAnswers();
+      const validations = vi.spyOn(createSessionBody, 'safeParse');
+      const full = await post(payload, { 'idempotency-key': key });
+      expect(validations).toHaveBeenCalledTimes(1);
+      const statements = t.runtime.database.poolStats().statements;
+      const known = await post({ metadata: { branch: 'north' }, prefill: { full_name: 'Ann' }, case_type_id: 'income_verification' }, { 'idempotency-key': key });
+      expect(t.runtime.database.poolStats().statements - statements).toBe(0);
+      expect(validations).toHaveBeenCalledTimes(1);
+      validations.mockRestore();
+      expect(known.statusCode).toBe(200);
+      expect(known.body).toBe(full.body);
+      const headersOf = (res: typeof full) => {
+        const { date: _date, 'x-request-id': requestId, 'x-ratelimit-remaining': remaining, ...rest } = res.headers;
+        expect(requestId).toMatch(/^req_/);
+        expect(Number(remaining)).toBeGreaterThanOrEqual(0);
+        return rest;
+      };
+      expect(headersOf(known)).toEqual(headersOf(full));
+      expect(known.headers['idempotent-replayed']).toBe('true');
+      expect(known.headers['x-request-id']).not.toBe(full.headers['x-request-id']);
+      expect(Number(known.headers['x-ratelimit-remaining'])).toBe(Number(full.headers['x-ratelimit-remaining']) - 1);
+      // The same key with another body is still a conflict, and an invalid body is still refused by validation.
+      expectError(await post({ ...payload, prefill: { full_name: 'Bob' } }, { 'idempotency-key': key }), 400, 'idempotency_key_conflict');
+      expectError(await post({ ...payload, locale: 'not a tag' }, { 'idempotency-key': key }), 400, 'invalid_request');
+      expectError(await post({ ...payload, idempotency_key: 7 }, { 'idempotency-key': key }), 400, 'invalid_request');
+      // Authentication still comes first.
+      expectError(await post(payload, { 'idempotency-key': key }, 'dsr_test_not_a_key'), 401, 'invalid_api_key');
     });
 
     it('lets the body key win over the header', async () => {

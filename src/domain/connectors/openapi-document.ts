@@ -1,5 +1,5 @@
-import { dereference, validate } from '@readme/openapi-parser';
-import { parse as parseYaml } from 'yaml';
+// The OpenAPI parser (with its JSON schemas and ajv) and yaml load on the first import of a
+// connector's document, not at every start: about 1.5 MB of source an idle server never runs (issue 16).
 import type { OutboundHttp } from '../../net/safe-fetch.ts';
 import { fail, ok, type Result } from '../errors.ts';
 
@@ -18,13 +18,14 @@ const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typ
  * Text to a document. Not JSON but a YAML mapping or sequence is YAML (refused with its own
  * code); anything else is neither. A lone YAML scalar (`hello`) is any text at all, not YAML.
  */
-export function parseDocumentText(text: string): Result<unknown> {
+export async function parseDocumentText(text: string): Promise<Result<unknown>> {
   const trimmed = text.replace(/^\uFEFF/, '').trim();
   if (trimmed === '') return fail('invalid_openapi_spec', 'The OpenAPI document is empty.');
   try {
     return ok(JSON.parse(trimmed));
   } catch {
     let yaml: unknown;
+    const { parse: parseYaml } = await import('yaml');
     try {
       yaml = parseYaml(trimmed);
     } catch {
@@ -109,6 +110,7 @@ export async function loadOpenApiDocument(value: unknown): Promise<Result<OpenAp
     validate: { rules: { openapi: { 'duplicate-operation-id': 'warning' as const } } },
     timeoutMs: 5_000,
   };
+  const { dereference, validate } = await import('@readme/openapi-parser');
   try {
     const checked = await validate(structuredClone(value) as never, options);
     if (!checked.valid) {

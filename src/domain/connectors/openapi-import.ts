@@ -176,7 +176,7 @@ export async function importOpenApiConnector(
 
   let parsed: Result<unknown>;
   if (input.openapi_url !== undefined && input.openapi_url !== '') parsed = await fetchOpenApiDocument(deps.outbound, input.openapi_url, deps.openApiFetch);
-  else if (input.openapi_json !== undefined && input.openapi_json !== '') parsed = parseDocumentText(input.openapi_json);
+  else if (input.openapi_json !== undefined && input.openapi_json !== '') parsed = await parseDocumentText(input.openapi_json);
   else parsed = ok(input.openapi);
   if (!parsed.ok) return parsed;
   const loaded = await loadOpenApiDocument(parsed.value);

@@ -1,4 +1,4 @@
-import { PDFDocument, rgb, StandardFonts } from 'pdf-lib';
+// pdf-lib loads when the demo makes its pay stub, not at every start (issue 16, idle RSS).
 
 const MONTH_NAMES = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
 
@@ -20,6 +20,7 @@ export async function demoPayStubPdf(input: { now: Date; employeeName: string })
   const payDate = daysBefore(input.now, 2);
   const periodEnd = daysBefore(input.now, 5);
   const periodStart = daysBefore(periodEnd, 13);
+  const { PDFDocument, rgb, StandardFonts } = await import('pdf-lib');
   const doc = await PDFDocument.create();
   doc.setTitle('Earnings statement (demo)');
   doc.setCreator('Dossier demo');

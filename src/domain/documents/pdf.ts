@@ -1,7 +1,8 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { layoutFragments, type PositionedFragment } from './canonical-text.ts';
-import { Encodings, Font, FontNames } from '@pdf-lib/standard-fonts';
+// The standard-14 metrics (and pako under them) load with pdfjs, not at start: only PDF text layers use them (issue 16, idle RSS).
+import type { Font } from '@pdf-lib/standard-fonts';
 import type { OcrFrame } from './ocr.ts';
 import { boxOrigin, type PageOrigin } from './origin.ts';
 import { documentFailure, documentOk, type DocumentResult, type PageText } from './types.ts';
@@ -52,6 +53,7 @@ function loadPdfjs(): Promise<{ pdfjs: PdfjsModule; assets: PdfAssets }> {
     const worker: unknown = await import(workerModule);
     (globalThis as { pdfjsWorker?: unknown }).pdfjsWorker = worker;
     const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
+    standardFonts = await import('@pdf-lib/standard-fonts');
     const root = dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json'));
     // pdfjs in Node reads these with fs when given plain paths ending in a separator.
     const dir = (name: string) => join(root, name) + '/';
@@ -163,6 +165,8 @@ async function textLayerOf(pdfjs: PdfjsModule, page: PdfPage): Promise<{ text: s
 }
 
 const metricsByFamily = new Map<string, Font | null>();
+/** Set by loadPdfjs: every text layer is read after it. */
+let standardFonts: typeof import('@pdf-lib/standard-fonts') | undefined;
 
 /**
  * Relative glyph widths of a text item, so an evidence box can enclose part of an item (a value
@@ -172,6 +176,8 @@ const metricsByFamily = new Map<string, Font | null>();
  * the item's true width. Monospace and unknown families split evenly.
  */
 function advancesOf(text: string, family: string | undefined): number[] | undefined {
+  if (!standardFonts) throw new Error('advancesOf before loadPdfjs');
+  const { Encodings, Font, FontNames } = standardFonts;
   const name = family === 'serif' ? FontNames.TimesRoman : family === 'sans-serif' ? FontNames.Helvetica : undefined;
   if (!name) return undefined;
   let font = metricsByFamily.get(name);

@@ -1,4 +1,4 @@
-import { fileTypeFromBuffer } from 'file-type';
+// file-type (and the tokenizers under it) loads with the first document, not at start (issue 16, idle RSS).
 import {
   DOCX_MIME_TYPE,
   MAX_DOCUMENT_BYTES,
@@ -26,6 +26,7 @@ export async function sniffDocumentType(bytes: Uint8Array): Promise<DocumentResu
   if (bytes.byteLength === 0) return documentFailure('empty_document', 'document has no bytes');
 
   let detected: { mime: string } | undefined;
+  const { fileTypeFromBuffer } = await import('file-type');
   try {
     detected = await fileTypeFromBuffer(bytes);
   } catch {

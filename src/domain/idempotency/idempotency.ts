@@ -101,6 +101,21 @@ export async function replayRecorded(
   return answer;
 }
 
+/**
+ * The answer this process holds for a committed key, when `request.body` has the fingerprint it
+ * was first sent with; undefined for an unknown or expired key and for a different body, which
+ * then take the full path (validation first, then `idempotency_key_conflict` from `replayRecorded`).
+ * Safe to call before the body is validated: an equal fingerprint means the body equals, in
+ * canonical JSON, one that passed validation when it was first sent, so a known replay need not be
+ * validated again (issue 16: zod and the fingerprint were a tenth of a replay's CPU).
+ */
+export function knownReplay(request: IdempotentRequest, now: Date): { status: number; body: Readonly<Record<string, unknown>> } | undefined {
+  const known = committedAnswers.get(answerKey(scopeOf(request)));
+  if (!known || known.expiresAt <= now.getTime()) return undefined;
+  if (known.fingerprint !== requestFingerprint(request.body)) return undefined;
+  return { status: known.status, body: known.body };
+}
+
 /** A snapshot opens only under the key it was recorded for (org, environment, operation, key). */
 function snapshotLabel(scope: IdempotencyScope): BoxLabel {
   return { purpose: 'idempotency', owner: JSON.stringify([scope.orgId, scope.environment, scope.operation, scope.key]) };

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../app-context.ts';
 import { unwrap } from '../../domain/errors.ts';
+import { knownReplay } from '../../domain/idempotency/idempotency.ts';
 import { createSession } from '../../domain/sessions/create-session.ts';
 import { idempotencyKeyOf } from '../idempotency-key.ts';
 import { authOf } from '../plugins/authenticate.ts';
@@ -53,12 +54,47 @@ export const createSessionBody = withErrorCodes(
   },
 );
 
+/**
+ * The key a replay may be answered under before validation, read as `idempotencyKeyOf` reads it;
+ * undefined where that would refuse or where the body's key is not a string (validation decides).
+ */
+function replayKeyOf(body: Record<string, unknown>, header: string | string[] | undefined): string | undefined {
+  const bodyKey = body.idempotency_key;
+  if (bodyKey !== undefined) return typeof bodyKey === 'string' ? bodyKey : undefined;
+  return Array.isArray(header) ? header[0] : header;
+}
+
 /** POST /api/v1/sessions (spec §4.4). */
 export const createSessionRoute: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
+  // The replay's text per remembered answer (its frozen body), serialised once by this app's 200 serializer.
+  const replayTexts = new WeakMap<object, string>();
   app.post(
     '/api/v1/sessions',
     {
       config: { auth: 'sessions:write' },
+      // A replay this process remembers, with the body it was first sent with, is answered here:
+      // after authentication, scope and rate limit (onRequest hooks), before zod and the handler.
+      // The text is what the handler's replay sends, serialised once (issue 16: zod, the spread and
+      // JSON.stringify were most of a replay's own CPU). Anything else (a new, unknown or expired
+      // key, another body, a key that is not a string) falls through to validation and the handler.
+      preValidation: async (request, reply) => {
+        const key = request.apiKey;
+        const body = request.body as Record<string, unknown> | undefined;
+        if (!key || body === null || typeof body !== 'object') return;
+        const idempotencyKey = replayKeyOf(body, request.headers['idempotency-key']);
+        if (idempotencyKey === undefined) return;
+        const known = knownReplay(
+          { orgId: key.orgId, environment: key.environment, operation: 'sessions.create', key: idempotencyKey, body },
+          ctx.clock.now(),
+        );
+        if (!known) return;
+        let text = replayTexts.get(known.body);
+        if (text === undefined) {
+          text = reply.getSerializationFunction('200')!({ ...known.body, idempotent_replay: true });
+          replayTexts.set(known.body, text);
+        }
+        return reply.code(200).header('idempotent-replayed', 'true').type('application/json; charset=utf-8').send(text as never); // a string with a JSON type is sent as it is
+      },
       schema: {
         operationId: 'createSession',
         summary: 'Create a hosted intake session',
