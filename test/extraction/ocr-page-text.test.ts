@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { extractPages } from '../../src/domain/documents/index.ts';
 import { removeSpecks } from '../../src/domain/documents/image.ts';
 import type { OcrEngine } from '../../src/domain/documents/ocr.ts';
+import { sourceOf } from '../../src/domain/documents/origin.ts';
 
 /**
  * A 400×300 page on off-white paper: three lines of "words" (dark bars, level, so there is no
@@ -65,5 +66,58 @@ describe('OCR column gaps', () => {
     };
     const page = await ocrImageToPage(ocr, new Uint8Array(), 0, new AbortController().signal, { size: { width: 300, height: 40, unit: 'px' }, pixelsPerUnit: 1 });
     expect(page.ok && page.value.text).toBe('1165 København K\t26. april');
+  });
+});
+
+describe('second reading of unsure words', () => {
+  // A 300×60 page; what is drawn does not matter to the fake engine, only that it decodes.
+  const blankPage = async () => {
+    const canvas = createCanvas(300, 60);
+    const context = canvas.getContext('2d');
+    context.fillStyle = '#fff';
+    context.fillRect(0, 0, 300, 60);
+    return new Uint8Array(await canvas.encode('png'));
+  };
+  const frame = { size: { width: 300, height: 60, unit: 'px' as const }, pixelsPerUnit: 1 };
+  const word = (text: string, confidence: number, x0: number, x1: number) => ({ text, confidence, x0, x1, top: 20, bottom: 40 });
+
+  it('keeps a marked letter the enlarged line reading is surer of, and only for the unsure words', async () => {
+    const { ocrImageToPage } = await import('../../src/domain/documents/ocr.ts');
+    const crops: Array<{ width: number; height: number }> = [];
+    const ocr: OcrEngine = {
+      async recognize() {
+        return { words: [word('Name:', 96, 10, 60), word('Jorgen', 81, 90, 150), word('Ostergaard', 89, 158, 260)] };
+      },
+      async recognizeLine(image) {
+        const crop = await loadImage(Buffer.from(image));
+        crops.push({ width: crop.width, height: crop.height });
+        // In the enlarged crop's pixels: the run starts 10 px (×2.5 = 25) after the crop's left edge.
+        return { words: [word('Jørgen', 95, 25, 175), word('Østergaard', 84, 195, 450)] };
+      },
+      async close() {},
+    };
+    const page = await ocrImageToPage(ocr, await blankPage(), 0, new AbortController().signal, frame);
+    expect(page.ok && page.value.text).toBe('Name:\tJørgen Ostergaard');
+    // One crop for the run of two unsure words; "Name:" (96) is not read again.
+    expect(crops).toHaveLength(1);
+    expect(crops[0]!.height).toBeGreaterThan(2 * 20);
+    // The new word's box is mapped back to page pixels (the crop starts at 80, halfway to "Name:"
+    // being 75 and half a line height before the run 80): "Jørgen" is 25/2.5 … 175/2.5 px into it.
+    const box = page.ok ? sourceOf(page.value.origin, 0, 6, 12) : undefined;
+    expect(box).toMatchObject({ kind: 'box', y: 20, height: 20 });
+    expect(box && 'x' in box && [box.x, box.x + box.width]).toEqual([90, 150]);
+  });
+
+  it('keeps the first reading when the second is less sure, changes more than letters, or fails', async () => {
+    const { ocrImageToPage } = await import('../../src/domain/documents/ocr.ts');
+    const first = async () => ({ words: [word('Koln', 91, 90, 150)] });
+    const lessSure: OcrEngine = { recognize: first, async recognizeLine() { return { words: [word('Kôln', 60, 25, 175)] }; }, async close() {} };
+    // The crop's edge read as a mark: surer, but not only letters changed.
+    const strayMark: OcrEngine = { recognize: first, async recognizeLine() { return { words: [word('Köln,-', 96, 25, 175)] }; }, async close() {} };
+    const failing: OcrEngine = { recognize: first, async recognizeLine() { throw new Error('engine died'); }, async close() {} };
+    for (const ocr of [lessSure, strayMark, failing]) {
+      const page = await ocrImageToPage(ocr, await blankPage(), 0, new AbortController().signal, frame);
+      expect(page.ok && page.value.text).toBe('Koln');
+    }
   });
 });
