@@ -82,7 +82,7 @@ describe('second reading of unsure words', () => {
   const word = (text: string, confidence: number, x0: number, x1: number) => ({ text, confidence, x0, x1, top: 20, bottom: 40 });
 
   it('keeps a marked letter the enlarged line reading is surer of, and only for the unsure words', async () => {
-    const { ocrImageToPage } = await import('../../src/domain/documents/ocr.ts');
+    const { ocrImageToPage, REREAD_SCALE } = await import('../../src/domain/documents/ocr.ts');
     const crops: Array<{ width: number; height: number }> = [];
     const ocr: OcrEngine = {
       async recognize() {
@@ -91,8 +91,9 @@ describe('second reading of unsure words', () => {
       async recognizeLine(image) {
         const crop = await loadImage(Buffer.from(image));
         crops.push({ width: crop.width, height: crop.height });
-        // In the enlarged crop's pixels: the run starts 10 px (×2.5 = 25) after the crop's left edge.
-        return { words: [word('Jørgen', 95, 25, 175), word('Østergaard', 84, 195, 450)] };
+        // In the enlarged crop's pixels, which start at page x 80 (see below).
+        const at = (x: number) => (x - 80) * REREAD_SCALE;
+        return { words: [word('Jørgen', 95, at(90), at(150)), word('Østergaard', 84, at(158), at(260))] };
       },
       async close() {},
     };
@@ -101,8 +102,8 @@ describe('second reading of unsure words', () => {
     // One crop for the run of two unsure words; "Name:" (96) is not read again.
     expect(crops).toHaveLength(1);
     expect(crops[0]!.height).toBeGreaterThan(2 * 20);
-    // The new word's box is mapped back to page pixels (the crop starts at 80, halfway to "Name:"
-    // being 75 and half a line height before the run 80): "Jørgen" is 25/2.5 … 175/2.5 px into it.
+    // The new word's box is mapped back to page pixels: the crop starts at 80 (halfway to "Name:"
+    // is 75, half a line height before the run is 80).
     const box = page.ok ? sourceOf(page.value.origin, 0, 6, 12) : undefined;
     expect(box).toMatchObject({ kind: 'box', y: 20, height: 20 });
     expect(box && 'x' in box && [box.x, box.x + box.width]).toEqual([90, 150]);
@@ -111,9 +112,9 @@ describe('second reading of unsure words', () => {
   it('keeps the first reading when the second is less sure, changes more than letters, or fails', async () => {
     const { ocrImageToPage } = await import('../../src/domain/documents/ocr.ts');
     const first = async () => ({ words: [word('Koln', 91, 90, 150)] });
-    const lessSure: OcrEngine = { recognize: first, async recognizeLine() { return { words: [word('Kôln', 60, 25, 175)] }; }, async close() {} };
+    const lessSure: OcrEngine = { recognize: first, async recognizeLine() { return { words: [word('Kôln', 60, 35, 245)] }; }, async close() {} };
     // The crop's edge read as a mark: surer, but not only letters changed.
-    const strayMark: OcrEngine = { recognize: first, async recognizeLine() { return { words: [word('Köln,-', 96, 25, 175)] }; }, async close() {} };
+    const strayMark: OcrEngine = { recognize: first, async recognizeLine() { return { words: [word('Köln,-', 96, 35, 245)] }; }, async close() {} };
     const failing: OcrEngine = { recognize: first, async recognizeLine() { throw new Error('engine died'); }, async close() {} };
     for (const ocr of [lessSure, strayMark, failing]) {
       const page = await ocrImageToPage(ocr, await blankPage(), 0, new AbortController().signal, frame);
