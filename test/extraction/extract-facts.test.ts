@@ -132,6 +132,7 @@ describe('extractFacts', () => {
     expect(facts.gross_pay!.value).toBe('1250.00');
     expect(facts.pay_date!.value).toBe('2026-03-14');
     expect(run('Gross pay: -12.50', PAY_STUB_FACTS, 'ocr').gross_pay!.evidence[0]!.quote).toBe('-12.50');
+    expect(run('Gross pay? $1,250.00', PAY_STUB_FACTS, 'ocr').gross_pay).toMatchObject({ status: 'resolved', value: '1250.00' });
     expect(run(text, PAY_STUB_FACTS, 'plain').employee_name!.status).not.toBe('resolved');
     // A next cell of nothing but marks is read as it is (and fails), never as an empty span.
     expect(run('Employee name:\t. -', PAY_STUB_FACTS, 'ocr').employee_name).toMatchObject({ status: 'failed', evidence: [{ quote: '. -' }] });

@@ -144,11 +144,12 @@ const HINT = /^\s*[([]([^)\]]{1,24})[)\]]/;
 const LABEL_CONTINUES = /^[\p{L}][\p{L}'’.\-]*(?:\s+[\p{L}][\p{L}'’.\-]*){0,3}\s*(?:[([][^)\]]{1,24}[)\]]\s*)?:/u;
 /**
  * OCR reads specks and smudges as stray punctuation between a label and its value ("Employee -.
- * OMAR", "Account holder: ⇥ . THOMAS", "Registration no: ‘HRB 134752"): on OCR pages whole tokens
- * of such marks, and quote marks stuck to the front of the value, are skipped. A minus touching a
+ * OMAR", "Account holder: ⇥ . THOMAS", "Registration no: ‘HRB 134752"), and a label's colon as
+ * "?" or "!" ("GROSS EARNINGS? Rs. 7,297.03"): on OCR pages whole tokens of such marks, and quote
+ * marks stuck to the front of the value, are skipped. A minus touching a
  * digit is never a whole token, so "-12.50" stays.
  */
-const OCR_SPECKS = /^(?:[.,;:'‘’`"“”|_~•·*^\-–—]+(?:\s+|$))*(?:['‘’`"“”]+(?=[\p{L}\p{N}\p{Sc}]))?/u;
+const OCR_SPECKS = /^(?:[.,;:?!'‘’`"“”|_~•·*^\-–—]+(?:\s+|$))*(?:['‘’`"“”]+(?=[\p{L}\p{N}\p{Sc}]))?/u;
 const LABEL_LIKE_CELL = /^[\p{L}][\p{L}\d .'’#/()&-]{0,40}:(\s|$)|^[^:]{1,40}:$/u;
 
 function readCandidate(
