@@ -59,6 +59,9 @@ function classOf(texts: readonly string[]): StatementClass {
   if (all.includes('insert into "webhook_deliveries"')) return 'enqueue';
   return 'other';
 }
+/** Claim statements' round trips (ms) and rows: claims run one at a time, so they bound the rate. */
+const claimTimes: number[] = [];
+const claimRows: number[] = [];
 const openTransactions = new WeakMap<object, string[]>();
 /** The bench's own connections (setup, polling): not counted. */
 const uncounted = new WeakSet<object>();
@@ -78,6 +81,15 @@ pg.Client.prototype.query = function (this: object, ...args: unknown[]) {
     }
   } else {
     statementsByClass[classOf([text])]++;
+  }
+  if (text.includes('with picked as') && typeof args.at(-1) !== 'function') {
+    const started = performance.now();
+    const result = clientQuery.apply(this, args) as Promise<{ rowCount: number | null }>;
+    void result.then((r) => {
+      claimTimes.push(performance.now() - started);
+      claimRows.push(r.rowCount ?? 0);
+    }, () => {});
+    return result;
   }
   return clientQuery.apply(this, args);
 } as typeof pg.Client.prototype.query;
@@ -169,6 +181,8 @@ interface FanRun {
   connections: number;
   recordedSeconds: number;
   statements: Record<StatementClass | 'total', number>;
+  /** Claim statements in the run: how many, their round trip (p50, ms) and rows (p50). */
+  claims: { count: number; p50Ms: number; p50Rows: number };
 }
 
 /** A: the raw undici loop. */
@@ -176,6 +190,7 @@ async function rawRun(count: number, body: string): Promise<RawRun> {
   receiver.send({ type: 'reset' });
   const agent = new Agent();
   let next = 0;
+  await profiler?.post('Profiler.start');
   const cpu = process.cpuUsage();
   const started = performance.now();
   await Promise.all(
@@ -192,13 +207,15 @@ async function rawRun(count: number, body: string): Promise<RawRun> {
   );
   const seconds = (performance.now() - started) / 1000;
   const used = process.cpuUsage(cpu);
+  if (profiler) writeFileSync(profileFile!.replace(/(\.cpuprofile)?$/, '-raw.cpuprofile'), JSON.stringify((await profiler.post('Profiler.stop')).profile));
   await agent.close();
   return { rate: count / seconds, cpuUs: (used.user + used.system) / count, connections: (await receiverCount()).connections };
 }
 
 /**
  * BENCH_PROFILE=file.cpuprofile: a CPU profile of this process while the Dossier runs send (not
- * while they queue), the last run's kept; open it in Chrome DevTools or speedscope.
+ * while they queue), the last run's kept, and of the last raw run beside it (file-raw.cpuprofile);
+ * open them in Chrome DevTools or speedscope.
  */
 const profileFile = process.env.BENCH_PROFILE;
 const profiler = profileFile ? new Session() : undefined;
@@ -220,6 +237,8 @@ async function fanRun(orgId: string, caseId: string, count: number, label: strin
   log(`  ${label}: queued ${fmt(count)} deliveries in ${((performance.now() - queueStart) / 1000).toFixed(1)} s; sending`);
 
   const before = { ...statementsByClass, total: statements() };
+  claimTimes.length = 0;
+  claimRows.length = 0;
   const task = webhookDeliveryTask({ maxInFlight: CONCURRENCY, listenUrl: DATABASE_URL });
   const worker = new Worker(ctx, [task]);
   await profiler?.post('Profiler.start');
@@ -240,7 +259,9 @@ async function fanRun(orgId: string, caseId: string, count: number, label: strin
   if (profiler) writeFileSync(profileFile!, JSON.stringify((await profiler.post('Profiler.stop')).profile));
   await Promise.all([task.stop(), worker.stop()]);
   const per = (k: StatementClass | 'total') => (after[k] - before[k]) / count;
-  return { rate: count / seconds, cpuUs: (used.user + used.system) / count, connections: (await receiverCount()).connections, recordedSeconds, statements: { total: per('total'), claim: per('claim'), outcome: per('outcome'), enqueue: per('enqueue'), other: per('other') } };
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
+  const claims = { count: claimTimes.length, p50Ms: median(claimTimes), p50Rows: median(claimRows) };
+  return { rate: count / seconds, cpuUs: (used.user + used.system) / count, connections: (await receiverCount()).connections, recordedSeconds, claims, statements: { total: per('total'), claim: per('claim'), outcome: per('outcome'), enqueue: per('enqueue'), other: per('other') } };
 }
 
 const mean = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
@@ -270,7 +291,8 @@ try {
     const s = fan.statements;
     log(
       `round ${round} B Dossier:     ${fmt(fan.rate).padStart(6)} deliveries/s, ${fmt(fan.cpuUs)} µs CPU each, ${fan.connections} connections, all recorded at ${fan.recordedSeconds.toFixed(2)} s; ` +
-        `statements per delivery ${s.total.toFixed(2)} (claims ${s.claim.toFixed(2)}, outcomes ${s.outcome.toFixed(2)}, other ${(s.other + s.enqueue).toFixed(2)})`,
+        `statements per delivery ${s.total.toFixed(2)} (claims ${s.claim.toFixed(2)}, outcomes ${s.outcome.toFixed(2)}, other ${(s.other + s.enqueue).toFixed(2)}); ` +
+        `${fan.claims.count} claims, one at a time, p50 ${fan.claims.p50Ms.toFixed(1)} ms for ${fan.claims.p50Rows} rows`,
     );
   }
 

@@ -168,8 +168,15 @@ async function readCapped(body: Dispatcher.ResponseData['body'], max: number): P
   return { body: Buffer.concat(chunks, size), truncated };
 }
 
+/** Stateless decoding (no `stream` option), so one decoder serves every answer. */
+const utf8 = new TextDecoder();
+
+/** Checked URLs per client (the policy is the client's): a webhook endpoint's URL is parsed once, not per attempt. */
+const CHECKED_URLS_LIMIT = 1_000;
+
 export function createSafeHttpClient(options: SafeHttpClientOptions): OutboundHttp {
   const { policy, timeoutMs: defaultTimeoutMs } = options;
+  const checkedUrls = new Map<string, ReturnType<typeof checkOutboundUrl>>();
   let agent: Agent | undefined;
   let agentLoading: Promise<Agent> | undefined;
   const loadAgent = () =>
@@ -187,7 +194,12 @@ export function createSafeHttpClient(options: SafeHttpClientOptions): OutboundHt
   async function fetch(request: OutboundRequest): Promise<FetchResult> {
     const started = performance.now();
     const elapsed = () => Math.round(performance.now() - started);
-    const checked = checkOutboundUrl(request.url, policy);
+    let checked = checkedUrls.get(request.url);
+    if (!checked) {
+      checked = checkOutboundUrl(request.url, policy);
+      if (checkedUrls.size >= CHECKED_URLS_LIMIT) checkedUrls.clear();
+      checkedUrls.set(request.url, checked);
+    }
     if (!checked.ok) return { ok: false, reason: checked.reason, message: `URL ${checked.message}`, durationMs: 0 };
     const { url } = checked;
 
@@ -210,7 +222,7 @@ export function createSafeHttpClient(options: SafeHttpClientOptions): OutboundHt
         status: response.statusCode,
         headers: flattenHeaders(response.headers),
         body,
-        bodyExcerpt: new TextDecoder().decode(body.subarray(0, EXCERPT_BYTES)),
+        bodyExcerpt: utf8.decode(body.subarray(0, EXCERPT_BYTES)),
         truncated,
       };
       const status = response.statusCode;
