@@ -13,7 +13,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { pgbenchTarget } from './pgbench.ts';
-import { benchSchema, load, POSTGRES_URL, row, type LoadResult } from './support.ts';
+import { benchSchema, benchServerEnv, load, POSTGRES_URL, row, type LoadResult } from './support.ts';
 import { runCli, startProcess } from '../test/support/processes.ts';
 
 const EXAMPLE = fileURLToPath(new URL('../examples/case-types/income_verification.json', import.meta.url));
@@ -67,12 +67,7 @@ function mean(results: LoadResult[]): LoadResult {
 const db = await benchSchema();
 const pgbench = await pgbenchTarget(POSTGRES_URL);
 const env = {
-  DATABASE_URL: db.url,
-  DOSSIER_SECRET: 'b'.repeat(40),
-  RATE_LIMIT_PER_MINUTE: '100000000',
-  TEST_SESSIONS_PER_MONTH: '100000000',
-  LOG_LEVEL: 'warn',
-  VALIDATE_RESPONSES: 'false',
+  ...benchServerEnv(db.url),
   METRICS_TOKEN: 'bench-metrics-token-0123456789',
   // As `npm start` and bin/dossier.js run it.
   NODE_OPTIONS: '--max-semi-space-size=8',

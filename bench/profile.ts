@@ -18,7 +18,7 @@ import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { benchSchema, load, type LoadResult } from './support.ts';
+import { benchSchema, benchServerEnv, load, type LoadResult } from './support.ts';
 import { runCli, startProcess } from '../test/support/processes.ts';
 
 interface ProfileNode {
@@ -138,14 +138,7 @@ async function profileLoads(loads: string[]): Promise<void> {
   const EXAMPLE = fileURLToPath(new URL('../examples/case-types/income_verification.json', import.meta.url));
   const db = await benchSchema();
   const dir = mkdtempSync(join(tmpdir(), 'dossier-profile-'));
-  const base = {
-    DATABASE_URL: db.url,
-    DOSSIER_SECRET: 'b'.repeat(40),
-    RATE_LIMIT_PER_MINUTE: '100000000',
-    TEST_SESSIONS_PER_MONTH: '100000000',
-    LOG_LEVEL: 'warn',
-    VALIDATE_RESPONSES: 'false',
-  };
+  const base = benchServerEnv(db.url);
   try {
     const org = (await runCli(['org', 'create', '--name', 'Profile', '--json'], base)).json();
     const key = String((await runCli(['key', 'create', '--org', String(org.org_id), '--env', 'test', '--scopes', '*', '--json'], base)).json().key);

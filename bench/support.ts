@@ -7,6 +7,21 @@ import { postgresUrlForSchema } from '../test/support/processes.ts';
 export const POSTGRES_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
 /** A fresh schema for one bench run, dropped afterwards. */
+/**
+ * The environment a benchmarked `dossier serve` runs with: limits out of the way, quiet logs, and
+ * no response re-validation (tests turn it on; it is not what a deployment pays).
+ */
+export function benchServerEnv(databaseUrl: string): Record<string, string> {
+  return {
+    DATABASE_URL: databaseUrl,
+    DOSSIER_SECRET: 'b'.repeat(40),
+    RATE_LIMIT_PER_MINUTE: '100000000',
+    TEST_SESSIONS_PER_MONTH: '100000000',
+    LOG_LEVEL: 'warn',
+    VALIDATE_RESPONSES: 'false',
+  };
+}
+
 export async function benchSchema(): Promise<{ url: string; drop(): Promise<void> }> {
   const schema = `bench_${randomBase62(10).toLowerCase()}`;
   const admin = new pg.Client({ connectionString: POSTGRES_URL });

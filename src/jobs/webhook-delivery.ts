@@ -10,7 +10,6 @@ import { SigningSecretCache } from './webhook-delivery/secret-cache.ts';
 import type { JobTask } from './worker.ts';
 import { Latch, subscribeToDeliveryWakeUps, type DeliveryListener } from './webhook-wake.ts';
 
-export { WEBHOOK_USER_AGENT } from './webhook-delivery/attempt.ts';
 export const WEBHOOK_DELIVERY_TASK = 'webhook-delivery';
 
 export interface WebhookDeliveryOptions {

@@ -142,7 +142,7 @@ export async function runIdempotent(
   request: IdempotentRequest,
   create: () => Promise<Result<{ status: number; body: Record<string, unknown> }>>,
 ): Promise<Result<IdempotentResponse>> {
-  const scope = { orgId: request.orgId, environment: request.environment, operation: request.operation, key: request.key };
+  const scope = scopeOf(request);
   const fingerprint = requestFingerprint(request.body);
   const claimed = await claimIdempotencyKey(tx, scope, fingerprint, deps.now, new Date(deps.now.getTime() + IDEMPOTENCY_RETENTION_MS));
   if (!claimed) {
@@ -187,7 +187,7 @@ export async function runIdempotentFolded<R extends { claimed: boolean }>(
   read: (claim: KeyClaim) => Promise<R>,
   create: (read: R, answerFor: (status: number, body: Record<string, unknown>) => KeyAnswer) => Promise<Result<{ status: number; body: Record<string, unknown> }>>,
 ): Promise<Result<IdempotentResponse>> {
-  const scope = { orgId: request.orgId, environment: request.environment, operation: request.operation, key: request.key };
+  const scope = scopeOf(request);
   const fingerprint = requestFingerprint(request.body);
   const got = await read({ scope, fingerprint, now: deps.now, expiresAt: new Date(deps.now.getTime() + IDEMPOTENCY_RETENTION_MS) });
   if (!got.claimed) {

@@ -14,13 +14,7 @@ export async function runIdempotentOperation(
   request: IdempotentRequest,
   create: (tx: Tx) => Promise<Result<{ status: number; body: Record<string, unknown> }>>,
 ): Promise<Result<IdempotentResponse>> {
-  const recorded = await replayRecorded(deps.db, { secret: deps.secret, now: deps.now }, request);
-  if (recorded) return recorded;
-  return remembered(
-    deps,
-    request,
-    await withRetries(() => inTransactionResult(deps.db, (tx) => runIdempotent(tx, { secret: deps.secret, now: deps.now }, request, () => create(tx)))),
-  );
+  return replayedOrRun(deps, request, (tx) => runIdempotent(tx, { secret: deps.secret, now: deps.now }, request, () => create(tx)));
 }
 
 /**
@@ -33,21 +27,24 @@ export async function runIdempotentOperationFolded<R extends { claimed: boolean 
   read: (tx: Tx, claim: KeyClaim) => Promise<R>,
   create: (tx: Tx, read: R, answerFor: (status: number, body: Record<string, unknown>) => KeyAnswer) => Promise<Result<{ status: number; body: Record<string, unknown> }>>,
 ): Promise<Result<IdempotentResponse>> {
-  const recorded = await replayRecorded(deps.db, { secret: deps.secret, now: deps.now }, request);
-  if (recorded) return recorded;
-  return remembered(
-    deps,
-    request,
-    await withRetries(() =>
-      inTransactionResult(deps.db, (tx) =>
-        runIdempotentFolded(tx, { secret: deps.secret, now: deps.now }, request, (claim) => read(tx, claim), (got, answerFor) => create(tx, got, answerFor)),
-      ),
-    ),
+  return replayedOrRun(deps, request, (tx) =>
+    runIdempotentFolded(tx, { secret: deps.secret, now: deps.now }, request, (claim) => read(tx, claim), (got, answerFor) => create(tx, got, answerFor)),
   );
 }
 
-/** A new answer has committed by the time the transaction returns: this process's replays of it need no statement. */
-function remembered(deps: { db: Db; now: Date }, request: IdempotentRequest, result: Result<IdempotentResponse>): Result<IdempotentResponse> {
+/**
+ * A committed key's answer from memory or one read; otherwise `run` in one transaction, retried from
+ * the start when the transaction asks to be. A new answer has committed by the time the
+ * transaction returns, so this process's replays of it then need no statement.
+ */
+async function replayedOrRun(
+  deps: { db: Db; secret: string; now: Date },
+  request: IdempotentRequest,
+  run: (tx: Tx) => Promise<Result<IdempotentResponse>>,
+): Promise<Result<IdempotentResponse>> {
+  const recorded = await replayRecorded(deps.db, { secret: deps.secret, now: deps.now }, request);
+  if (recorded) return recorded;
+  const result = await withRetries(() => inTransactionResult(deps.db, run));
   // Inside a caller's transaction nothing has committed yet, and it may still roll back.
   if (result.ok && !result.value.replay && !deps.db.isTransaction) rememberCommittedAnswer(request, deps.now, result.value.status, result.value.body);
   return result;

@@ -3,10 +3,17 @@ import { findDelivery, listAttempts } from '../../storage/webhooks/deliveries.ts
 import { findEndpoint } from '../../storage/webhooks/endpoints.ts';
 import { fail, ok, type Result } from '../errors.ts';
 import { signingSecretsAt, type EndpointDeps } from './endpoints.ts';
-import { signAttempt } from './signature.ts';
+import { signAttempt, type SignatureHeaders } from './signature.ts';
 
 /** The user agent every delivery is sent with. */
 export const WEBHOOK_USER_AGENT = 'Dossier-Webhooks/1.0';
+
+/** Every header a delivery attempt carries: the delivery worker sends these, and the log shows them. */
+export function deliveryHeaders(signature: SignatureHeaders): Record<string, string> {
+  return { 'content-type': 'application/json', 'user-agent': WEBHOOK_USER_AGENT, ...signature };
+}
+
+const SIGNATURE_HEADERS = new Set(['x-service-signature', 'webhook-signature']);
 
 export interface SentRequest {
   /** The body byte for byte as it was sent (and signed). */
@@ -33,27 +40,12 @@ export async function sentRequestOf(
   if (!last || !endpoint) return ok({ body: delivery.payload, headers: null, signaturesKnown: true });
   const t = Math.floor(last.attempted_at.getTime() / 1000);
   const secrets = signingSecretsAt(deps.secret, endpoint, last.attempted_at);
-  const base: [string, string][] = [
-    ['Content-Type', 'application/json'],
-    ['User-Agent', WEBHOOK_USER_AGENT],
-  ];
-  if (!secrets) {
-    return ok({
-      body: delivery.payload,
-      headers: [...base, ['webhook-id', delivery.delivery_id], ['webhook-timestamp', String(t)]],
-      signaturesKnown: false,
-    });
-  }
-  const signed = signAttempt(secrets, delivery.delivery_id, t, delivery.payload);
+  const sent = deliveryHeaders(signAttempt(secrets ?? [], delivery.delivery_id, t, delivery.payload));
+  // Without the secrets that signed it, the attempt's signature headers are not shown at all.
+  const shown = Object.entries(sent).filter(([name]) => secrets || !SIGNATURE_HEADERS.has(name));
   return ok({
     body: delivery.payload,
-    headers: [
-      ...base,
-      ['X-Service-Signature', signed['x-service-signature']],
-      ['webhook-id', signed['webhook-id']],
-      ['webhook-timestamp', signed['webhook-timestamp']],
-      ['webhook-signature', signed['webhook-signature']],
-    ],
-    signaturesKnown: true,
+    headers: shown,
+    signaturesKnown: secrets !== undefined,
   });
 }

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { AppContext } from '../../app-context.ts';
 import { unwrap } from '../../domain/errors.ts';
 import { sendTestWebhook } from '../../domain/webhooks/test-send.ts';
-import { WEBHOOK_USER_AGENT } from '../../jobs/webhook-delivery.ts';
+import { WEBHOOK_USER_AGENT } from '../../domain/webhooks/sent-request.ts';
 import { createSafeHttpClient } from '../../net/safe-fetch.ts';
 import { authOf } from '../plugins/authenticate.ts';
 import { errorResponses } from '../schemas/error.ts';

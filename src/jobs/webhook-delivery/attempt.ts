@@ -1,12 +1,10 @@
 import type { AppContext } from '../../app-context.ts';
 import { decideAfterAttempt, type AttemptDecision } from '../../domain/webhooks/attempt-outcome.ts';
-import { WEBHOOK_USER_AGENT } from '../../domain/webhooks/sent-request.ts';
+import { deliveryHeaders } from '../../domain/webhooks/sent-request.ts';
 import { signAttemptWithKeys } from '../../domain/webhooks/signature.ts';
 import type { FetchResult, OutboundHttp } from '../../net/safe-fetch.ts';
 import type { ClaimedDelivery, RecordedAttempt } from '../../storage/webhooks/deliveries.ts';
 import type { SigningSecretCache } from './secret-cache.ts';
-
-export { WEBHOOK_USER_AGENT };
 
 /** One attempt's result: what to record, and what follows from it (retry, failed, delivered). */
 export interface AttemptOutcome {
@@ -33,11 +31,7 @@ export async function attemptDelivery(
     result = await tools.http.fetch({
       url: delivery.url,
       method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        'user-agent': WEBHOOK_USER_AGENT,
-        ...signAttemptWithKeys(keys, delivery.delivery_id, Math.floor(attemptedAt.getTime() / 1000), delivery.payload),
-      },
+      headers: deliveryHeaders(signAttemptWithKeys(keys, delivery.delivery_id, Math.floor(attemptedAt.getTime() / 1000), delivery.payload)),
       body: delivery.payload,
     });
   }
