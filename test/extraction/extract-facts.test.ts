@@ -145,6 +145,27 @@ describe('extractFacts', () => {
     expect(run('Statement date:\t2\tnovember 2025', UTILITY_BILL_FACTS, 'plain').statement_date!.status).not.toBe('resolved');
   });
 
+  it('reads past what OCR does around labels: a speck letter before a column, a joined label, a marked currency, a split date', () => {
+    const facts = run('EMPLOYEE H\tROBERT PRICE\nPAY DATE2025- i 1-04\nGross pay:\nRs: 8,013.99', PAY_STUB_FACTS, 'ocr');
+    expect(facts.employee_name).toMatchObject({ status: 'resolved', value: 'ROBERT PRICE', evidence: [{ quote: 'ROBERT PRICE' }] });
+    // The label ran into its value, and a "1" of the month was read as a lone "i".
+    expect(facts.pay_date).toMatchObject({ status: 'resolved', value: '2025-11-04', evidence: [{ quote: '2025- i 1-04' }] });
+    expect(facts.pay_date!.reason_codes).toContain('ocr_corrected_characters');
+    // "Rs:" under its label is an amount whose full stop was read as a colon, not another label.
+    expect(facts.gross_pay).toMatchObject({ status: 'resolved', value: '8013.99', evidence: [{ quote: 'Rs: 8,013.99' }] });
+    // A lone letter is a value where it is the whole cell, and on text pages it is never a speck.
+    expect(run('EMPLOYEE H\tROBERT PRICE', PAY_STUB_FACTS, 'plain').employee_name!.status).not.toBe('resolved');
+  });
+
+  it('reads an amount whose currency stands in a column of its own', () => {
+    for (const method of ['plain', 'ocr'] as const) {
+      const gross = run('GROSS EARNINGS: Rs\t7,297.03', PAY_STUB_FACTS, method).gross_pay!;
+      expect(gross).toMatchObject({ status: 'resolved', value: '7297.03', evidence: [{ quote: 'Rs\t7,297.03' }] });
+    }
+    // OCR's space after the decimal mark is read across the column too.
+    expect(run('GROSS EARNINGS: Rs\t7,297. 03', PAY_STUB_FACTS, 'ocr').gross_pay).toMatchObject({ status: 'resolved', value: '7297.03' });
+  });
+
   it('is deterministic: same input, same output and ids', () => {
     const text = 'Employee: Jane Doe\nPay date: 03/14/2026\nGross pay: $5.00\nCheck date: 03/21/2026';
     const first = extractFacts({ documentId: 'doc_9', pages: [page(text)], facts: PAY_STUB_FACTS });

@@ -82,7 +82,8 @@ describe('second reading of unsure words', () => {
   const word = (text: string, confidence: number, x0: number, x1: number) => ({ text, confidence, x0, x1, top: 20, bottom: 40 });
 
   it('keeps a marked letter the enlarged line reading is surer of, and only for the unsure words', async () => {
-    const { ocrImageToPage, REREAD_SCALE } = await import('../../src/domain/documents/ocr.ts');
+    const { ocrImageToPage } = await import('../../src/domain/documents/ocr.ts');
+    const { rereadScale } = await import('../../src/domain/documents/second-readings.ts');
     const crops: Array<{ width: number; height: number }> = [];
     const ocr: OcrEngine = {
       async recognize() {
@@ -92,7 +93,7 @@ describe('second reading of unsure words', () => {
         const crop = await loadImage(Buffer.from(image));
         crops.push({ width: crop.width, height: crop.height });
         // In the enlarged crop's pixels, which start at page x 80 (see below).
-        const at = (x: number) => (x - 80) * REREAD_SCALE;
+        const at = (x: number) => (x - 80) * rereadScale(20);
         return { words: [word('Jørgen', 95, at(90), at(150)), word('Østergaard', 84, at(158), at(260))] };
       },
       async close() {},
@@ -107,6 +108,24 @@ describe('second reading of unsure words', () => {
     const box = page.ok ? sourceOf(page.value.origin, 0, 6, 12) : undefined;
     expect(box).toMatchObject({ kind: 'box', y: 20, height: 20 });
     expect(box && 'x' in box && [box.x, box.x + box.width]).toEqual([90, 150]);
+  });
+
+  it('enlarges a tall line less than a small one, to the same height', async () => {
+    const { ocrImageToPage } = await import('../../src/domain/documents/ocr.ts');
+    const { REREAD_BAND_HEIGHT } = await import('../../src/domain/documents/second-readings.ts');
+    const heights: number[] = [];
+    for (const band of [[20, 40], [0, 60]] as const) {
+      const ocr: OcrEngine = {
+        async recognize() { return { words: [{ text: 'Koln', confidence: 91, x0: 90, x1: 150, top: band[0], bottom: band[1] }] }; },
+        async recognizeLine(image) { heights.push((await loadImage(Buffer.from(image))).height); return { words: [] }; },
+        async close() {},
+      };
+      await ocrImageToPage(ocr, await blankPage(), 0, new AbortController().signal, frame);
+    }
+    // A 20 px line is enlarged 3.5×; a 60 px one only to the same 70 px (its crop's 0.2 margins are
+    // cut by the page's edges).
+    expect(heights[0]).toBe(Math.round(20 * 1.4 * (REREAD_BAND_HEIGHT / 20)));
+    expect(heights[1]).toBe(Math.round(60 * (REREAD_BAND_HEIGHT / 60)));
   });
 
   it('keeps the first reading when the second is less sure, changes more than letters, or fails', async () => {

@@ -1,6 +1,8 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { layoutFragments, OCR_COLUMN_GAP, type PositionedFragment } from './canonical-text.ts';
+import type { Letter } from './lost-marks.ts';
+import { readAgain } from './second-readings.ts';
 import { boxOrigin } from './origin.ts';
 import { documentFailure, documentOk, type DocumentResult, type PageSize, type PageText } from './types.ts';
 
@@ -18,6 +20,11 @@ export interface OcrWord {
    */
   readonly top: number;
   readonly bottom: number;
+  /**
+   * The word's letters, each with its own box, when the engine reports them and there is one per
+   * character of `text`: where a lost mark ("ø", "é") is looked for in the pixels.
+   */
+  readonly letters?: readonly Letter[];
 }
 
 export interface OcrImageResult {
@@ -40,7 +47,13 @@ export interface OcrEngine {
    * Recognises an image holding one line of text (Tesseract page segmentation 7), for a second
    * reading of words the page reading was unsure of. Optional: without it pages keep their first reading.
    */
-  recognizeLine?(image: Uint8Array, options?: { signal?: AbortSignal }): Promise<OcrImageResult>;
+  recognizeLine?(image: Uint8Array, options?: { signal?: AbortSignal; language?: string }): Promise<OcrImageResult>;
+  /**
+   * Languages `recognizeLine` can read in one at a time (`options.language`), for capitals whose
+   * mark the page reading lost: each language reads its own marked capitals best ("KÖHLER" by
+   * German, "BRANDÃO" by Portuguese, "AMÉLIE" by French). Empty or absent: no such reading.
+   */
+  readonly markLanguages?: readonly string[];
   /**
    * How far the page in the image is turned, from Tesseract's orientation and script detection:
    * `degrees` (0, 90, 180, 270) is the clockwise turn that makes it upright. Optional: an engine
@@ -67,6 +80,11 @@ export interface TesseractOcrOptions {
   readonly languages?: string;
   /** Tesseract page segmentation mode; 11 (sparse text) keeps form fields and table cells apart. */
   readonly pageSegMode?: string;
+  /**
+   * Languages that read words again for their marks, one at a time (see OcrEngine.markLanguages).
+   * Default: the page's languages other than English, and Irish.
+   */
+  readonly markLanguages?: readonly string[];
 }
 
 type TesseractWorker = Awaited<ReturnType<typeof import('tesseract.js')['createWorker']>>;
@@ -80,6 +98,12 @@ type TesseractWorker = Awaited<ReturnType<typeof import('tesseract.js')['createW
  * of two seeds; eng+fra+por alone added nothing. Each model is 1.3–1.8 MB gzipped.
  */
 const DEFAULT_LANGUAGES = 'eng+fra+deu+por+dan';
+/**
+ * Irish reads only the words read again for their marks, not pages: its fadas ("Ní", "Seán",
+ * "Órla") are read by no other model, and Irish names are common on Irish documents. A word is read
+ * in Irish in ~15–30 ms; a page in all six languages would be ~20 % slower for every page.
+ */
+const MARK_ONLY_LANGUAGES = ['gle'];
 
 const languagesDirs = new Map<string, Promise<string>>();
 
@@ -89,7 +113,8 @@ const languagesDirs = new Map<string, Promise<string>>();
  * downloaded). Caching the promise is the same lazy, load-once pattern as a module import. The
  * orientation model (`osd`) is always linked beside the languages.
  */
-function packagedLanguagesDir(languages: string): Promise<string> {
+function packagedLanguagesDir(codes: readonly string[]): Promise<string> {
+  const languages = [...new Set([...codes, 'osd'])].sort().join('+');
   let dir = languagesDirs.get(languages);
   if (!dir) {
     dir = (async () => {
@@ -97,7 +122,7 @@ function packagedLanguagesDir(languages: string): Promise<string> {
       const { tmpdir } = await import('node:os');
       const folder = await mkdtemp(join(tmpdir(), 'dossier-tesseract-'));
       const require = createRequire(import.meta.url);
-      for (const code of new Set([...languages.split('+'), 'osd'])) {
+      for (const code of languages.split('+')) {
         const root = dirname(require.resolve(`@tesseract.js-data/${code}/package.json`));
         await symlink(join(root, '4.0.0_best_int', `${code}.traineddata.gz`), join(folder, `${code}.traineddata.gz`));
       }
@@ -123,12 +148,16 @@ export function createTesseractOcr(options: TesseractOcrOptions = {}): OcrEngine
   const pageSegMode = options.pageSegMode ?? '11';
   // Two engines, each started on first use: the LSTM reader, and the legacy engine that orientation
   // detection needs (its model, osd, has no LSTM part). Most pages never start the second.
-  const workers: { read?: Promise<TesseractWorker>; osd?: Promise<TesseractWorker> } = {};
+  // Beside them, one single-language line reader per marked language, each started the first time
+  // a page has a word whose marks are read again (see readMarksAgain).
+  type WorkerKind = 'read' | 'osd' | `line:${string}`;
+  const workers: Partial<Record<WorkerKind, Promise<TesseractWorker>>> = {};
+  const markLanguages = options.markLanguages ?? [...languages.split('+').filter((code) => code !== 'eng'), ...(options.langPath ? [] : MARK_ONLY_LANGUAGES)];
   let queue: Promise<unknown> = Promise.resolve();
 
-  const start = async (kind: 'read' | 'osd'): Promise<TesseractWorker> => {
+  const start = async (kind: WorkerKind): Promise<TesseractWorker> => {
     const { createWorker, OEM } = await import('tesseract.js');
-    const langPath = options.langPath ?? (await packagedLanguagesDir(languages));
+    const langPath = options.langPath ?? (await packagedLanguagesDir([...languages.split('+'), ...markLanguages]));
     const common = {
       langPath,
       // 'none' neither reads nor writes a cache: the model is read from the package every start.
@@ -137,6 +166,11 @@ export function createTesseractOcr(options: TesseractOcrOptions = {}): OcrEngine
       logger: () => {},
       errorHandler: () => {},
     };
+    if (kind.startsWith('line:')) {
+      const created = await createWorker(kind.slice('line:'.length), OEM.LSTM_ONLY, common);
+      await created.setParameters({ tessedit_pageseg_mode: '7' as never, user_defined_dpi: '150' });
+      return created;
+    }
     const created = kind === 'read'
       ? await createWorker(languages, OEM.LSTM_ONLY, common)
       : await createWorker('osd', OEM.TESSERACT_ONLY, { ...common, legacyCore: true, legacyLang: true } as typeof common);
@@ -144,13 +178,13 @@ export function createTesseractOcr(options: TesseractOcrOptions = {}): OcrEngine
     return created;
   };
 
-  const stop = async (kind: 'read' | 'osd'): Promise<void> => {
+  const stop = async (kind: WorkerKind): Promise<void> => {
     const current = workers[kind];
     workers[kind] = undefined;
     if (current) await current.then((w) => w.terminate()).catch(() => {});
   };
 
-  const run = async <T>(kind: 'read' | 'osd', signal: AbortSignal | undefined, job: (w: TesseractWorker) => Promise<T>): Promise<T> => {
+  const run = async <T>(kind: WorkerKind, signal: AbortSignal | undefined, job: (w: TesseractWorker) => Promise<T>): Promise<T> => {
     if (signal?.aborted) throw abortError();
     workers[kind] ??= start(kind);
     const current = workers[kind];
@@ -182,7 +216,16 @@ export function createTesseractOcr(options: TesseractOcrOptions = {}): OcrEngine
         return { words: wordsOf(result.data.blocks ?? []) };
       }));
     },
+    markLanguages,
     recognizeLine(image, opts = {}) {
+      const language = opts.language;
+      if (language !== undefined) {
+        if (!markLanguages.includes(language)) return Promise.reject(new Error(`language ${language} is not loaded`));
+        return enqueue(() => run(`line:${language}`, opts.signal, async (w) => {
+          const result = await w.recognize(Buffer.from(image), {}, { text: false, blocks: true });
+          return { words: wordsOf(result.data.blocks ?? []) };
+        }));
+      }
       return enqueue(() => run('read', opts.signal, async (w) => {
         await w.setParameters({ tessedit_pageseg_mode: '7' as never });
         try {
@@ -203,7 +246,7 @@ export function createTesseractOcr(options: TesseractOcrOptions = {}): OcrEngine
     },
     async close() {
       await queue;
-      await Promise.all([stop('read'), stop('osd')]);
+      await Promise.all((Object.keys(workers) as WorkerKind[]).map((kind) => stop(kind)));
     },
   };
 }
@@ -243,7 +286,9 @@ function wordsOf(blocks: readonly TesseractBlock[]): OcrWord[] {
             top = bbox.y0;
             bottom = bbox.y1;
           }
-          words.push({ text, confidence: word.confidence, x0: word.bbox.x0, x1: word.bbox.x1, top, bottom });
+          const letters = (word.symbols ?? []).map((symbol) => ({ text: symbol.text, ...symbol.bbox }));
+          const oneEach = letters.length > 0 && letters.length === [...text].length && letters.every((l, k) => l.text === [...text][k]);
+          words.push({ text, confidence: word.confidence, x0: word.bbox.x0, x1: word.bbox.x1, top, bottom, ...(oneEach ? { letters } : {}) });
         }
       }
     }
@@ -253,112 +298,6 @@ function wordsOf(blocks: readonly TesseractBlock[]): OcrWord[] {
 
 /** Words whose confidence is below this are noise (speckles, rules read as "|" or "—"). */
 const MIN_WORD_CONFIDENCE = 20;
-
-/**
- * Words with letters read below this confidence get a second, enlarged reading. Measured on the
- * tuned half of the corpus scans: words read right mostly sit at 95–96; marked letters read
- * without or with another mark at 81–95 ("Jorgen" 81, "HauptstraRe" 84, "Benoit" 87, "Koln" 91,
- * "Kôhler" 92; "Orla" 95 is out of reach). Tuned half (311 facts) with a threshold of 90 / 93 / 95:
- * 0.950 / 0.953 / 0.959, no new miss at 95.
- */
-export const UNSURE_WORD_CONFIDENCE = 95;
-/**
- * How much the unsure words are enlarged for the second reading: at the corpus scans' ~144 dpi a
- * letter is 10–15 px tall (median blob height), and Tesseract tells marks apart best at 20–30 px
- * x-height. Tuned half (311 facts): 2.5× 0.950, 3× 0.953 (but cut "Lefèvre" to "Lef"), 3.5× 0.953.
- */
-export const REREAD_SCALE = 3.5;
-
-/**
- * Reads runs of unsure words again, each cut out of the page with a margin, enlarged and read as a
- * single line, and keeps a word of the second reading where it is more confident than the first.
- * Small text loses marks and letters first ("Jørgen Østergaard" read "Jorgen Ostergaard"). Enlarging
- * the whole page to a 20 px letter height instead (≤ 2×) gained as much (tuned half 0.947 → 0.951)
- * but made every page ~3× slower and broke other lines ("München" read "Miinchen", a name column
- * lost); 2.5× with a 28 px target was worse (0.945). A run is the consecutive unsure
- * words of one line; when the second reading splits or joins words differently the run is replaced
- * only as a whole, when its mean confidence is higher.
- */
-async function rereadUnsureWords(engine: OcrEngine, image: Uint8Array, words: OcrWord[], signal: AbortSignal): Promise<OcrWord[]> {
-  const unsure = (w: OcrWord) => w.confidence < UNSURE_WORD_CONFIDENCE && /\p{L}/u.test(w.text);
-  if (!words.some(unsure)) return words;
-  // Group words into lines by the overlap of their bands, in reading order.
-  const order = words.map((w, i) => i).sort((a, b) => words[a]!.top - words[b]!.top || words[a]!.x0 - words[b]!.x0);
-  const lines: number[][] = [];
-  for (const i of order) {
-    const w = words[i]!;
-    const line = lines.find((l) => { const f = words[l[0]!]!; const mid = (w.top + w.bottom) / 2; return mid > f.top && mid < f.bottom; });
-    if (line) line.push(i); else lines.push([i]);
-  }
-  const runs: number[][] = [];
-  for (const line of lines) {
-    line.sort((a, b) => words[a]!.x0 - words[b]!.x0);
-    let run: number[] = [];
-    for (const i of line) {
-      const w = words[i]!;
-      const previous = run.length > 0 ? words[run[run.length - 1]!]! : undefined;
-      // A column gap ends a run as well: the two sides are different values.
-      if (unsure(w) && (!previous || w.x0 - previous.x1 < OCR_COLUMN_GAP * (w.bottom - w.top))) run.push(i);
-      else {
-        if (run.length > 0) runs.push(run);
-        run = unsure(w) ? [i] : [];
-      }
-    }
-    if (run.length > 0) runs.push(run);
-  }
-  const { loadImage, createCanvas } = await import('@napi-rs/canvas');
-  const page = await loadImage(Buffer.from(image));
-  const replaced = new Map<number, OcrWord[]>();
-  for (const run of runs) {
-    if (signal.aborted) break;
-    const first = words[run[0]!]!;
-    const last = words[run[run.length - 1]!]!;
-    const top = Math.min(...run.map((i) => words[i]!.top));
-    const bottom = Math.max(...run.map((i) => words[i]!.bottom));
-    const height = bottom - top;
-    // The margin stops halfway to the neighbouring words, so none of their ink is read with the run.
-    const neighbours = words.filter((w, i) => !run.includes(i) && (w.top + w.bottom) / 2 > top && (w.top + w.bottom) / 2 < bottom);
-    const leftLimit = Math.max(0, ...neighbours.filter((w) => w.x1 <= first.x0).map((w) => (w.x1 + first.x0) / 2));
-    const rightLimit = Math.min(page.width, ...neighbours.filter((w) => w.x0 >= last.x1).map((w) => (w.x0 + last.x1) / 2));
-    const x0 = Math.max(leftLimit, first.x0 - 0.5 * height);
-    const x1 = Math.min(rightLimit, last.x1 + 0.5 * height);
-    const y0 = Math.max(0, top - 0.2 * height);
-    const y1 = Math.min(page.height, bottom + 0.2 * height);
-    if (x1 - x0 < 2 || y1 - y0 < 2) continue;
-    const canvas = createCanvas(Math.round((x1 - x0) * REREAD_SCALE), Math.round((y1 - y0) * REREAD_SCALE));
-    const context = canvas.getContext('2d');
-    context.imageSmoothingQuality = 'high';
-    context.drawImage(page, x0, y0, x1 - x0, y1 - y0, 0, 0, canvas.width, canvas.height);
-    const second = (await engine.recognizeLine!(new Uint8Array(await canvas.encode('png')), { signal })).words
-      .filter((w) => w.text.trim() !== '')
-      .map((w) => ({ ...w, x0: x0 + w.x0 / REREAD_SCALE, x1: x0 + w.x1 / REREAD_SCALE, top, bottom }));
-    if (second.length === 0) continue;
-    if (second.length === run.length) {
-      run.forEach((i, k) => {
-        const better = second[k]!;
-        if (better.confidence > words[i]!.confidence && sameNonLetters(better.text, words[i]!.text)) replaced.set(i, [{ ...better, x0: Math.max(better.x0, x0), x1: Math.min(better.x1, x1) }]);
-      });
-    } else {
-      const mean = (list: readonly OcrWord[]) => list.reduce((sum, w) => sum + w.confidence, 0) / list.length;
-      const before = run.map((i) => words[i]!);
-      if (mean(second) > mean(before) && sameNonLetters(second.map((w) => w.text).join(''), before.map((w) => w.text).join(''))) {
-        replaced.set(run[0]!, second);
-        for (const i of run.slice(1)) replaced.set(i, []);
-      }
-    }
-  }
-  if (replaced.size === 0) return words;
-  return words.flatMap((w, i) => replaced.get(i) ?? [w]);
-}
-
-/**
- * The second reading may change letters only: the crop's edge reads as stray marks ("Rd," came
- * back "Rd,-"), and digits and punctuation are what the value repairs downstream check.
- */
-function sameNonLetters(a: string, b: string): boolean {
-  const skeleton = (text: string) => text.normalize('NFD').replace(/[\p{L}\p{M}\s]+/gu, '');
-  return skeleton(a) === skeleton(b);
-}
 
 /**
  * Where the OCRed image sits on its page: the page's size in its own unit, and how many image
@@ -394,10 +333,10 @@ export async function ocrImageToPage(
   let words = result.words.filter((w) => w.confidence >= MIN_WORD_CONFIDENCE || /[\p{L}\p{N}]{2,}/u.test(w.text));
   if (engine.recognizeLine) {
     try {
-      words = await rereadUnsureWords(engine, image, words, signal);
+      words = await readAgain(engine, image, words, signal);
     } catch {
       if (signal.aborted) return documentFailure('extraction_timeout', 'OCR was stopped by the extraction deadline');
-      // The second reading only ever improves on the first: keep the first when it fails.
+      // The second readings only ever improve on the first: keep the first when they fail.
     }
   }
   const fragments: PositionedFragment[] = words.map((w) => ({ text: w.text, x0: w.x0, x1: w.x1, top: w.top, bottom: w.bottom }));

@@ -7,7 +7,8 @@ import type { PageLine } from './lines.ts';
  * Both the anchor and the line are folded to lowercase letters and digits with single spaces
  * between words (punctuation counts as a space, accents are dropped). Matching is a weighted edit
  * distance over the folded text (Sellers' approximate substring search) where the match must begin
- * at a word start and end at a word end. Costs, in half-edits so they stay integers:
+ * at a word start and end at a word end (or where digits follow a letter). Costs, in half-edits so
+ * they stay integers:
  *  - 2 for an ordinary substitution, insertion or deletion;
  *  - 1 for inserting or deleting a space ("Paydate", "Employee  name" after OCR merges), for
  *    substituting an OCR look-alike (0/o, 1/l/i, 5/s, 8/b, 2/z, 6/g) and for the two-for-one
@@ -88,6 +89,10 @@ function substitutionCost(a: number, b: number): number {
   return a < 128 && b < 128 ? SUBSTITUTION[a * 128 + b]! : 2;
 }
 
+function isDigitCode(code: number): boolean {
+  return code >= 48 && code <= 57;
+}
+
 function indelCost(code: number): number {
   return code === SPACE ? 1 : 2;
 }
@@ -152,7 +157,9 @@ function approximateOccurrences(anchor: string, line: string, maxCost: number): 
   for (let j = 1; j <= n; j++) {
     const cost = prevCost[j]!;
     if (cost > maxCost) continue;
-    const wordEnd = j === n || line[j] === ' ';
+    // A label may also end where digits start: OCR drops the space between a label and its value
+    // ("DATE OF REGISTRATION8. juni 2026"), and no label ends in a letter glued to a digit.
+    const wordEnd = j === n || line[j] === ' ' || (isDigitCode(lineCodes[j]!) && !isDigitCode(lineCodes[j - 1]!) && !isDigitCode(anchor.charCodeAt(m - 1)));
     const start = prevStart[j]!;
     if (!wordEnd || line[j - 1] === ' ' || start >= j) continue;
     found.push([start, j, cost]);

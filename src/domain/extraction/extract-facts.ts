@@ -5,7 +5,7 @@ import { isBlank, splitPageLines, type PageLine, type Segment } from './lines.ts
 import { parseAddress, type AddressPiece } from './parsers/address.ts';
 import type { DateOrder, ParseContext, ParsedValue } from './parsers/common.ts';
 import { dateOrderHint, inferDateOrder, parseDate } from './parsers/date.ts';
-import { parseMoney } from './parsers/money.ts';
+import { isCurrencyMarker, parseMoney, startsWithAmount } from './parsers/money.ts';
 import { parseNumber } from './parsers/number.ts';
 import { parseIdNumber, parseName, parseString } from './parsers/text.ts';
 import {
@@ -209,7 +209,10 @@ function readCandidate(
   }
   let placement: ValuePlacement = 'same_line';
   let region: { start: number; end: number; line: PageLine; segment: Segment } | undefined;
-  if (text.slice(cursor, regionEnd).trim() !== '') {
+  // On OCR pages a lone character left at the end of the label's cell, before a next cell, is a
+  // speck read as a letter ("EMPLOYEE H ⇥ ROBERT PRICE"): the value is the next cell.
+  const speckBeforeGap = ocr && regionEnd === segment.end && /^\s*[^\s\d\p{Sc}]\s*$/u.test(text.slice(cursor, regionEnd)) && line.segments[segment.column + 1] !== undefined;
+  if (text.slice(cursor, regionEnd).trim() !== '' && !speckBeforeGap) {
     region = { start: cursor, end: regionEnd, line, segment };
   } else {
     // 2. The next cell of the same line.
@@ -258,6 +261,12 @@ function readCandidate(
     return { ...base, value: parsed.value, score: round(labelScore * parsed.quality), spans: parsed.spans, reasons: [...reasons, ...parsed.reasons] };
   }
   let parsed = PARSERS[fact.type](text.slice(region.start, region.end), context);
+  if (!parsed && fact.type === 'money' && isCurrencyMarker(text.slice(region.start, region.end))) {
+    // A currency in a column of its own ("Total ⇥ Rs ⇥ 7,297.03"): the amount is the next cell.
+    const next = region.line.segments[region.segment.column + 1];
+    const joined = next ? PARSERS.money(text.slice(region.start, next.end), context) : null;
+    if (joined) parsed = joined;
+  }
   if (!parsed && ocr && fact.type === 'date') {
     // OCR can leave a column-wide gap inside a value ("2⇥november 2025"): a date read across the
     // next cell of its line, which the calendar then has to accept, is taken at a lower score.
@@ -297,7 +306,12 @@ function closesWithColon(text: string, from: number, limit: number): boolean {
 /** A cell that is a label rather than a value: it starts with an anchor, or reads "Something:". */
 function isLabelCell(cell: Segment, matches: readonly AnchorMatch[], text: string): boolean {
   if (matches.some((m) => m.start >= cell.start && m.start < cell.end && !/[\p{L}\p{N}]/u.test(text.slice(cell.start, m.start)))) return true;
-  return LABEL_LIKE_CELL.test(cell.text);
+  return isLabelLike(cell.text);
+}
+
+/** "Something:" — but not an amount whose currency OCR gave a colon ("Rs: 8,013.99"). */
+function isLabelLike(cell: string): boolean {
+  return LABEL_LIKE_CELL.test(cell) && !startsWithAmount(cell);
 }
 
 function nextNonBlankLine(lines: readonly PageLine[], from: number, maxBlank: number): PageLine | undefined {
@@ -319,7 +333,7 @@ function alignedSegment(line: PageLine, segment: Segment, below: PageLine): Segm
   if (below.segments.length === 0) return undefined;
   if (below.segments.length === line.segments.length) return below.segments[segment.column];
   const reachable = below.segments.slice(0, segment.column + 1);
-  const value = [...reachable].reverse().find((cell) => !LABEL_LIKE_CELL.test(cell.text));
+  const value = [...reachable].reverse().find((cell) => !isLabelLike(cell.text));
   return value ?? reachable[reachable.length - 1];
 }
 

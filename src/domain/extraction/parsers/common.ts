@@ -25,7 +25,7 @@ export interface ParseContext {
 export type DateOrder = 'mdy' | 'dmy';
 
 /** Characters OCR puts where a digit was. Repairs are applied only inside digit-dominated tokens. */
-const DIGIT_LOOK_ALIKES: Record<string, string> = { O: '0', o: '0', D: '0', Q: '0', l: '1', I: '1', i: '1', '|': '1', '!': '1', S: '5', s: '5', B: '8', Z: '2', z: '2', G: '6', g: '9', q: '9' };
+export const DIGIT_LOOK_ALIKES: Record<string, string> = { O: '0', o: '0', D: '0', Q: '0', l: '1', I: '1', i: '1', '|': '1', '!': '1', S: '5', s: '5', B: '8', Z: '2', z: '2', G: '6', g: '9', q: '9' };
 
 /**
  * Replaces digit look-alikes inside tokens that are mostly digits already ("03/l4/2O26",

@@ -1,4 +1,4 @@
-import { repairOcrDigits, type DateOrder, type ParseContext, type ParsedValue } from './common.ts';
+import { DIGIT_LOOK_ALIKES, repairOcrDigits, type DateOrder, type ParseContext, type ParsedValue } from './common.ts';
 
 /**
  * Dates → ISO `YYYY-MM-DD`, from the ways people write them on pay stubs and bills:
@@ -51,6 +51,14 @@ const DAY_DOT_MISREAD = new RegExp(`^(\\d{2})\\d\\s+${MONTH}\\s+(\\d{4})(?!\\d)`
 const DAY_FIRST_OCR = new RegExp(`^(\\d{1,2})(?:,\\s*|\\.?(?=\\p{L}))${MONTH}[\\s,]+(\\d{4})(?!\\d)`, 'iu');
 /** OCR only: digits, separators and spaces that may be a numeric date OCR split apart. */
 const SPLIT_NUMERIC = /^\d[\d ./-]{6,12}\d(?![\d])/;
+
+/**
+ * A split date's span with its lone look-alikes read as digits ("2025- i 1-04": a "1" read as "i"
+ * and parted from its neighbour), one character for one, so offsets hold.
+ */
+function splitDigits(text: string): string {
+  return text.replace(/^\d[\d\s./\-OoIil|!]{6,14}/, (span) => span.replace(/[OoIil|!]/g, (c) => DIGIT_LOOK_ALIKES[c]!));
+}
 
 export function parseDate(input: string, context: ParseContext): ParsedValue | null {
   const lead = input.match(/^\s*/)![0].length;
@@ -122,7 +130,7 @@ export function parseDate(input: string, context: ParseContext): ParsedValue | n
     length = m[0].length;
     reasons.push('ocr_corrected_characters');
     quality *= 0.85;
-  } else if (context.ocr && (m = text.match(SPLIT_NUMERIC)) && /\s/.test(m[0]) && m[0].replace(/\D/g, '').length === 8) {
+  } else if (context.ocr && (m = splitDigits(text).match(SPLIT_NUMERIC)) && /\s/.test(m[0]) && m[0].replace(/\D/g, '').length === 8) {
     // "2025-1 220": OCR moved a separator and split the date with a space. Read as the eight
     // digits of a year-first or year-last date, only when the calendar accepts them.
     const digits = m[0].replace(/\D/g, '');

@@ -19,6 +19,20 @@ const MONEY = new RegExp(
   'iu',
 );
 
+const CURRENCY_ONLY = new RegExp(String.raw`^\s*${CURRENCY}[.:]?\s*$`, 'iu');
+/** A currency marker, OCR's stray mark after it, then digits: "Rs: 8,013.99", "USD 12". */
+const CURRENCY_THEN_DIGITS = new RegExp(String.raw`^\s*${CURRENCY}\s?[.:,]?\s?[-−]?\d`, 'iu');
+
+/** A cell holding only a currency marker, whose amount is in the next cell. */
+export function isCurrencyMarker(text: string): boolean {
+  return CURRENCY_ONLY.test(text);
+}
+
+/** Text that starts with a currency marker and an amount, however OCR marked the currency. */
+export function startsWithAmount(text: string): boolean {
+  return CURRENCY_THEN_DIGITS.test(text);
+}
+
 export function parseMoney(input: string, context: ParseContext): ParsedValue | null {
   const lead = input.match(/^\s*/)![0].length;
   const original = input.slice(lead);
@@ -26,10 +40,10 @@ export function parseMoney(input: string, context: ParseContext): ParsedValue | 
   let read = repaired.text;
   let m = read.match(MONEY);
   if (!m && context.ocr) {
-    // A speck read as a mark after a currency code ("GBP. 13,192.65", "INR: 20,617.80"): the mark
+    // A speck read as a mark after a currency code ("GBP. 13,192.65", "INR: 20,617.80", "Rs: 8,013.99"): the mark
     // is dropped and the code moved one place right (same length, so offsets hold), and the
     // amount must still read as money.
-    const unmarked = read.replace(/^(USD|EUR|GBP|CAD|AUD|CHF|INR|AED|DKK|SEK|NOK)[.:,'‘’]/i, ' $1');
+    const unmarked = read.replace(/^(USD|EUR|GBP|CAD|AUD|CHF|INR|AED|DKK|SEK|NOK|Rs|Dhs)[:,'‘’]|^(USD|EUR|GBP|CAD|AUD|CHF|INR|AED|DKK|SEK|NOK)\./i, (_, a, b) => ` ${a ?? b}`);
     if (unmarked !== read) {
       m = unmarked.match(MONEY);
       if (m) read = unmarked;

@@ -1,0 +1,218 @@
+/**
+ * Finds letters whose mark the OCR reading left out. Tesseract reads "AMÉLIE", "BRANDÃO" or
+ * "KÖHLER" in capitals as "AMELIE", "BRANDAO", "KOHLER" with full confidence: English, read first,
+ * has the letters without the marks, and the mark above a capital sits where no English capital has
+ * ink. The page's pixels show the mark: this module looks for ink above a word's cap line or below
+ * its baseline (the cedilla of "Ç"), and for the slash through an "o" read without it ("Ø", "ø"),
+ * so the word can be read again by languages that have those letters.
+ */
+
+/**
+ * Pixels of an area of a page image, as canvas ImageData holds them (RGBA, row by row), and where
+ * the area sits on the page (see {@link markSearchArea}).
+ */
+export interface PixelArea {
+  readonly left: number;
+  readonly top: number;
+  readonly width: number;
+  readonly height: number;
+  readonly data: Uint8ClampedArray;
+}
+
+/** A word's box on the page, with its line's band (ascender to descender). */
+export interface WordBox {
+  readonly text: string;
+  readonly x0: number;
+  readonly x1: number;
+  readonly top: number;
+  readonly bottom: number;
+}
+
+/** Luminance below this is ink; scans' paper is ~230–250 and their print ~30–120. */
+const INK = 150;
+/**
+ * Ink at least this share of the cap height above the cap line is a mark: an acute or a diaeresis
+ * stands 20–40 % of the cap height above it; round capitals (O, C, G, S) overshoot by ~3 %.
+ */
+const MARK_RISE = 0.14;
+/** Ink further above the cap line than this is the line above, not a mark. */
+const MARK_REACH = 0.7;
+/** A stroke this far below the baseline is a cedilla or the tail of a slash ("Ç", "Ø"). */
+const MARK_DROP = 0.14;
+
+/** Words in capitals with no mark in their reading: the words a lost capital mark can hide in. */
+export function isUnmarkedCapitals(text: string): boolean {
+  return /^\p{Lu}{2,}[.,:;]?$/u.test(text) && text.normalize('NFD') === text && !/[ØÆÅŒ]/u.test(text);
+}
+
+/** The area of the page {@link hasLostCapitalMark} looks at for a word (not clipped to the page). */
+export function markSearchArea(word: WordBox): { left: number; top: number; width: number; height: number } {
+  const band = word.bottom - word.top;
+  const left = Math.floor(word.x0);
+  const top = Math.floor(word.top - MARK_REACH * band) - 1;
+  return { left, top, width: Math.ceil(word.x1) - left + 1, height: Math.ceil(word.bottom + 0.3 * band) - top + 1 };
+}
+
+/**
+ * Whether the word's pixels hold ink above its cap line or below its baseline that its letters do
+ * not explain. The cap line and baseline are read from the word's own columns (the 40th and 90th
+ * percentile of where each column's ink starts and ends), so the result does not depend on the font
+ * or on how Tesseract measured the line.
+ */
+export function hasLostCapitalMark(area: PixelArea, word: WordBox): boolean {
+  const band = word.bottom - word.top;
+  if (band < 6) return false;
+  const x0 = Math.max(area.left, Math.ceil(word.x0));
+  const x1 = Math.min(area.left + area.width, Math.floor(word.x1));
+  const y0 = Math.max(area.top, Math.floor(word.top - MARK_REACH * band));
+  const y1 = Math.min(area.top + area.height, Math.ceil(word.bottom + 0.3 * band));
+  if (x1 - x0 < 4 || y1 - y0 < 6) return false;
+  const { data } = area;
+  const ink = (x: number, y: number) => {
+    const i = ((y - area.top) * area.width + (x - area.left)) * 4;
+    return 0.299 * data[i]! + 0.587 * data[i + 1]! + 0.114 * data[i + 2]! < INK;
+  };
+  // Where each column's ink starts and ends inside the band (the word's own letters).
+  const bandTop = Math.max(y0, Math.floor(word.top));
+  const bandBottom = Math.min(y1, Math.ceil(word.bottom));
+  const tops: number[] = [];
+  const bottoms: number[] = [];
+  for (let x = x0; x < x1; x++) {
+    let first = -1;
+    let last = -1;
+    for (let y = bandTop; y < bandBottom; y++) {
+      if (ink(x, y)) {
+        if (first < 0) first = y;
+        last = y;
+      }
+    }
+    if (first >= 0) { tops.push(first); bottoms.push(last); }
+  }
+  if (tops.length < 3) return false;
+  tops.sort((a, b) => a - b);
+  bottoms.sort((a, b) => a - b);
+  const capLine = tops[Math.floor(tops.length * 0.4)]!;
+  const baseline = bottoms[Math.floor(bottoms.length * 0.9)]!;
+  const capHeight = baseline - capLine;
+  if (capHeight < 5) return false;
+
+  // Ink between MARK_RISE and MARK_REACH cap heights above the cap line, in at most a third of the
+  // word's width (a rule or the line above would run across all of it), and with white above it.
+  const rise = Math.floor(capLine - MARK_RISE * capHeight);
+  const reach = Math.max(y0, Math.floor(capLine - MARK_REACH * capHeight));
+  const dropFrom = Math.ceil(baseline + MARK_DROP * capHeight);
+  const dropTo = Math.min(y1, Math.ceil(baseline + 0.5 * capHeight));
+  const countColumns = (from: number, to: number) => {
+    let columns = 0;
+    let pixels = 0;
+    for (let x = x0; x < x1; x++) {
+      let any = false;
+      for (let y = from; y <= to; y++) if (ink(x, y)) { any = true; pixels++; }
+      if (any) columns++;
+    }
+    return { columns, pixels };
+  };
+  const width = x1 - x0;
+  const letterWidth = width / Math.max(1, [...word.text].length);
+  const above = rise > reach ? countColumns(reach, rise) : { columns: 0, pixels: 0 };
+  // The row above the zone is white where the ink is a mark, not the foot of the line above.
+  const ceiling = reach > y0 ? countColumns(reach - 1, reach - 1) : { columns: 0, pixels: 0 };
+  // A mark's area grows with the square of the type size; below 5 pixels is scanner noise.
+  const minPixels = Math.max(5, (capHeight * capHeight) / 30);
+  const markAbove = above.pixels >= minPixels && above.columns >= 2 && above.columns <= Math.max(letterWidth * 1.5, width / 3) && ceiling.pixels <= 1;
+  if (markAbove) return true;
+  const below = dropTo > dropFrom ? countColumns(dropFrom, dropTo) : { columns: 0, pixels: 0 };
+  // J and Q reach below the baseline themselves.
+  return !/[JQ]/u.test(word.text) && below.pixels >= minPixels && below.columns >= 2 && below.columns <= letterWidth * 1.5;
+}
+
+/** A letter's own box on the page (its ink), as OCR reports it. */
+export interface LetterBox {
+  readonly x0: number;
+  readonly y0: number;
+  readonly x1: number;
+  readonly y1: number;
+}
+
+/** A letter as OCR read it, with its box. */
+export interface Letter extends LetterBox {
+  readonly text: string;
+}
+
+/** Small letters whose top is the x-height: nothing of theirs stands above it. */
+const X_HEIGHT_LETTERS = /^[acemnorsuvwxz]$/u;
+
+/**
+ * Whether there is ink above letter `k` of a word: where a mark would be, above the x-height for a
+ * small letter or above the cap line for a capital, up to as high again as an x-height. The line
+ * is the median top of the word's other letters of that height, so a mark the reading merged into
+ * the letter's own box does not move it.
+ */
+export function hasMarkAbove(area: PixelArea, letters: readonly Letter[], k: number): boolean {
+  const letter = letters[k]!;
+  const small = letter.text === letter.text.toLowerCase();
+  const peers = letters.filter((l, i) => i !== k && (small ? X_HEIGHT_LETTERS.test(l.text) : /^\p{Lu}$/u.test(l.text) && l.text !== 'Q'));
+  if (peers.length === 0) return false;
+  const tops = peers.map((l) => l.y0).sort((a, b) => a - b);
+  const bottoms = peers.map((l) => l.y1).sort((a, b) => a - b);
+  const line = tops[Math.floor(tops.length / 2)]!;
+  const height = bottoms[Math.floor(bottoms.length / 2)]! - line;
+  if (height < 4) return false;
+  const x0 = Math.max(area.left, Math.round(letter.x0));
+  const x1 = Math.min(area.left + area.width, Math.round(letter.x1));
+  const y0 = Math.max(area.top, Math.round(line - 0.9 * height));
+  const y1 = Math.min(area.top + area.height, Math.round(line - 0.12 * height));
+  let pixels = 0;
+  for (let y = y0; y < y1; y++) {
+    for (let x = x0; x < x1; x++) {
+      const i = ((y - area.top) * area.width + (x - area.left)) * 4;
+      if (0.299 * area.data[i]! + 0.587 * area.data[i + 1]! + 0.114 * area.data[i + 2]! < INK) pixels++;
+    }
+  }
+  return pixels >= 2;
+}
+
+/**
+ * Whether an "o" or "O" has ink in its middle: the slash of "ø"/"Ø", which the reading left out.
+ * An o's counter is paper from 30 % to 70 % of its width and height in any typeface; the slash
+ * crosses the centre, leaning right. Boxes of fewer than 5 pixels a side are too small to tell.
+ */
+export function hasSlash(area: PixelArea, letter: LetterBox): boolean {
+  const width = letter.x1 - letter.x0;
+  const height = letter.y1 - letter.y0;
+  if (width < 5 || height < 5) return false;
+  const x0 = Math.max(area.left, Math.round(letter.x0 + 0.3 * width));
+  const x1 = Math.min(area.left + area.width, Math.round(letter.x1 - 0.3 * width));
+  const y0 = Math.max(area.top, Math.round(letter.y0 + 0.3 * height));
+  const y1 = Math.min(area.top + area.height, Math.round(letter.y1 - 0.3 * height));
+  const luminance = (x: number, y: number) => {
+    const i = ((y - area.top) * area.width + (x - area.left)) * 4;
+    return 0.299 * area.data[i]! + 0.587 * area.data[i + 1]! + 0.114 * area.data[i + 2]!;
+  };
+  // A slash is thinner than the o's strokes and comes out of a scan grey, not black: ink here is
+  // anything darker than 72 % of the way from the letter's darkest pixel to the paper.
+  let darkest = 255;
+  let paper = 0;
+  for (let y = Math.max(area.top, Math.floor(letter.y0)); y < Math.min(area.top + area.height, Math.ceil(letter.y1)); y++) {
+    for (let x = Math.max(area.left, Math.floor(letter.x0)); x < Math.min(area.left + area.width, Math.ceil(letter.x1)); x++) {
+      const l = luminance(x, y);
+      darkest = Math.min(darkest, l);
+      paper = Math.max(paper, l);
+    }
+  }
+  if (paper - darkest < 60) return false;
+  const ink = darkest + 0.72 * (paper - darkest);
+  // Where each middle row's ink is: a slash is a short run on most rows, further right the higher
+  // the row ("Ø" leans like "/"); blur or noise in a counter is neither.
+  const centres: Array<{ y: number; x: number }> = [];
+  for (let y = y0; y < y1; y++) {
+    let sum = 0;
+    let count = 0;
+    for (let x = x0; x < x1; x++) if (luminance(x, y) < ink) { sum += x; count++; }
+    if (count > 0 && count <= Math.max(2, 0.6 * (x1 - x0))) centres.push({ y, x: sum / count });
+  }
+  if (y1 - y0 < 2 || centres.length < Math.max(2, (y1 - y0) * 0.6)) return false;
+  const half = Math.floor(centres.length / 2);
+  const mean = (list: ReadonlyArray<{ x: number }>) => list.reduce((total, c) => total + c.x, 0) / list.length;
+  return mean(centres.slice(0, half)) - mean(centres.slice(centres.length - half)) >= Math.max(1, 0.1 * width);
+}
