@@ -4,8 +4,10 @@ import { hasLostCapitalMark, hasSlash, isUnmarkedCapitals, type WordBox } from '
 import { ocrImageToPage, type OcrEngine, type OcrWord } from '../../src/domain/documents/ocr.ts';
 
 /**
- * One line of capitals drawn at scan size (20 px type, a ~14 px cap height, as on a 144 dpi
- * scan), with each word's box measured from the canvas and the line's band from the font.
+ * One line of capitals at scan size (a 14 px cap height, as on a 144 dpi scan), each letter drawn
+ * as an outlined box and each mark as a small block where a typeface puts it: above the letter for
+ * acute, grave, circumflex, tilde and ring, two dots for a diaeresis, below it for a cedilla.
+ * Shapes, not a font, so the test reads the same on every machine.
  */
 async function line(words: readonly string[], options: { ruleAbove?: boolean } = {}) {
   const canvas = createCanvas(640, 90);
@@ -13,17 +15,29 @@ async function line(words: readonly string[], options: { ruleAbove?: boolean } =
   context.fillStyle = 'rgb(244,244,240)';
   context.fillRect(0, 0, 640, 90);
   context.fillStyle = '#1a1a1a';
-  context.font = 'bold 20px sans-serif';
   const baseline = 55;
+  const capTop = baseline - 14;
   // A rule close above the line, as a table border: ink above every letter, not a mark.
   if (options.ruleAbove) context.fillRect(10, 30, 620, 2);
   const boxes: WordBox[] = [];
   let x = 20;
   for (const word of words) {
-    context.fillText(word, x, baseline);
-    const width = context.measureText(word).width;
-    boxes.push({ text: word.normalize('NFD').replace(/\p{M}/gu, ''), x0: x, x1: x + width, top: baseline - 20, bottom: baseline + 5 });
-    x += width + 12;
+    const start = x;
+    for (const character of word) {
+      const [, ...marks] = [...character.normalize('NFD')];
+      context.fillRect(x, capTop, 10, 2);
+      context.fillRect(x, baseline - 2, 10, 2);
+      context.fillRect(x, capTop, 2, 14);
+      context.fillRect(x + 8, capTop, 2, 14);
+      for (const mark of marks) {
+        if (mark === '\u0308') { context.fillRect(x + 2, capTop - 6, 2, 2); context.fillRect(x + 6, capTop - 6, 2, 2); }
+        else if (mark === '\u0327') context.fillRect(x + 4, baseline + 1, 3, 4);
+        else context.fillRect(x + 3, capTop - 6, 4, 3);
+      }
+      x += 13;
+    }
+    boxes.push({ text: word.normalize('NFD').replace(/\p{M}/gu, ''), x0: start, x1: x - 3, top: baseline - 20, bottom: baseline + 5 });
+    x += 12;
   }
   const { data } = context.getImageData(0, 0, 640, 90);
   const pixels = { left: 0, top: 0, width: 640, height: 90, data };
@@ -60,17 +74,29 @@ describe('an o whose slash the reading lost', () => {
     const context = canvas.getContext('2d');
     context.fillStyle = 'rgb(244,244,240)';
     context.fillRect(0, 0, 400, 60);
-    // Grey as a scanner leaves thin strokes: the slash must be seen in it too.
-    context.fillStyle = '#555';
-    context.font = 'bold 22px sans-serif';
-    const boxes: Array<{ letter: string; box: { x0: number; y0: number; x1: number; y1: number } }> = [];
-    let x = 10;
-    for (const letter of ['Ø', 'O', 'ø', 'o']) {
-      context.fillText(letter, x, 40);
-      const m = context.measureText(letter);
-      boxes.push({ letter, box: { x0: x + m.actualBoundingBoxLeft * -1, x1: x + m.actualBoundingBoxRight, y0: 40 - m.actualBoundingBoxAscent, y1: 40 + m.actualBoundingBoxDescent } });
-      x += m.width + 20;
-    }
+    // Grey as a scanner leaves thin strokes: the slash must be seen in it too. A capital and a
+    // small o, each drawn as a ring, the slashed ones crossed from bottom left to top right.
+    context.strokeStyle = '#555';
+    context.lineWidth = 2.5;
+    const letters = [
+      { letter: 'Ø', slash: true, x: 20, r: 8 },
+      { letter: 'O', slash: false, x: 60, r: 8 },
+      { letter: 'ø', slash: true, x: 100, r: 5 },
+      { letter: 'o', slash: false, x: 130, r: 5 },
+    ];
+    const boxes = letters.map(({ letter, slash, x, r }) => {
+      const cy = 40 - r;
+      context.beginPath();
+      context.ellipse(x + r, cy, r, r * 1.1, 0, 0, 2 * Math.PI);
+      context.stroke();
+      if (slash) {
+        context.beginPath();
+        context.moveTo(x - 1, cy + r * 1.3);
+        context.lineTo(x + 2 * r + 1, cy - r * 1.3);
+        context.stroke();
+      }
+      return { letter, box: { x0: x - 1, x1: x + 2 * r + 1, y0: cy - r * 1.1 - 1, y1: cy + r * 1.1 + 1 } };
+    });
     const { data } = context.getImageData(0, 0, 400, 60);
     const area = { left: 0, top: 0, width: 400, height: 60, data };
     expect(boxes.map(({ letter, box }) => [letter, hasSlash(area, box)])).toEqual([['Ø', true], ['O', false], ['ø', true], ['o', false]]);
@@ -109,23 +135,29 @@ describe('reading lost marks again, one language at a time', () => {
 
   it('adds a mark to a word in small letters only where the page shows ink above the letter', async () => {
     // "Lefèvre" is drawn with its grave accent, "Corporation" without any; both were read unsure
-    // and without marks, and a language reads each with a mark.
+    // and without marks, and a language reads each with a mark. Letters are outlined boxes as tall
+    // as their kind (x-height, ascender, capital), marks small blocks above.
     const canvas = createCanvas(640, 90);
     const context = canvas.getContext('2d');
     context.fillStyle = 'rgb(244,244,240)';
     context.fillRect(0, 0, 640, 90);
     context.fillStyle = '#1a1a1a';
-    context.font = 'bold 20px sans-serif';
+    const baseline = 55;
     const read = (drawn: string, asRead: string, x: number): OcrWord => {
-      context.fillText(drawn, x, 55);
-      const letters = [...asRead].map((text, k) => {
-        const left = x + context.measureText(drawn.slice(0, k)).width;
-        const m = context.measureText(drawn[k]!);
+      const letters = [...drawn].map((character, k) => {
+        const base = character.normalize('NFD')[0]!;
+        const top = /[A-Zbdfhklt]/.test(base) ? baseline - 14 : baseline - 10;
+        const left = x + k * 10;
+        context.fillRect(left, top, 8, 2);
+        context.fillRect(left, baseline - 2, 8, 2);
+        context.fillRect(left, top, 2, baseline - top);
+        context.fillRect(left + 6, top, 2, baseline - top);
+        if (base === 'i') context.fillRect(left + 3, baseline - 14, 2, 2);
+        if (character !== base) context.fillRect(left + 2, top - 6, 4, 3);
         // OCR's box of a letter read without its mark is the letter's body alone.
-        const body = context.measureText(text);
-        return { text, x0: left, x1: left + m.width, y0: 55 - body.actualBoundingBoxAscent, y1: 55 + body.actualBoundingBoxDescent };
+        return { text: [...asRead][k]!, x0: left, x1: left + 8, y0: top, y1: baseline };
       });
-      return { text: asRead, confidence: 88, x0: x, x1: x + context.measureText(drawn).width, top: 35, bottom: 60, letters };
+      return { text: asRead, confidence: 88, x0: x, x1: x + 10 * letters.length - 2, top: baseline - 20, bottom: baseline + 5, letters };
     };
     const words = [read('Lefèvre', 'Lefevre', 20), read('Corporation', 'Corporation', 200)];
     const png = new Uint8Array(await canvas.encode('png'));
