@@ -1,6 +1,6 @@
 import { DOCUMENT_KINDS, type DocumentKind } from './case-types.ts';
 import { generateDocument, type LogicalDocument } from './documents.ts';
-import { createRng } from './prng.ts';
+import { createRng, type Rng } from './prng.ts';
 import { renderDocx, renderPdf, type DrawnText, renderPlain, renderScan, renderScannedPdf, type CorpusFormat } from './render.ts';
 
 export interface CorpusDocument {
@@ -33,7 +33,6 @@ export async function* generateCorpus(options: CorpusOptions): AsyncGenerator<Co
   const root = createRng(options.seed);
   const families = options.families ?? DOCUMENT_KINDS;
   const count = Math.max(options.textDocuments, options.ocrDocuments);
-  const scanFormats = ['png', 'jpeg', 'pdf_scan'] as const;
   for (let i = 0; i < count; i++) {
     const kind: DocumentKind = families[i % families.length]!;
     const docRng = root.fork(`doc-${i}`);
@@ -45,15 +44,26 @@ export async function* generateCorpus(options: CorpusOptions): AsyncGenerator<Co
       yield { id: `${logical.id}.docx`, format: 'docx', bytes: await renderDocx(logical, docRng.fork('docx')), logical };
       yield { id: `${logical.id}.txt`, format: 'plain', bytes: renderPlain(logical, docRng.fork('plain')), logical };
     }
-    if (i < options.ocrDocuments) {
-      const format = scanFormats[i % scanFormats.length]!;
-      const scanRng = docRng.fork('scan');
-      if (format === 'pdf_scan') {
-        const jpeg = await renderScan(pdf, scanRng, 'jpeg');
-        yield { id: `${logical.id}.scan.pdf`, format, bytes: await renderScannedPdf(jpeg), logical };
-      } else {
-        yield { id: `${logical.id}.${format === 'png' ? 'png' : 'jpg'}`, format, bytes: await renderScan(pdf, scanRng, format), logical };
-      }
-    }
+    if (i < options.ocrDocuments) yield await scanOf(i, logical, pdf, docRng);
   }
+}
+
+/** Document `index` of the corpus as its scan (PNG, JPEG or image-only PDF by the index), alone. */
+export async function corpusScan(options: { seed: number; index: number; families?: readonly DocumentKind[] }): Promise<CorpusDocument> {
+  const families = options.families ?? DOCUMENT_KINDS;
+  const docRng = createRng(options.seed).fork(`doc-${options.index}`);
+  const logical = generateDocument(docRng.fork('content'), families[options.index % families.length]!, options.index);
+  return scanOf(options.index, logical, await renderPdf(logical, docRng.fork('pdf')), docRng);
+}
+
+const SCAN_FORMATS = ['png', 'jpeg', 'pdf_scan'] as const;
+
+async function scanOf(index: number, logical: LogicalDocument, pdf: Uint8Array, docRng: Rng): Promise<CorpusDocument> {
+  const format = SCAN_FORMATS[index % SCAN_FORMATS.length]!;
+  const scanRng = docRng.fork('scan');
+  if (format === 'pdf_scan') {
+    const jpeg = await renderScan(pdf, scanRng, 'jpeg');
+    return { id: `${logical.id}.scan.pdf`, format, bytes: await renderScannedPdf(jpeg), logical };
+  }
+  return { id: `${logical.id}.${format === 'png' ? 'png' : 'jpg'}`, format, bytes: await renderScan(pdf, scanRng, format), logical };
 }

@@ -1,7 +1,33 @@
 import { createCanvas } from '@napi-rs/canvas';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { corpusScan } from '../../scripts/corpus/generate.ts';
+import { createTesseractOcr, extractPages, sniffDocumentType } from '../../src/domain/documents/index.ts';
 import { hasLostCapitalMark, hasSlash, isUnmarkedCapitals, type WordBox } from '../../src/domain/documents/lost-marks.ts';
 import { ocrImageToPage, type OcrEngine, type OcrWord } from '../../src/domain/documents/ocr.ts';
+
+/** A canvas of scanned paper to draw on. */
+function paper(width: number, height: number) {
+  const canvas = createCanvas(width, height);
+  const context = canvas.getContext('2d');
+  context.fillStyle = 'rgb(244,244,240)';
+  context.fillRect(0, 0, width, height);
+  context.fillStyle = '#1a1a1a';
+  return { canvas, context };
+}
+
+/** A letter as an outlined box, 2 px strokes, from `top` down to the baseline. */
+function outlinedLetter(context: ReturnType<typeof paper>['context'], left: number, top: number, width: number, baseline: number): void {
+  context.fillRect(left, top, width, 2);
+  context.fillRect(left, baseline - 2, width, 2);
+  context.fillRect(left, top, 2, baseline - top);
+  context.fillRect(left + width - 2, top, 2, baseline - top);
+}
+
+/** The pixels of a whole canvas as the area the detectors read. */
+function pixelsOf(canvas: ReturnType<typeof paper>['canvas']) {
+  const { data } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
+  return { left: 0, top: 0, width: canvas.width, height: canvas.height, data };
+}
 
 /**
  * One line of capitals at scan size (a 14 px cap height, as on a 144 dpi scan), each letter drawn
@@ -10,11 +36,7 @@ import { ocrImageToPage, type OcrEngine, type OcrWord } from '../../src/domain/d
  * Shapes, not a font, so the test reads the same on every machine.
  */
 async function line(words: readonly string[], options: { ruleAbove?: boolean } = {}) {
-  const canvas = createCanvas(640, 90);
-  const context = canvas.getContext('2d');
-  context.fillStyle = 'rgb(244,244,240)';
-  context.fillRect(0, 0, 640, 90);
-  context.fillStyle = '#1a1a1a';
+  const { canvas, context } = paper(640, 90);
   const baseline = 55;
   const capTop = baseline - 14;
   // A rule close above the line, as a table border: ink above every letter, not a mark.
@@ -25,10 +47,7 @@ async function line(words: readonly string[], options: { ruleAbove?: boolean } =
     const start = x;
     for (const character of word) {
       const [, ...marks] = [...character.normalize('NFD')];
-      context.fillRect(x, capTop, 10, 2);
-      context.fillRect(x, baseline - 2, 10, 2);
-      context.fillRect(x, capTop, 2, 14);
-      context.fillRect(x + 8, capTop, 2, 14);
+      outlinedLetter(context, x, capTop, 10, baseline);
       for (const mark of marks) {
         if (mark === '\u0308') { context.fillRect(x + 2, capTop - 6, 2, 2); context.fillRect(x + 6, capTop - 6, 2, 2); }
         else if (mark === '\u0327') context.fillRect(x + 4, baseline + 1, 3, 4);
@@ -39,10 +58,7 @@ async function line(words: readonly string[], options: { ruleAbove?: boolean } =
     boxes.push({ text: word.normalize('NFD').replace(/\p{M}/gu, ''), x0: start, x1: x - 3, top: baseline - 20, bottom: baseline + 5 });
     x += 12;
   }
-  const { data } = context.getImageData(0, 0, 640, 90);
-  const pixels = { left: 0, top: 0, width: 640, height: 90, data };
-  const png = new Uint8Array(await canvas.encode('png'));
-  return { pixels, boxes, png };
+  return { pixels: pixelsOf(canvas), boxes, png: new Uint8Array(await canvas.encode('png')) };
 }
 
 describe('capitals whose mark the reading lost', () => {
@@ -70,10 +86,7 @@ describe('capitals whose mark the reading lost', () => {
 
 describe('an o whose slash the reading lost', () => {
   it('sees the slash of "Ø" and "ø" through the middle of the letter, and none in "O" or "o"', async () => {
-    const canvas = createCanvas(400, 60);
-    const context = canvas.getContext('2d');
-    context.fillStyle = 'rgb(244,244,240)';
-    context.fillRect(0, 0, 400, 60);
+    const { canvas, context } = paper(400, 60);
     // Grey as a scanner leaves thin strokes: the slash must be seen in it too. A capital and a
     // small o, each drawn as a ring, the slashed ones crossed from bottom left to top right.
     context.strokeStyle = '#555';
@@ -97,8 +110,7 @@ describe('an o whose slash the reading lost', () => {
       }
       return { letter, box: { x0: x - 1, x1: x + 2 * r + 1, y0: cy - r * 1.1 - 1, y1: cy + r * 1.1 + 1 } };
     });
-    const { data } = context.getImageData(0, 0, 400, 60);
-    const area = { left: 0, top: 0, width: 400, height: 60, data };
+    const area = pixelsOf(canvas);
     expect(boxes.map(({ letter, box }) => [letter, hasSlash(area, box)])).toEqual([['Ø', true], ['O', false], ['ø', true], ['o', false]]);
   });
 });
@@ -137,21 +149,14 @@ describe('reading lost marks again, one language at a time', () => {
     // "Lefèvre" is drawn with its grave accent, "Corporation" without any; both were read unsure
     // and without marks, and a language reads each with a mark. Letters are outlined boxes as tall
     // as their kind (x-height, ascender, capital), marks small blocks above.
-    const canvas = createCanvas(640, 90);
-    const context = canvas.getContext('2d');
-    context.fillStyle = 'rgb(244,244,240)';
-    context.fillRect(0, 0, 640, 90);
-    context.fillStyle = '#1a1a1a';
+    const { canvas, context } = paper(640, 90);
     const baseline = 55;
     const read = (drawn: string, asRead: string, x: number): OcrWord => {
       const letters = [...drawn].map((character, k) => {
         const base = character.normalize('NFD')[0]!;
         const top = /[A-Zbdfhklt]/.test(base) ? baseline - 14 : baseline - 10;
         const left = x + k * 10;
-        context.fillRect(left, top, 8, 2);
-        context.fillRect(left, baseline - 2, 8, 2);
-        context.fillRect(left, top, 2, baseline - top);
-        context.fillRect(left + 6, top, 2, baseline - top);
+        outlinedLetter(context, left, top, 8, baseline);
         if (base === 'i') context.fillRect(left + 3, baseline - 14, 2, 2);
         if (character !== base) context.fillRect(left + 2, top - 6, 4, 3);
         // OCR's box of a letter read without its mark is the letter's body alone.
@@ -187,4 +192,27 @@ describe('reading lost marks again, one language at a time', () => {
     const page = await ocrImageToPage(ocr, png, 0, new AbortController().signal, frame);
     expect(page.ok && page.value.text).toBe('KOHLER');
   });
+});
+
+describe('lost marks with the real engine', () => {
+  const ocr = createTesseractOcr();
+  afterAll(() => ocr.close());
+  const pageText = async (seed: number, index: number) => {
+    const doc = await corpusScan({ seed, index });
+    const type = await sniffDocumentType(doc.bytes);
+    if (!type.ok) throw new Error(type.reason_code);
+    const pages = await extractPages({ ocr }, { bytes: doc.bytes, mimeType: type.value });
+    if (!pages.ok) throw new Error(pages.reason_code);
+    return { id: doc.id, text: pages.value.pages.map((p) => p.text).join('\n') };
+  };
+
+  it('reads back the accent of a capital and the slash of an "Ø" that the page reading dropped', async () => {
+    // Corpus scans (seed 11) whose page reading was "AMELIE GIRARD" and "SOFIE JORGENSEN".
+    const accent = await pageText(11, 51);
+    expect(accent.id).toBe('utility_bill-0051.png');
+    expect(accent.text).toContain('AMÉLIE GIRARD');
+    const slash = await pageText(11, 31);
+    expect(slash.id).toBe('utility_bill-0031.jpg');
+    expect(slash.text).toContain('SOFIE JØRGENSEN');
+  }, 60_000);
 });

@@ -115,21 +115,15 @@ export function parseDate(input: string, context: ParseContext): ParsedValue | n
     [month, day] = order.order === 'mdy' ? [a, b] : [b, a];
     reasons.push('ocr_corrected_characters');
     quality *= order.ambiguous ? 0.8 : 0.85;
-  } else if (context.ocr && (m = text.match(DAY_FIRST_OCR))) {
+  } else if (context.ocr && (m = text.match(DAY_FIRST_OCR) ?? text.match(DAY_DOT_MISREAD))) {
+    // Day, month name, year, with OCR's mark between the first two: joined or a comma (0.9), or
+    // the full stop of "17." read as a digit, "175 februar 2026" (0.85).
     day = Number(m[1]);
     month = MONTHS[m[2]!.toLowerCase()]!;
     year = Number(m[3]);
     length = m[0].length;
     reasons.push('ocr_corrected_characters');
-    quality *= 0.9;
-  } else if (context.ocr && (m = text.match(DAY_DOT_MISREAD))) {
-    // "175 februar 2026": the full stop of "17." read as a digit.
-    day = Number(m[1]);
-    month = MONTHS[m[2]!.toLowerCase()]!;
-    year = Number(m[3]);
-    length = m[0].length;
-    reasons.push('ocr_corrected_characters');
-    quality *= 0.85;
+    quality *= DAY_FIRST_OCR.test(text) ? 0.9 : 0.85;
   } else if (context.ocr && (m = splitDigits(text).match(SPLIT_NUMERIC)) && /\s/.test(m[0]) && m[0].replace(/\D/g, '').length === 8) {
     // "2025-1 220": OCR moved a separator and split the date with a space. Read as the eight
     // digits of a year-first or year-last date, only when the calendar accepts them.
