@@ -6,6 +6,7 @@ import type { RateLimitStore } from './ports/rate-limit-store.ts';
 import type { Metrics } from './metrics/metrics.ts';
 import { createSafeHttpClient } from './net/safe-fetch.ts';
 import { createExtractionPool } from './jobs/extraction-pool.ts';
+import { createOpenApiReader } from './jobs/openapi-reader.ts';
 import { findApiKeyByHash } from './storage/api-keys.ts';
 import { databaseBlobStore } from './storage/document-blobs.ts';
 import { caseWebhookEnqueuer } from './domain/webhooks/case-enqueuer.ts';
@@ -40,6 +41,7 @@ export function createAppContext(deps: Deps, secret: string, rateLimits: RateLim
     outbound,
     blobs: databaseBlobStore,
     extraction: createExtractionPool({ size: deps.config.extractionProcesses, maxRssBytes: deps.config.extractionMemoryMb * 1024 * 1024 }),
+    openApi: createOpenApiReader(),
     // Catalog case events write their deliveries in the event's transaction; workers in this
     // process start at once, others hear the NOTIFY the outbox issues.
     enqueueWebhook: caseWebhookEnqueuer(deps, () => wakeDeliveryWorkers(deps.db)),

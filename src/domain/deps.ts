@@ -8,6 +8,7 @@ import type { Ids } from '../ports/ids.ts';
 import type { RateLimitStore } from '../ports/rate-limit-store.ts';
 import type { Db } from '../storage/schema.ts';
 import type { ActionEnqueuer, WebhookEnqueuer } from './cases/case-events.ts';
+import type { OpenApiReader } from './connectors/openapi-digest.ts';
 import type { ExtractionPool } from './documents/index.ts';
 import type { StoredKey } from './keys/authenticate.ts';
 
@@ -44,6 +45,8 @@ export interface AppContext extends Deps {
   blobs: BlobStore;
   /** Document page extraction in child processes, started on first use (jobs/extraction-pool.ts). */
   extraction: ExtractionPool;
+  /** Reads OpenAPI documents for the connector import in worker threads with a deadline (jobs/openapi-reader.ts). */
+  openApi: OpenApiReader;
   /** Whether the database answers (readiness). */
   databaseReachable: () => Promise<boolean>;
   /** Whether the workspace has an enabled webhook endpoint (SELF_SERVE_WEBHOOKS=false refuses sessions then). */

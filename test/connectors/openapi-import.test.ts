@@ -33,7 +33,7 @@ describeEachBackend('OpenAPI import', (backend) => {
   });
 
   describe('five real-world shaped documents', () => {
-    it('Pet Store (3.0, as an object): four operations, no auth, schemas dereferenced', async () => {
+    it('Pet Store (3.0, as an object): four operations, no auth, schemas bundled with their references kept', async () => {
       const res = await importDoc({ connector_key: 'petstore', openapi: fixtureJson('petstore-3.0.json') });
       expect(res.statusCode, res.body).toBe(201);
       const c = res.json();
@@ -46,7 +46,14 @@ describeEachBackend('OpenAPI import', (backend) => {
       ]);
       const create = c.operations.find((o: Op) => o.operation_id === 'createPets');
       expect(create.request_body_schema).toMatchObject({ type: 'object', required: ['id', 'name'] });
-      expect(JSON.stringify(c.operations)).not.toContain('$ref');
+      // A schema that is one reference becomes its target; references inside point into its own `$defs` (issue 23).
+      expect(create.request_body_schema).toEqual({ type: 'object', required: ['id', 'name'], properties: { id: { type: 'integer', format: 'int64' }, name: { type: 'string' }, tag: { type: 'string' } } });
+      expect(c.operations.find((o: Op) => o.operation_id === 'listPets').response_schema).toEqual({
+        type: 'array',
+        maxItems: 100,
+        items: { $ref: '#/$defs/Pet' },
+        $defs: { Pet: create.request_body_schema },
+      });
       expect(c.operations.find((o: Op) => o.operation_id === 'showPetById').parameters).toEqual([{ name: 'petId', in: 'path', required: true, schema: { type: 'string' } }]);
     });
 
