@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { putCaseType } from '../../src/domain/case-types/case-types.ts';
 import { digestOpenApiDocument } from '../../src/domain/connectors/openapi-digest.ts';
-import { OPENAPI_LIMITS } from '../../src/domain/connectors/openapi-refs.ts';
+import { OPENAPI_LIMITS, type Limits } from '../../src/domain/connectors/openapi-refs.ts';
 import { incomeVerification } from '../support/fixtures.ts';
 import { createTestApp, describeEachBackend, type TestApp, type TestWorkspace } from '../support/harness.ts';
 import { startCustomerServer, type CustomerServer } from './customer-server.ts';
@@ -55,7 +55,7 @@ describe('regression: a doubling $ref document stalled the server (issue 23) —
   });
 
   it('refuses past each limit, naming it: depth, $ref count, expanded size, stored size', async () => {
-    const refusal = async (value: unknown, limits: Partial<typeof OPENAPI_LIMITS> = {}, include?: string[]) => {
+    const refusal = async (value: unknown, limits: Partial<Limits> = {}, include?: string[]) => {
       const read = await digestOpenApiDocument({ value, include }, { ...OPENAPI_LIMITS, ...limits });
       return read.ok ? 'ok' : `${read.code}: ${read.message}`;
     };

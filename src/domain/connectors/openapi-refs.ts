@@ -29,7 +29,7 @@ export const OPENAPI_LIMITS = {
   maxStoredChars: 1024 * 1024,
 } as const;
 
-export type Limits = typeof OPENAPI_LIMITS;
+export type Limits = { readonly [K in keyof typeof OPENAPI_LIMITS]: number };
 type Obj = Record<string, unknown>;
 const isObject = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
 const refOf = (v: unknown): string | undefined => (isObject(v) && typeof v.$ref === 'string' ? v.$ref : undefined);
