@@ -6,8 +6,9 @@ import { fail, type Result } from '../domain/errors.ts';
  * OpenAPI documents are read in worker threads, so no document can stall the event loop that
  * answers HTTP (issue 23): the checks in openapi-refs.ts refuse the documents known to explode
  * before anything is followed, and this is what holds when a check misses one.
- * - Deadline: a worker still reading at `timeoutMs` is terminated (V8 stops even a synchronous
- *   loop) and the import answers `invalid_openapi_spec` saying so.
+ * - Deadline: a worker still reading `timeoutMs` after it started running is terminated (V8 stops
+ *   even a synchronous loop) and the import answers `invalid_openapi_spec` saying so. A new thread
+ *   that is slow to start on a busy machine does not eat into it (three times as long is allowed).
  * - Memory: each worker's heap is capped with `resourceLimits`; past it V8 ends the worker, not
  *   the process. Unlike extraction (extraction-pool.ts), the parser and validator are plain
  *   JavaScript whose memory is heap, which the cap bounds: a thread suffices.
@@ -30,6 +31,7 @@ export const OPENAPI_READ_MAX_HEAP_MB = 256;
 
 interface Reader {
   readonly worker: Worker;
+  online: boolean;
   idleTimer?: NodeJS.Timeout;
   /** Settles the read in progress. */
   finish?: (result: Result<OpenApiDigest>) => void;
@@ -50,7 +52,8 @@ export function createOpenApiReader(options: OpenApiReaderOptions = {}): OpenApi
 
   const start = (): Reader => {
     const worker = new Worker(workerModule, { resourceLimits: { maxOldGenerationSizeMb: maxHeapMb, maxYoungGenerationSizeMb: 32 }, stdout: false, stderr: false });
-    const reader: Reader = { worker };
+    const reader: Reader = { worker, online: false };
+    worker.once('online', () => (reader.online = true));
     const gone = (result: Result<OpenApiDigest>) => {
       const at = idle.indexOf(reader);
       if (at >= 0) idle.splice(at, 1);
@@ -70,10 +73,24 @@ export function createOpenApiReader(options: OpenApiReaderOptions = {}): OpenApi
   const readWith = (reader: Reader, source: OpenApiSource): Promise<Result<OpenApiDigest>> =>
     new Promise((resolve) => {
       const id = nextId++;
-      const deadline = setTimeout(() => {
-        finish(fail('invalid_openapi_spec', `The OpenAPI document could not be read within ${timeoutMs / 1000} s: it is too large or too intricate to import.`));
-        void reader.worker.terminate();
-      }, timeoutMs);
+      let deadline: NodeJS.Timeout | undefined;
+      // The deadline bounds the document's work: a thread that is slow to start on a busy machine does not count against it.
+      const startDeadline = () => {
+        clearTimeout(deadline);
+        deadline = setTimeout(() => {
+          finish(fail('invalid_openapi_spec', `The OpenAPI document could not be read within ${timeoutMs / 1000} s: it is too large or too intricate to import.`));
+          void reader.worker.terminate();
+        }, timeoutMs);
+      };
+      if (reader.online) startDeadline();
+      else {
+        reader.worker.once('online', startDeadline);
+        // A thread that never starts must not hold the import either.
+        deadline = setTimeout(() => {
+          finish(fail('invalid_openapi_spec', `The OpenAPI document could not be read: its reader did not start within ${(timeoutMs * 3) / 1000} s.`));
+          void reader.worker.terminate();
+        }, timeoutMs * 3);
+      }
       const onMessage = (reply: Reply) => {
         if (reply.id !== id) return;
         finish(reply.result);
@@ -83,6 +100,7 @@ export function createOpenApiReader(options: OpenApiReaderOptions = {}): OpenApi
       };
       function finish(result: Result<OpenApiDigest>): void {
         clearTimeout(deadline);
+        reader.worker.off('online', startDeadline);
         reader.worker.off('message', onMessage);
         reader.finish = undefined;
         resolve(result);
