@@ -91,12 +91,14 @@ export function createOpenApiReader(options: OpenApiReaderOptions = {}): OpenApi
           void reader.worker.terminate();
         }, timeoutMs * 3);
       }
-      const onMessage = (reply: Reply) => {
-        if (reply.id !== id) return;
-        finish(reply.result);
+      const release = (result: Result<OpenApiDigest>) => {
+        finish(result);
         idle.push(reader);
         reader.worker.unref();
         reader.idleTimer = setTimeout(() => void reader.worker.terminate(), idleMs).unref();
+      };
+      const onMessage = (reply: Reply) => {
+        if (reply.id === id) release(reply.result);
       };
       function finish(result: Result<OpenApiDigest>): void {
         clearTimeout(deadline);
@@ -108,7 +110,12 @@ export function createOpenApiReader(options: OpenApiReaderOptions = {}): OpenApi
       reader.finish = finish;
       reader.worker.on('message', onMessage);
       reader.worker.ref();
-      reader.worker.postMessage({ id, source });
+      try {
+        reader.worker.postMessage({ id, source });
+      } catch (err) {
+        // Copying to the thread recurses: a value nested hundreds of thousands deep (1 MiB of `[`) exhausts the stack here.
+        release(fail('invalid_openapi_spec', `The OpenAPI document could not be read: ${err instanceof RangeError ? 'it nests too deeply' : (err as Error).message}.`));
+      }
     });
 
   return {

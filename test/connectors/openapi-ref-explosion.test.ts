@@ -141,6 +141,14 @@ describeEachBackend('regression: a doubling $ref document stalled the server (is
     console.info(`issue 23: 30-level import ${Math.round(took)} ms; /healthz ${latencies.length} polls, worst ${Math.round(Math.max(...latencies))} ms`);
   });
 
+  it('refuses a document nested 300,000 deep as openapi_json (it exhausted the stack copying it to the reader)', async () => {
+    const deep = `{"openapi":"3.0.3","info":{"title":"x","version":"1"},"paths":{},"x-deep":${'['.repeat(300_000)}${']'.repeat(300_000)}}`;
+    // As `openapi` the request body's own nesting limit (32) answers first; as text it reaches the reader.
+    const res = await call('POST', '/api/v1/connectors/openapi', { body: { connector_key: 'deep', openapi_json: deep } });
+    expect(res.statusCode, res.body).toBe(400);
+    expect(res.json().error).toMatchObject({ code: 'invalid_openapi_spec', message: expect.stringMatching(/nests too deeply/) });
+  });
+
   it('imports 14 levels as a small connector whose references the rest of the service uses: PUT back, test call, case type', async () => {
     const res = await call('POST', '/api/v1/connectors/openapi', { body: { connector_key: 'doubling_14', openapi_json: JSON.stringify(doublingDocument(14)), base_url: customer.url } });
     expect(res.statusCode, res.body).toBe(201);
