@@ -6,9 +6,9 @@ import { fail, type Result } from '../domain/errors.ts';
  * OpenAPI documents are read in worker threads, so no document can stall the event loop that
  * answers HTTP (issue 23): the checks in openapi-refs.ts refuse the documents known to explode
  * before anything is followed, and this is what holds when a check misses one.
- * - Deadline: a worker still reading `timeoutMs` after it started running is terminated (V8 stops
- *   even a synchronous loop) and the import answers `invalid_openapi_spec` saying so. A new thread
- *   that is slow to start on a busy machine does not eat into it (three times as long is allowed).
+ * - Deadline: a worker still reading `timeoutMs` after it was ready (parser loaded) is terminated
+ *   (V8 stops even a synchronous loop) and the import answers `invalid_openapi_spec` saying so. A
+ *   new thread slow to start on a busy machine does not eat into it (three times as long is allowed).
  * - Memory: each worker's heap is capped with `resourceLimits`; past it V8 ends the worker, not
  *   the process. Unlike extraction (extraction-pool.ts), the parser and validator are plain
  *   JavaScript whose memory is heap, which the cap bounds: a thread suffices.
@@ -31,7 +31,9 @@ export const OPENAPI_READ_MAX_HEAP_MB = 256;
 
 interface Reader {
   readonly worker: Worker;
-  online: boolean;
+  /** The worker has loaded the parser and waits for documents. */
+  ready: boolean;
+  onReady?: () => void;
   idleTimer?: NodeJS.Timeout;
   /** Settles the read in progress. */
   finish?: (result: Result<OpenApiDigest>) => void;
@@ -52,8 +54,14 @@ export function createOpenApiReader(options: OpenApiReaderOptions = {}): OpenApi
 
   const start = (): Reader => {
     const worker = new Worker(workerModule, { resourceLimits: { maxOldGenerationSizeMb: maxHeapMb, maxYoungGenerationSizeMb: 32 }, stdout: false, stderr: false });
-    const reader: Reader = { worker, online: false };
-    worker.once('online', () => (reader.online = true));
+    const reader: Reader = { worker, ready: false };
+    const onReady = (message: { ready?: true }) => {
+      if (message.ready !== true) return;
+      reader.ready = true;
+      worker.off('message', onReady);
+      reader.onReady?.();
+    };
+    worker.on('message', onReady);
     const gone = (result: Result<OpenApiDigest>) => {
       const at = idle.indexOf(reader);
       if (at >= 0) idle.splice(at, 1);
@@ -74,7 +82,7 @@ export function createOpenApiReader(options: OpenApiReaderOptions = {}): OpenApi
     new Promise((resolve) => {
       const id = nextId++;
       let deadline: NodeJS.Timeout | undefined;
-      // The deadline bounds the document's work: a thread that is slow to start on a busy machine does not count against it.
+      // The deadline bounds the document's work: a thread slow to start and load the parser on a busy machine does not count against it.
       const startDeadline = () => {
         clearTimeout(deadline);
         deadline = setTimeout(() => {
@@ -82,9 +90,9 @@ export function createOpenApiReader(options: OpenApiReaderOptions = {}): OpenApi
           void reader.worker.terminate();
         }, timeoutMs);
       };
-      if (reader.online) startDeadline();
+      if (reader.ready) startDeadline();
       else {
-        reader.worker.once('online', startDeadline);
+        reader.onReady = startDeadline;
         // A thread that never starts must not hold the import either.
         deadline = setTimeout(() => {
           finish(fail('invalid_openapi_spec', `The OpenAPI document could not be read: its reader did not start within ${(timeoutMs * 3) / 1000} s.`));
@@ -102,7 +110,7 @@ export function createOpenApiReader(options: OpenApiReaderOptions = {}): OpenApi
       };
       function finish(result: Result<OpenApiDigest>): void {
         clearTimeout(deadline);
-        reader.worker.off('online', startDeadline);
+        reader.onReady = undefined;
         reader.worker.off('message', onMessage);
         reader.finish = undefined;
         resolve(result);

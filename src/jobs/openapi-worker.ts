@@ -3,6 +3,9 @@ import { digestOpenApiDocument, type OpenApiSource } from '../domain/connectors/
 import { fail } from '../domain/errors.ts';
 
 /** Reads OpenAPI documents one at a time for openapi-reader.ts, in a worker thread. */
+// Loaded before the first document, so the reader's deadline measures the document's work alone.
+await import('@readme/openapi-parser');
+parentPort!.postMessage({ ready: true });
 parentPort!.on('message', async ({ id, source }: { id: number; source: OpenApiSource }) => {
   try {
     parentPort!.postMessage({ id, result: await digestOpenApiDocument(source) });

@@ -6,6 +6,7 @@
 import { parentPort, threadId } from 'node:worker_threads';
 
 const held: unknown[] = [];
+parentPort!.postMessage({ ready: true });
 parentPort!.on('message', ({ id, source }: { id: number; source: { value: { 'x-do'?: string } } }) => {
   const command = source.value['x-do'];
   if (command === 'hang') for (;;);
