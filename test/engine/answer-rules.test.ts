@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ANSWER_PROBLEMS, checkAnswer, checkAnswers, followUpField, type AnswerProblem, type AnswerValue } from '../../src/domain/case-types/answer-rules.ts';
 import { caseTypeDefinitionSchema, FIELD_TYPES, type FormField } from '../../src/domain/case-types/definition.ts';
-import { parseTypedMoney } from '../../src/domain/extraction/parsers/money.ts';
 
 /**
  * The form rules, in the domain (issue 24 §2): every field type, every problem code, checked
@@ -142,28 +141,5 @@ describe('followUpField', () => {
     // Facts are text, so an address fact is asked in one box.
     expect(followUpField(definition, 'home').type).toBe('textarea');
     expect(followUpField(definition, 'unknown')).toMatchObject({ type: 'text', label: 'unknown' });
-  });
-});
-
-describe('parseTypedMoney', () => {
-  it.each([
-    ['4200.50', undefined, '4200.50'],
-    ['4,200', undefined, '4200.00'],
-    ['1,250.5', undefined, '1250.50'],
-    ['1.250,50', undefined, '1250.50'],
-    ['  £1,250  ', 'GBP', '1250.00'],
-    ['1250 EUR', 'EUR', '1250.00'],
-    ['0', undefined, '0.00'],
-    ['US$ 12', 'USD', '12.00'],
-    ['US$ 12', 'CAD', null],
-    ['1250 GBP', 'EUR', null],
-    ['12 apples', undefined, null],
-    ['-5', undefined, null],
-    ['(5)', undefined, null],
-    ['5)', undefined, null],
-    ['1e5', undefined, null],
-    ['', undefined, null],
-  ])('%s in %s → %s', (text, currency, expected) => {
-    expect(parseTypedMoney(text, currency)).toBe(expected);
   });
 });
