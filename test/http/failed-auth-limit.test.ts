@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/ports/clock.ts';
 import { createTestApp, describeEachBackend, type TestApp, type TestWorkspace } from '../support/harness.ts';
 
@@ -85,5 +85,46 @@ describeEachBackend('failed authentication limit', (backend) => {
     await t.ctx.db.updateTable('api_keys').set({ revoked_at: clock.now() }).where('org_id', '=', other.orgId).execute();
     clock.advance(5_000);
     expect((await call(other.key, address)).statusCode).toBe(401);
+  });
+});
+
+// The client address every per-address limit counts (docs/operations.md, "Client addresses").
+describe('client address behind a proxy (TRUST_PROXY)', () => {
+  const bad = `sk_test_${'P'.repeat(43)}`;
+  const call = (t: TestApp, remoteAddress: string, forwardedFor?: string) =>
+    t.app.inject({
+      method: 'GET',
+      url: '/api/v1/cases',
+      remoteAddress,
+      headers: { authorization: `Bearer ${bad}`, ...(forwardedFor ? { 'x-forwarded-for': forwardedFor } : {}) },
+    });
+
+  it('counts the forwarded client behind a listed proxy, and the peer itself for anyone else', async () => {
+    const t = await createTestApp('embedded', { env: { AUTH_FAILURES_PER_MINUTE: '2', TRUST_PROXY: '10.0.0.1, 10.1.0.0/16' } });
+    try {
+      for (const status of [401, 401, 429]) expect((await call(t, '10.0.0.1', '203.0.113.9')).statusCode).toBe(status);
+      // Another client behind the same proxy has its own budget.
+      expect((await call(t, '10.1.2.3', '203.0.113.10')).statusCode).toBe(401);
+      // An unlisted peer cannot pick its address with the header.
+      for (const [i, status] of [401, 401, 429].entries()) expect((await call(t, '198.51.100.5', `203.0.113.${20 + i}`)).statusCode).toBe(status);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('trusts no header by default, and a hop count as that many proxies', async () => {
+    const plain = await createTestApp('embedded', { env: { AUTH_FAILURES_PER_MINUTE: '2' } });
+    try {
+      for (const [i, status] of [401, 401, 429].entries()) expect((await call(plain, '10.0.0.1', `203.0.113.${i}`)).statusCode).toBe(status);
+    } finally {
+      await plain.close();
+    }
+    const hops = await createTestApp('embedded', { env: { AUTH_FAILURES_PER_MINUTE: '2', TRUST_PROXY: '1' } });
+    try {
+      for (const status of [401, 401, 429]) expect((await call(hops, '10.0.0.1', '198.51.100.1, 203.0.113.9')).statusCode).toBe(status);
+      expect((await call(hops, '10.0.0.1', '203.0.113.9, 203.0.113.10')).statusCode).toBe(401);
+    } finally {
+      await hops.close();
+    }
   });
 });
