@@ -42,7 +42,7 @@ export class UnreadableDumpError extends Error {
  * passes a staging directory, so a dump that fails here has touched nothing in use.
  */
 export async function loadEmbeddedDatabase(pgdataDir: string, dump: Uint8Array): Promise<string[]> {
-  let tar: Uint8Array;
+  let tar: Uint8Array<ArrayBuffer>;
   try {
     tar = new Uint8Array(await promisify(gunzip)(dump));
   } catch (err) {
@@ -54,7 +54,7 @@ export async function loadEmbeddedDatabase(pgdataDir: string, dump: Uint8Array):
   const { PGlite } = await import('@electric-sql/pglite');
   try {
     // Uncompressed, so PGlite never takes its own gunzip path.
-    const loaded = await PGlite.create(pgdataDir, { loadDataDir: new Blob([new Uint8Array(tar)]) });
+    const loaded = await PGlite.create(pgdataDir, { loadDataDir: new Blob([tar]) });
     await loaded.close();
     const reopened = await PGlite.create(pgdataDir);
     try {

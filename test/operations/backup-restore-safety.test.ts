@@ -22,6 +22,8 @@ describe('backup and restore keep what they hold (issue 23 §4)', () => {
   const live = join(root, 'live');
   const good = join(root, 'good.backup');
   const env = (dataDir: string) => ({ DATA_DIR: dataDir });
+  /** Each CLI run starts Node and PGlite: 5–15 s on the shared 2-core machine, more under load. */
+  const CLI_TIMEOUT = 150_000;
   const restore = (args: string[], dataDir: string) => restoreBackup(args, loadConfig(env(dataDir)));
   const errorOf = (outcome: { result: object }) => (outcome.result as { error: { code: string; message: string } }).error;
   let orgId: string;
@@ -39,36 +41,40 @@ describe('backup and restore keep what they hold (issue 23 §4)', () => {
   };
 
   beforeAll(async () => {
-    const created = await runCli(['org', 'create', '--name', 'Kept Org', '--json'], env(live));
+    const created = await runCli(['org', 'create', '--name', 'Kept Org', '--json'], env(live), CLI_TIMEOUT);
     expect(created.code, created.stderr + created.stdout).toBe(0);
     orgId = (created.json() as { org_id: string }).org_id;
     secretBefore = readFileSync(join(live, 'secret'), 'utf8');
-  }, 60_000);
+    const backup = await runCli(['backup', '--out', good, '--json'], env(live), CLI_TIMEOUT);
+    expect(backup.code, backup.stderr + backup.stdout).toBe(0);
+    original = readBackup(good);
+    expect(original.files.map((f) => f.name)).toEqual(['secret']);
+  }, 320_000);
   afterAll(() => rmSync(root, { recursive: true, force: true }));
 
   it('backup over a stale <out>.partial planted at 0644 writes the backup 0600 (regression: a world-readable backup with the secret)', async () => {
-    writeFileSync(`${good}.partial`, 'stale');
-    chmodSync(`${good}.partial`, 0o644);
-    const backup = await runCli(['backup', '--out', good, '--json'], env(live));
+    const out = join(root, 'planted.backup');
+    writeFileSync(`${out}.partial`, 'stale');
+    chmodSync(`${out}.partial`, 0o644);
+    const backup = await runCli(['backup', '--out', out, '--json'], env(live), CLI_TIMEOUT);
     expect(backup.code, backup.stderr + backup.stdout).toBe(0);
-    expect(statSync(good).mode & 0o777).toBe(0o600);
-    expect(existsSync(`${good}.partial`)).toBe(false);
-    original = readBackup(good);
-    expect(original.files.map((f) => f.name)).toEqual(['secret']);
-  }, 60_000);
+    expect(statSync(out).mode & 0o777).toBe(0o600);
+    expect(existsSync(`${out}.partial`)).toBe(false);
+    expect(readBackup(out).files.map((f) => f.name)).toEqual(['secret']);
+  }, 160_000);
 
   it('refuses a <out>.partial that is a symlink, and writes nothing through it', async () => {
     const out = join(root, 'via-link.backup');
     const target = join(root, 'elsewhere');
     writeFileSync(target, 'not yours to overwrite');
     symlinkSync(target, `${out}.partial`);
-    const backup = await runCli(['backup', '--out', out, '--json'], env(live));
+    const backup = await runCli(['backup', '--out', out, '--json'], env(live), CLI_TIMEOUT);
     expect(backup.code).toBe(1);
     expect((backup.json() as { error: { code: string; message: string } }).error).toMatchObject({ code: 'precondition_required', message: expect.stringContaining('is a symbolic link') });
     expect(readFileSync(target, 'utf8')).toBe('not yours to overwrite');
     expect(lstatSync(`${out}.partial`).isSymbolicLink()).toBe(true);
     expect(existsSync(out)).toBe(false);
-  }, 60_000);
+  }, 160_000);
 
   it.runIf(process.getuid?.() === 0)("refuses a <out>.partial owned by another user, and leaves it alone", () => {
     const out = join(root, 'theirs.backup');
@@ -124,7 +130,7 @@ describe('backup and restore keep what they hold (issue 23 §4)', () => {
       expect(readFileSync(join(live, 'secret'), 'utf8'), file).toBe(secretBefore);
       expect(await readOrgName(live), file).toBe('Kept Org');
     }
-  }, 180_000);
+  }, 300_000);
 
   it('a swap that fails halfway is undone: the previous database and secret are put back', async () => {
     // A folder the deployment does not own stays through --force; a backed-up file of the same
@@ -146,7 +152,7 @@ describe('backup and restore keep what they hold (issue 23 §4)', () => {
     expect(readFileSync(join(live, 'secret'), 'utf8')).toBe(secretBefore);
     expect(await readOrgName(live)).toBe('Kept Org');
     rmSync(join(live, 'notes'), { recursive: true });
-  }, 120_000);
+  }, 200_000);
 
   it('restore --force of a good backup swaps it in and leaves no staging folder behind', async () => {
     const outcome = await restore(['--in', good, '--force'], live);
@@ -155,5 +161,5 @@ describe('backup and restore keep what they hold (issue 23 §4)', () => {
     expect(readFileSync(join(live, 'secret'), 'utf8')).toBe(secretBefore);
     expect(statSync(join(live, 'secret')).mode & 0o777).toBe(0o600);
     expect(await readOrgName(live)).toBe('Kept Org');
-  }, 60_000);
+  }, 160_000);
 });
