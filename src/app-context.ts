@@ -7,7 +7,8 @@ import type { Metrics } from './metrics/metrics.ts';
 import { createSafeHttpClient } from './net/safe-fetch.ts';
 import { createExtractionPool } from './jobs/extraction-pool.ts';
 import { createOpenApiReader } from './jobs/openapi-reader.ts';
-import { findApiKeyByHash } from './storage/api-keys.ts';
+import { findApiKeyByHash, listLiveApiKeyHashPrefixesUnscoped } from './storage/api-keys.ts';
+import { knownKeyHashes } from './domain/keys/known-keys.ts';
 import { databaseBlobStore } from './storage/document-blobs.ts';
 import { caseWebhookEnqueuer } from './domain/webhooks/case-enqueuer.ts';
 import { wakeDeliveryWorkers } from './jobs/webhook-wake.ts';
@@ -18,8 +19,10 @@ export type { AppContext };
 
 export function createAppContext(deps: Deps, secret: string, rateLimits: RateLimitStore, metrics: Metrics): AppContext {
   const outbound = createSafeHttpClient({ policy: { allowPrivateNetwork: deps.config.allowPrivateNetwork }, timeoutMs: 30_000 });
+  const known = knownKeyHashes((since, now) => listLiveApiKeyHashPrefixesUnscoped(deps.db, since, now), deps.clock);
   const keys = cacheKeyLookup(async (hash) => {
     const row = await findApiKeyByHash(deps.db, hash);
+    if (row && row.revoked_at === null) known.remember(hash);
     return row
       ? {
           keyId: row.key_id,
@@ -37,7 +40,7 @@ export function createAppContext(deps: Deps, secret: string, rateLimits: RateLim
     secret,
     rateLimits,
     metrics,
-    keys,
+    keys: { find: keys.find, forget: keys.forget, isKnown: known.has },
     outbound,
     blobs: databaseBlobStore,
     extraction: createExtractionPool({ size: deps.config.extractionProcesses, maxRssBytes: deps.config.extractionMemoryMb * 1024 * 1024 }),

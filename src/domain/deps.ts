@@ -34,7 +34,12 @@ export interface AppContext extends Deps {
   rateLimits: RateLimitStore;
   /** This process's Prometheus series (served at /metrics when METRICS_TOKEN is set). */
   metrics: Metrics;
-  keys: { find(hash: string): Promise<StoredKey | undefined>; forget(keyId: string): void };
+  keys: {
+    find(hash: string): Promise<StoredKey | undefined>;
+    forget(keyId: string): void;
+    /** Whether a key hash may be a live key, without a query per call (domain/keys/known-keys.ts). */
+    isKnown(hash: string): Promise<boolean>;
+  };
   /** Writes webhook outbox rows for a catalog case event, in the event's transaction. */
   enqueueWebhook: WebhookEnqueuer;
   /** Writes the connector calls of the action nodes a case event triggers, in the event's transaction. */

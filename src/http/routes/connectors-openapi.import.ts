@@ -19,6 +19,8 @@ const importBody = withErrorCodes(
     auth: connectorAuthSchema.optional().meta({ description: 'Default: mapped from the document’s security schemes (bearer, apiKey in a header, basic, none); required for OAuth2 (a static token as bearer).' }),
     base_url: z.string().max(2000).optional().meta({ description: 'Overrides the document’s servers.' }),
     include_operations: z.array(z.string().min(1).max(200)).max(500).optional().meta({ description: 'Only these operationIds (derived ones included).' }),
+  }).meta({
+    example: { connector_key: 'loan_origination', openapi_url: 'https://los.example.com/openapi.json', auth: { type: 'bearer', secret: 'los_live_token' } },
   }),
   {
     connector_key: { missing: 'missing_connector_key', invalid: 'invalid_connector_payload' },
