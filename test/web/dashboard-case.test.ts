@@ -138,7 +138,7 @@ describeEachBackend('dashboard case page and operator actions', (backend) => {
     expect(shown.statusCode).toBe(200);
     expect(shown.body).not.toContain('/erasure');
     expect((await get(`${page}/erasure?doc=${docId}`)).statusCode).toBe(403);
-    for (const fields of [{ doc: docId }, {}]) {
+    for (const fields of [{ doc: docId }, {}] as Record<string, string>[]) {
       const res = await post(page, `${page}/erasure`, fields);
       expect(res.statusCode).toBe(403);
       expect(res.body).toContain('for workspace admins');
