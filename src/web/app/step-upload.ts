@@ -38,7 +38,8 @@ export function fileSize(bytes: number | null, t: Translate): string {
   return bytes >= 1_000_000 ? t('upload.size_mb', { n: (bytes / 1_000_000).toFixed(1) }) : t('upload.size_kb', { n: Math.max(1, Math.round(bytes / 1000)) });
 }
 
-type UploadError = UploadProblem | 'none_chosen' | 'failed';
+/** `unreadable`: the request's own body could not be read (cut off, past the part limits), a client fault told in the words of `failed`. */
+type UploadError = UploadProblem | 'none_chosen' | 'failed' | 'unreadable';
 
 const STATUS_OF: Record<UploadError, number> = {
   none_chosen: 400,
@@ -48,12 +49,13 @@ const STATUS_OF: Record<UploadError, number> = {
   password_protected: 422,
   too_many_files: 409,
   failed: 503,
+  unreadable: 400,
   closed: 409,
 };
 
 function uploadErrorText(problem: UploadError, kind: Kind, t: Translate): string {
   const params = { ...labelParams(kind.label), types: typeList(kind, t), max: kind.max_files };
-  return t(`upload.error.${problem}`, params);
+  return t(`upload.error.${problem === 'unreadable' ? 'failed' : problem}`, params);
 }
 
 interface UploadView {
@@ -238,7 +240,7 @@ export function registerUploadStep(scope: FastifyInstance, deps: AppRouteDeps): 
     if (!node) return sendAppError(request, reply, deps, 'not_found');
     if (read.failed !== undefined) {
       request.log.info({ err: read.failed }, 'applicant upload could not be read');
-      return refuse(request, reply, a, node, node.documents[0]!, 'failed');
+      return refuse(request, reply, a, node, node.documents[0]!, 'unreadable');
     }
     const kind = node.documents.find((k) => k.document_kind === read.kind) ?? node.documents[0]!;
     // A replacement's errors show on its own file input, beside the file it replaces.
