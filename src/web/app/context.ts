@@ -13,6 +13,14 @@ declare module 'fastify' {
     /** The applicant's session, read with the link's token by the access hook of every `applicant` route. */
     applicant?: ApplicantRequest;
   }
+  interface FastifyContextConfig {
+    /**
+     * The route reads a multipart stream and checks the CSRF token from the stream's first field
+     * before it keeps a byte (uploads). Only such a route may skip the access hook's token check,
+     * and only for a multipart body.
+     */
+    csrfInStream?: true;
+  }
 }
 
 export const APPLICANT_COOKIE = 'dossier_applicant';

@@ -69,9 +69,13 @@ export const applicantFace: FastifyPluginAsync<{ ctx: AppContext; assets: AssetR
     }
   });
 
-  // URL-encoded posts are checked here; multipart uploads check the same token from their first field.
+  // Every POST shows the token before its handler runs, whatever its encoding (issue 23 §3: a
+  // multipart submit used to pass unchecked). A body that is not parsed (multipart to a form
+  // route, text/plain) has no token to show, so it is refused. Uploads read the same token from
+  // the stream's first field, before keeping a byte, and declare it with `csrfInStream`.
   scope.addHook('preHandler', async (request, reply) => {
-    if (request.method !== 'POST' || !request.applicant || request.isMultipart()) return;
+    if (request.method !== 'POST' || !request.applicant) return;
+    if (request.routeOptions.config.csrfInStream && request.isMultipart()) return;
     if (!csrfMatches(ctx.secret, CSRF_PURPOSE, `${request.applicant.proof.sessionId}:${request.applicant.proof.token}`, formField(request.body, CSRF_FIELD))) {
       return sendAppError(request, reply, deps, 'csrf');
     }

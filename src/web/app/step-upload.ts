@@ -38,7 +38,8 @@ export function fileSize(bytes: number | null, t: Translate): string {
   return bytes >= 1_000_000 ? t('upload.size_mb', { n: (bytes / 1_000_000).toFixed(1) }) : t('upload.size_kb', { n: Math.max(1, Math.round(bytes / 1000)) });
 }
 
-type UploadError = UploadProblem | 'none_chosen' | 'failed';
+/** `unreadable`: the request's own body could not be read (cut off, past the part limits), a client fault told in the words of `failed`. */
+type UploadError = UploadProblem | 'none_chosen' | 'failed' | 'unreadable';
 
 const STATUS_OF: Record<UploadError, number> = {
   none_chosen: 400,
@@ -48,12 +49,13 @@ const STATUS_OF: Record<UploadError, number> = {
   password_protected: 422,
   too_many_files: 409,
   failed: 503,
+  unreadable: 400,
   closed: 409,
 };
 
 function uploadErrorText(problem: UploadError, kind: Kind, t: Translate): string {
   const params = { ...labelParams(kind.label), types: typeList(kind, t), max: kind.max_files };
-  return t(`upload.error.${problem}`, params);
+  return t(`upload.error.${problem === 'unreadable' ? 'failed' : problem}`, params);
 }
 
 interface UploadView {
@@ -156,6 +158,8 @@ function uploadPage(deps: AppRouteDeps, a: ApplicantRequest, v: UploadView) {
 
 interface ReadUpload {
   csrfOk: boolean;
+  /** The stream broke off or went past a limit; what was read before it is kept here. */
+  failed?: unknown;
   kind: string;
   /** A file that could not be read, which this one replaces. */
   replaces: string;
@@ -169,6 +173,15 @@ interface ReadUpload {
  */
 async function readUpload(request: FastifyRequest, a: ApplicantRequest, secret: string): Promise<ReadUpload> {
   const out: ReadUpload = { csrfOk: false, kind: '', replaces: '' };
+  try {
+    await readParts(request, a, secret, out);
+  } catch (err) {
+    out.failed = err;
+  }
+  return out;
+}
+
+async function readParts(request: FastifyRequest, a: ApplicantRequest, secret: string, out: ReadUpload): Promise<void> {
   for await (const part of request.parts()) {
     if (part.type === 'field') {
       if (part.fieldname === CSRF_FIELD) out.csrfOk = csrfMatches(secret, CSRF_PURPOSE, `${a.proof.sessionId}:${a.proof.token}`, part.value);
@@ -183,7 +196,6 @@ async function readUpload(request: FastifyRequest, a: ApplicantRequest, secret: 
     if (part.filename === '' && bytes.byteLength === 0) continue;
     out.file = { filename: part.filename, bytes, truncated: part.file.truncated };
   }
-  return out;
 }
 
 function uploadNode(a: ApplicantRequest, nodeId: string): UploadNode | undefined {
@@ -217,20 +229,19 @@ export function registerUploadStep(scope: FastifyInstance, deps: AppRouteDeps): 
     return sendPage(reply, uploadPage(deps, a, { node, errors: [], notice, returnTo: query.return === 'check' ? 'check' : '' }));
   });
 
-  scope.post('/s/:sessionId/upload/:nodeId/files', { config: { auth: 'applicant' } }, async (request, reply) => {
+  scope.post('/s/:sessionId/upload/:nodeId/files', { config: { auth: 'applicant', csrfInStream: true } }, async (request, reply) => {
     const a = applicantOf(request);
+    // The token first, whatever else is wrong with the request: a forged post learns nothing.
+    if (!request.isMultipart()) return sendAppError(request, reply, deps, 'csrf');
+    const read = await readUpload(request, a, deps.ctx.secret);
+    if (!read.csrfOk) return sendAppError(request, reply, deps, 'csrf');
     if (a.intake.status !== 'open') return closed(reply, a);
     const node = nodeOf(request);
     if (!node) return sendAppError(request, reply, deps, 'not_found');
-    if (!request.isMultipart()) return sendAppError(request, reply, deps, 'csrf');
-    let read: ReadUpload;
-    try {
-      read = await readUpload(request, a, deps.ctx.secret);
-    } catch (err) {
-      request.log.info({ err }, 'applicant upload could not be read');
-      return refuse(request, reply, a, node, node.documents[0]!, 'failed');
+    if (read.failed !== undefined) {
+      request.log.info({ err: read.failed }, 'applicant upload could not be read');
+      return refuse(request, reply, a, node, node.documents[0]!, 'unreadable');
     }
-    if (!read.csrfOk) return sendAppError(request, reply, deps, 'csrf');
     const kind = node.documents.find((k) => k.document_kind === read.kind) ?? node.documents[0]!;
     // A replacement's errors show on its own file input, beside the file it replaces.
     const replaced = a.intake.documents.find((d) => d.doc_id === read.replaces && d.status === 'failed');

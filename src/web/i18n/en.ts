@@ -27,6 +27,8 @@ export const en = {
   'error.server.request_id': 'If you contact us about this, give this reference:',
   'error.csrf.title': 'Your page was out of date',
   'error.csrf.body': 'We could not save what you sent because the page had expired. Go back, reload the page and try again.',
+  'error.invalid.title': 'We could not read what you sent',
+  'error.invalid.body': 'It holds a character that is not allowed, such as a NUL character pasted from another program. Go back, retype the answer and try again.',
   'error.rate_limited.title': 'Too many attempts',
   'error.rate_limited.body': 'You have sent a lot of changes in a short time. Wait a minute and try again.',
   'common.or': 'or',

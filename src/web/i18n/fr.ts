@@ -25,6 +25,8 @@ export const fr: Messages = {
   'error.server.request_id': 'Si vous nous contactez à ce sujet, donnez cette référence :',
   'error.csrf.title': 'Votre page n’était plus à jour',
   'error.csrf.body': 'Nous n’avons pas pu enregistrer votre envoi car la page avait expiré. Revenez en arrière, rechargez la page et réessayez.',
+  'error.invalid.title': 'Nous n’avons pas pu lire votre envoi',
+  'error.invalid.body': 'Il contient un caractère non autorisé, par exemple un caractère NUL collé depuis un autre programme. Revenez en arrière, saisissez à nouveau la réponse et réessayez.',
   'error.rate_limited.title': 'Trop de tentatives',
   'error.rate_limited.body': 'Vous avez envoyé beaucoup de modifications en peu de temps. Attendez une minute et réessayez.',
   'common.or': 'ou',

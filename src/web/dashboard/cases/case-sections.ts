@@ -157,9 +157,11 @@ export function decisionSection(viewer: DashboardViewer, c: ConsoleCase, form: C
   </section>`;
 }
 
-export function documentsSection(c: ConsoleCase) {
+/** The documents of the case. Erasure is for admins (issue 23 §6), so a reviewer sees no Erase link. */
+export function documentsSection(viewer: DashboardViewer, c: ConsoleCase) {
   const r = c.record;
   const docs = r.workspace.documents;
+  const mayErase = viewer.role === 'admin';
   return html`<section class="card" aria-labelledby="documents-title">
     <h2 id="documents-title" class="card__title">Documents</h2>
     ${table<(typeof docs)[number]>({
@@ -180,7 +182,7 @@ export function documentsSection(c: ConsoleCase) {
               ? html`<span class="muted small">Erased</span>`
               : html`<div class="cluster small">
                   <a href=${documentFileUrl(r.case_id, d.doc_id)} download="">Download<span class="visually-hidden"> ${d.filename ?? d.doc_id}</span></a>
-                  <a href=${`/dashboard/cases/${r.case_id}/erasure?doc=${d.doc_id}`}>Erase<span class="visually-hidden"> ${d.filename ?? d.doc_id}</span></a>
+                  ${mayErase ? html`<a href=${`/dashboard/cases/${r.case_id}/erasure?doc=${d.doc_id}`}>Erase<span class="visually-hidden"> ${d.filename ?? d.doc_id}</span></a>` : null}
                 </div>`,
         },
       ],
@@ -188,7 +190,7 @@ export function documentsSection(c: ConsoleCase) {
     <p class="cluster">
       <a href=${`/dashboard/cases/${r.case_id}/package`}>Case package (JSON)</a>
       <a href=${`/dashboard/cases/${r.case_id}/case-file`}>Sealed case file (PDF)</a>
-      ${docs.some((d) => d.status !== 'erased') ? html`<a href=${`/dashboard/cases/${r.case_id}/erasure`}>Erase the whole case</a>` : null}
+      ${mayErase && docs.some((d) => d.status !== 'erased') ? html`<a href=${`/dashboard/cases/${r.case_id}/erasure`}>Erase the whole case</a>` : null}
     </p>
   </section>`;
 }
