@@ -45,6 +45,6 @@ export function createAppContext(deps: Deps, secret: string, rateLimits: RateLim
     enqueueWebhook: caseWebhookEnqueuer(deps, () => wakeDeliveryWorkers(deps.db)),
     enqueueActions: caseActionEnqueuer(deps, () => wakeConnectorWorkers(deps.db)),
     databaseReachable: () => pingDatabase(deps.db),
-    hasEnabledWebhookEndpoint: (orgId, environment) => hasEnabledEndpoint(deps.db, orgId, environment),
+    hasEnabledWebhookEndpoint: (orgId, environment) => hasEnabledEndpoint(deps.db, { orgId, environment }),
   };
 }

@@ -1,16 +1,14 @@
 import { sql, type Selectable } from 'kysely';
-import type { Environment } from '../config.ts';
 import { toJsonb } from './json.ts';
 import type { Executor, Tx } from './schema.ts';
 import type { CaseEventsTable } from './tables/cases.ts';
+import type { Tenant } from '../ports/tenant.ts';
 
 export type CaseEventRow = Selectable<CaseEventsTable>;
 
-export interface NewCaseEvent {
+export interface NewCaseEvent extends Tenant {
   eventId: string;
   caseId: string;
-  orgId: string;
-  environment: Environment;
   eventType: string;
   data: Record<string, unknown>;
   createdAt: Date;

@@ -1,11 +1,11 @@
 import { sql } from 'kysely';
-import type { Environment } from '../config.ts';
 import type { CaseJobRow } from './cases.ts';
 import type { Executor, Tx } from './schema.ts';
+import type { Tenant } from '../ports/tenant.ts';
 
 export async function enqueueCaseJob(
   tx: Tx,
-  job: { jobId: string; caseId: string; orgId: string; environment: Environment; kind: string; subjectId: string | null; runAfter: Date },
+  job: Tenant & { jobId: string; caseId: string; kind: string; subjectId: string | null; runAfter: Date },
 ): Promise<void> {
   await tx
     .insertInto('case_jobs')

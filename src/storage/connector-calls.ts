@@ -1,8 +1,8 @@
 import { sql, type Selectable } from 'kysely';
-import type { Environment } from '../config.ts';
 import { toJsonb } from './json.ts';
 import type { Executor, Tx } from './schema.ts';
 import type { ConnectorCallStatus, ConnectorCallsTable } from './tables/connectors.ts';
+import type { Tenant } from '../ports/tenant.ts';
 
 export type ConnectorCallRow = Selectable<ConnectorCallsTable>;
 
@@ -12,7 +12,7 @@ export type ConnectorCallRow = Selectable<ConnectorCallsTable>;
  */
 export async function insertConnectorCall(
   tx: Executor,
-  call: { callId: string; orgId: string; environment: Environment; caseId: string; nodeId: string; connectorKey: string; operationId: string; trigger: Record<string, unknown>; now: Date },
+  call: Tenant & { callId: string; caseId: string; nodeId: string; connectorKey: string; operationId: string; trigger: Record<string, unknown>; now: Date },
 ): Promise<boolean> {
   const result = await tx
     .insertInto('connector_calls')
@@ -122,7 +122,7 @@ export async function releaseCallLeases(db: Executor, workerId: string, callIds:
   await db.updateTable('connector_calls').set({ locked_by: null, locked_until: null }).where('call_id', 'in', callIds).where('locked_by', '=', workerId).execute();
 }
 
-export async function lockCallOfCase(tx: Tx, scope: { orgId: string; environment: Environment }, caseId: string, nodeId: string): Promise<ConnectorCallRow | undefined> {
+export async function lockCallOfCase(tx: Tx, scope: Tenant, caseId: string, nodeId: string): Promise<ConnectorCallRow | undefined> {
   return tx
     .selectFrom('connector_calls')
     .selectAll()

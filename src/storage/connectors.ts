@@ -1,17 +1,12 @@
 import type { Selectable } from 'kysely';
-import type { Environment } from '../config.ts';
 import type { Executor, Tx } from './schema.ts';
 import { toJsonb } from './json.ts';
 import type { ConnectorAuthType, ConnectorsTable } from './tables/connectors.ts';
+import type { Tenant } from '../ports/tenant.ts';
 
 export type ConnectorRow = Selectable<ConnectorsTable>;
 
-export interface ConnectorScope {
-  orgId: string;
-  environment: Environment;
-}
-
-export async function findConnector(db: Executor, scope: ConnectorScope, connectorKey: string): Promise<ConnectorRow | undefined> {
+export async function findConnector(db: Executor, scope: Tenant, connectorKey: string): Promise<ConnectorRow | undefined> {
   return db
     .selectFrom('connectors')
     .selectAll()
@@ -22,7 +17,7 @@ export async function findConnector(db: Executor, scope: ConnectorScope, connect
 }
 
 /** The row under the caller's lock, so a replacement reads and bumps `version` without a race. */
-export async function lockConnector(tx: Tx, scope: ConnectorScope, connectorKey: string): Promise<ConnectorRow | undefined> {
+export async function lockConnector(tx: Tx, scope: Tenant, connectorKey: string): Promise<ConnectorRow | undefined> {
   return tx
     .selectFrom('connectors')
     .selectAll()
@@ -33,7 +28,7 @@ export async function lockConnector(tx: Tx, scope: ConnectorScope, connectorKey:
     .executeTakeFirst();
 }
 
-export async function listConnectorRows(db: Executor, scope: ConnectorScope): Promise<ConnectorRow[]> {
+export async function listConnectorRows(db: Executor, scope: Tenant): Promise<ConnectorRow[]> {
   return db
     .selectFrom('connectors')
     .selectAll()
@@ -54,7 +49,7 @@ export interface ConnectorWrite {
 
 export async function insertConnector(
   tx: Executor,
-  row: ConnectorWrite & ConnectorScope & { connectorId: string; connectorKey: string; now: Date },
+  row: ConnectorWrite & Tenant & { connectorId: string; connectorKey: string; now: Date },
 ): Promise<ConnectorRow> {
   return tx
     .insertInto('connectors')
@@ -96,7 +91,7 @@ export async function replaceConnector(tx: Executor, connectorId: string, write:
     .executeTakeFirstOrThrow();
 }
 
-export async function deleteConnector(db: Executor, scope: ConnectorScope, connectorKey: string): Promise<boolean> {
+export async function deleteConnector(db: Executor, scope: Tenant, connectorKey: string): Promise<boolean> {
   const result = await db
     .deleteFrom('connectors')
     .where('org_id', '=', scope.orgId)

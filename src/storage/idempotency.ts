@@ -1,15 +1,13 @@
 import { sql, type Selectable } from 'kysely';
-import type { Environment } from '../config.ts';
 import { toJsonb } from './json.ts';
 import { coalescedLookup } from './coalesced-reads.ts';
 import type { Executor, Tx } from './schema.ts';
 import type { IdempotencyRecordsTable } from './tables/cases.ts';
+import type { Tenant } from '../ports/tenant.ts';
 
 export type IdempotencyRow = Selectable<IdempotencyRecordsTable>;
 
-export interface IdempotencyScope {
-  orgId: string;
-  environment: Environment;
+export interface IdempotencyScope extends Tenant {
   operation: string;
   key: string;
 }

@@ -23,6 +23,7 @@ import { inputTarget } from './action-validation.ts';
 import { openConnectorSecret } from './connectors.ts';
 import type { ConnectorOperation } from './manifest.ts';
 import { renderTemplate, type TemplateContext } from './templates.ts';
+import { tenantOfRow } from '../../ports/tenant.ts';
 
 export const CONNECTOR_USER_AGENT = 'Dossier-Connectors/1.0';
 
@@ -158,7 +159,7 @@ export async function prepareCall(deps: Pick<Deps, 'db' | 'config'> & { secret: 
   if (!connector) return fail('not_found', `connector "${call.connector_key}" no longer exists`);
   const operation = (connector.operations as ConnectorOperation[]).find((o) => o.operation_id === call.operation_id);
   if (!operation) return fail('not_found', `connector "${call.connector_key}" has no operation "${call.operation_id}" any more`);
-  const state = await loadCaseStateUnscoped(deps.db, call.case_id);
+  const state = await loadCaseStateUnscoped(deps, { caseId: call.case_id });
   const node = state?.definition.workflow.nodes.find((n): n is ActionNode => n.node_id === call.node_id && n.type === 'action');
   if (!state || !node) return fail('not_found', `action node "${call.node_id}" is not in the case's workflow`);
   const context = templateContext(state);
@@ -228,7 +229,7 @@ export async function recordCallAttempt(
   }
   const externalReference = stored?.as === 'external_reference' && stored.value !== undefined && stored.value !== null ? String(stored.value).slice(0, 500) : null;
   const recorded = await inTransaction(deps.db, async (tx) => {
-    const caseRow = await lockCaseRow(tx, call.case_id);
+    const caseRow = await lockCaseRow(tx, { tenant: tenantOfRow(call), caseId: call.case_id });
     const row = await recordCallOutcome(
       tx,
       input.workerId,
@@ -260,16 +261,9 @@ export async function recordCallAttempt(
       duration_ms: result?.durationMs ?? 0,
     };
     if (succeeded) {
-      await recordCaseEvent(tx, deps, caseRow, 'connector.call_succeeded', { ...data, ...(stored ? { stored_as: stored.as } : {}) }, cause);
+      await recordCaseEvent(tx, deps, { caseRow, eventType: 'connector.call_succeeded', data: { ...data, ...(stored ? { stored_as: stored.as } : {}) }, cause });
     } else {
-      await recordCaseEvent(
-        tx,
-        deps,
-        caseRow,
-        'connector.call_failed',
-        { ...data, error: error?.slice(0, 500) ?? null, final: decision.status === 'failed', next_attempt_at: decision.nextAttemptAt?.toISOString() ?? null },
-        cause,
-      );
+      await recordCaseEvent(tx, deps, { caseRow, eventType: 'connector.call_failed', data: { ...data, error: error?.slice(0, 500) ?? null, final: decision.status === 'failed', next_attempt_at: decision.nextAttemptAt?.toISOString() ?? null }, cause });
     }
     return true;
   });
@@ -285,17 +279,17 @@ export async function retryAction(
   input: { orgId: string; environment: CaseRow['environment']; caseId: string; nodeId: string; actor: string },
 ): Promise<Result<ReturnType<typeof renderActions>[number]>> {
   const outcome = await inTransactionResult(deps.db, async (tx) => {
-    const caseRow = await lockCaseRow(tx, input.caseId, input);
+    const caseRow = await lockCaseRow(tx, { tenant: input, caseId: input.caseId });
     if (!caseRow) return caseNotFound(input.caseId);
     const call = await lockCallOfCase(tx, input, input.caseId, input.nodeId);
     if (!call) return fail('not_found', `Case ${input.caseId} has no started action "${input.nodeId}".`);
     if (call.status !== 'failed') return fail('invalid_request', `Action "${input.nodeId}" is ${call.status}: only a failed action can be retried.`);
     await requeueFailedCall(tx, call.call_id, deps.clock.now());
-    await recordCaseEvent(tx, deps, caseRow, 'connector.call_retried', { node_id: input.nodeId, actor: input.actor }, { traceId: `retry:${call.call_id}`, idempotencyKey: null });
+    await recordCaseEvent(tx, deps, { caseRow, eventType: 'connector.call_retried', data: { node_id: input.nodeId, actor: input.actor }, cause: { traceId: `retry:${call.call_id}`, idempotencyKey: null } });
     return ok(null);
   });
   if (!outcome.ok) return outcome;
-  const state = await loadCaseStateUnscoped(deps.db, input.caseId);
+  const state = await loadCaseStateUnscoped(deps, { caseId: input.caseId });
   const action = state && renderActions(state).find((a) => a.node_id === input.nodeId);
   return action ? ok(action) : caseNotFound(input.caseId);
 }

@@ -1,4 +1,3 @@
-import type { Environment } from '../../config.ts';
 import type { Deps } from '../deps.ts';
 import {
   deleteConnector as deleteConnectorRow,
@@ -14,13 +13,9 @@ import { inTransaction, lockTransactionKey } from '../../storage/unit-of-work.ts
 import { open, seal } from '../crypto/secret-box.ts';
 import { fail, ok, type Failure, type Result } from '../errors.ts';
 import { describeProblems, parseConnectorManifest, type ConnectorOperation, type ValidManifest } from './manifest.ts';
+import type { Tenant } from '../../ports/tenant.ts';
 
 export type ConnectorDeps = Pick<Deps, 'db' | 'clock' | 'ids' | 'config'> & { secret: string };
-
-export interface Tenant {
-  orgId: string;
-  environment: Environment;
-}
 
 /** What every read answers: the manifest without its secret, plus `secret_set`. */
 export interface ConnectorView {

@@ -6,7 +6,7 @@ import type { Db, Executor } from '../../storage/schema.ts';
 import type { PageRenderer } from '../documents/index.ts';
 import { renderPdfPage } from '../documents/pdf.ts';
 import { fail, ok, type Result } from '../errors.ts';
-import type { Tenant } from '../cases/read-case.ts';
+import type { Tenant } from '../../ports/tenant.ts';
 
 /**
  * Scale of console page images: 1.5 ≈ 108 dpi (an A4 page is 893 × 1263 px), sharp at 100 % and
@@ -30,7 +30,7 @@ type PageRef = { caseId: string; docId: string; pageIndex: number };
  */
 export async function ensurePageImage(deps: PageImageDeps, input: { tenant: Tenant; ref: PageRef }): Promise<Result<PageImageMeta | null>> {
   const { tenant, ref } = input;
-  const doc = await findDocument(deps.db, ref.docId, { ...tenant, caseId: ref.caseId });
+  const doc = await findDocument(deps.db, tenant, ref.docId, ref.caseId);
   if (!doc) return fail('not_found', `Case ${ref.caseId} has no document ${ref.docId}.`);
   if (doc.erased_at !== null || (doc.mime_type !== 'application/pdf' && doc.mime_type !== 'image/png' && doc.mime_type !== 'image/jpeg')) return ok(null);
   if (!Number.isInteger(ref.pageIndex) || ref.pageIndex < 0 || (doc.page_count !== null && ref.pageIndex >= doc.page_count)) return ok(null);
@@ -102,7 +102,7 @@ export async function readOriginalFile(
   input: { tenant: Tenant; ref: { caseId: string; docId: string } },
 ): Promise<Result<{ bytes: Uint8Array; filename: string; mimeType: string }>> {
   const { tenant, ref } = input;
-  const doc = await findDocument(deps.db, ref.docId, { ...tenant, caseId: ref.caseId });
+  const doc = await findDocument(deps.db, tenant, ref.docId, ref.caseId);
   if (!doc) return fail('not_found', `Case ${ref.caseId} has no document ${ref.docId}.`);
   const bytes = doc.erased_at === null ? await deps.blobs.get(deps.db, doc.doc_id) : undefined;
   if (!bytes) return fail('not_found', `Document ${ref.docId} was erased or has no stored file.`);

@@ -68,7 +68,7 @@ async function acknowledgeIn(
   input: AcknowledgementInput,
   now: Date,
 ): Promise<Result<Acknowledgement>> {
-  const delivery = await lockDelivery(tx, input.orgId, input.environment, input.deliveryId);
+  const delivery = await lockDelivery(tx, input, input.deliveryId);
   if (!delivery || delivery.case_id === null) return fail('not_found', `No webhook delivery ${input.deliveryId}.`);
   if (delivery.event_type !== CASE_COMPLETED) {
     return fail('invalid_request', `Only ${CASE_COMPLETED} deliveries carry a handoff to acknowledge; delivery ${input.deliveryId} is ${delivery.event_type}.`);

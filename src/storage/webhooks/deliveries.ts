@@ -3,6 +3,7 @@ import type { Environment } from '../../config.ts';
 import { PREPARED } from '../database.ts';
 import type { Executor, Tx } from '../schema.ts';
 import type { DeliveryStatus, WebhookDeliveriesTable, WebhookDeliveryAttemptsTable } from '../tables/webhooks.ts';
+import type { Tenant } from '../../ports/tenant.ts';
 
 export type DeliveryRow = Selectable<WebhookDeliveriesTable>;
 export type AttemptRow = Selectable<WebhookDeliveryAttemptsTable>;
@@ -192,23 +193,23 @@ export async function releaseLease(db: Executor, workerId: string, deliveryIds: 
     .execute();
 }
 
-export async function findDelivery(db: Executor, orgId: string, environment: Environment, deliveryId: string): Promise<DeliveryRow | undefined> {
+export async function findDelivery(db: Executor, tenant: Tenant, deliveryId: string): Promise<DeliveryRow | undefined> {
   return db
     .selectFrom('webhook_deliveries')
     .selectAll()
     .where('delivery_id', '=', deliveryId)
-    .where('org_id', '=', orgId)
-    .where('environment', '=', environment)
+    .where('org_id', '=', tenant.orgId)
+    .where('environment', '=', tenant.environment)
     .executeTakeFirst();
 }
 
-export async function lockDelivery(tx: Tx, orgId: string, environment: Environment, deliveryId: string): Promise<DeliveryRow | undefined> {
+export async function lockDelivery(tx: Tx, tenant: Tenant, deliveryId: string): Promise<DeliveryRow | undefined> {
   return tx
     .selectFrom('webhook_deliveries')
     .selectAll()
     .where('delivery_id', '=', deliveryId)
-    .where('org_id', '=', orgId)
-    .where('environment', '=', environment)
+    .where('org_id', '=', tenant.orgId)
+    .where('environment', '=', tenant.environment)
     .forUpdate()
     .executeTakeFirst();
 }
@@ -217,9 +218,7 @@ export async function findDeliveryById(db: Executor, deliveryId: string): Promis
   return db.selectFrom('webhook_deliveries').selectAll().where('delivery_id', '=', deliveryId).executeTakeFirst();
 }
 
-export interface DeliveryListQuery {
-  orgId: string;
-  environment: Environment;
+export interface DeliveryListQuery extends Tenant {
   caseId?: string;
   status?: DeliveryStatus;
   eventType?: string;
@@ -291,7 +290,7 @@ export async function caseHasLiveHandoffDelivery(db: Executor, caseId: string, e
 /** Deliveries per endpoint and status created since `since`: the endpoint list's recent success. */
 export async function countRecentDeliveriesByEndpoint(
   db: Executor,
-  query: { orgId: string; environment: Environment; since: Date },
+  query: Tenant & { since: Date },
 ): Promise<{ endpoint_id: string; status: DeliveryStatus; n: number }[]> {
   const rows = await db
     .selectFrom('webhook_deliveries')
