@@ -1,7 +1,7 @@
 import { hostname } from 'node:os';
 import type { AppContext } from '../app-context.ts';
 import { evaluateCaseGates, GATE_EVALUATION_JOB } from '../domain/cases/evaluate-case.ts';
-import { claimDueCaseJobs, finishCaseJob } from '../storage/case-jobs.ts';
+import { claimDueCaseJobsUnscoped, finishCaseJobUnscoped } from '../storage/case-jobs.ts';
 import { abandonDocumentJob, processDocumentJob } from '../domain/processing/document-job.ts';
 import { DOCUMENT_PROCESSING_JOB } from '../domain/processing/process-document.ts';
 import type { CaseJobRow } from '../storage/cases.ts';
@@ -49,14 +49,14 @@ export function caseJobsTask(handlers: Record<string, CaseJobHandler>, options: 
     } catch (err) {
       ctx.logger.error({ err, job_id: job.job_id, kind: job.kind }, 'case job give-up failed');
     }
-    await finishCaseJob(ctx.db, { jobId: job.job_id, workerId, now: ctx.clock.now(), status: 'failed', error: error.slice(0, 500) });
+    await finishCaseJobUnscoped(ctx.db, { jobId: job.job_id, workerId, now: ctx.clock.now(), status: 'failed', error: error.slice(0, 500) });
   };
   return {
     name: 'case-jobs',
     idleMs: options.idleMs ?? 500,
     async run(ctx) {
       const now = ctx.clock.now();
-      const jobs = await claimDueCaseJobs(ctx.db, {
+      const jobs = await claimDueCaseJobsUnscoped(ctx.db, {
         kinds: Object.keys(handlers),
         workerId,
         now,
@@ -77,7 +77,7 @@ export function caseJobsTask(handlers: Record<string, CaseJobHandler>, options: 
         try {
           await handlers[job.kind]!(ctx, job);
           observe('succeeded');
-          await finishCaseJob(ctx.db, { jobId: job.job_id, workerId, now: ctx.clock.now(), status: 'succeeded' });
+          await finishCaseJobUnscoped(ctx.db, { jobId: job.job_id, workerId, now: ctx.clock.now(), status: 'succeeded' });
         } catch (err) {
           ctx.logger.error({ err, job_id: job.job_id, kind: job.kind }, 'case job failed');
           const finalAttempt = job.attempts >= maxAttempts;
@@ -86,7 +86,7 @@ export function caseJobsTask(handlers: Record<string, CaseJobHandler>, options: 
             await giveUp(ctx, job, (err as Error).message);
             continue;
           }
-          await finishCaseJob(ctx.db, {
+          await finishCaseJobUnscoped(ctx.db, {
             jobId: job.job_id,
             workerId,
             now: ctx.clock.now(),

@@ -3,7 +3,7 @@ import type { AppContext } from '../app-context.ts';
 import { prepareCall, recordCallAttempt, type CallAttempt } from '../domain/connectors/actions.ts';
 import { createSafeHttpClient, type OutboundHttp } from '../net/safe-fetch.ts';
 import { randomBase62 } from '../ports/ids.ts';
-import { claimDueCalls, releaseCallLeases, type ConnectorCallRow } from '../storage/connector-calls.ts';
+import { claimDueCallsUnscoped, releaseCallLeasesUnscoped, type ConnectorCallRow } from '../storage/connector-calls.ts';
 import { onConnectorCallsQueued } from './connector-wake.ts';
 import { Latch } from './webhook-wake.ts';
 import type { JobTask } from './worker.ts';
@@ -54,7 +54,7 @@ export class ConnectorCallTask implements JobTask {
     if (this.#stopped) return 0;
     this.#start(ctx);
     const now = ctx.clock.now();
-    const calls = await claimDueCalls(ctx.db, {
+    const calls = await claimDueCallsUnscoped(ctx.db, {
       workerId: this.workerId,
       now,
       leaseUntil: new Date(now.getTime() + ctx.config.connectorTimeoutMs + LEASE_MARGIN_MS),
@@ -65,7 +65,7 @@ export class ConnectorCallTask implements JobTask {
       return 0;
     }
     if (this.#stopped) {
-      await releaseCallLeases(ctx.db, this.workerId, calls.map((c) => c.call_id));
+      await releaseCallLeasesUnscoped(ctx.db, this.workerId, calls.map((c) => c.call_id));
       return 0;
     }
     const batch = Promise.all(calls.map((call) => this.#attempt(ctx, call)));

@@ -2,7 +2,7 @@ import { hostname } from 'node:os';
 import type { AppContext } from '../app-context.ts';
 import { createSafeHttpClient, type OutboundHttp } from '../net/safe-fetch.ts';
 import { randomBase62 } from '../ports/ids.ts';
-import { claimDueDeliveries, releaseLease, type ClaimedDelivery } from '../storage/webhooks/deliveries.ts';
+import { claimDueDeliveriesUnscoped, releaseLeaseUnscoped, type ClaimedDelivery } from '../storage/webhooks/deliveries.ts';
 import { attemptDelivery, type AttemptOutcome } from './webhook-delivery/attempt.ts';
 import { EndpointCounts } from './webhook-delivery/endpoint-counts.ts';
 import { OutcomeWriter } from './webhook-delivery/outcome-writer.ts';
@@ -161,7 +161,7 @@ export class WebhookDeliveryTask implements JobTask {
       return 0;
     }
     const now = ctx.clock.now();
-    const claimed = await claimDueDeliveries(ctx.db, {
+    const claimed = await claimDueDeliveriesUnscoped(ctx.db, {
       workerId: this.workerId,
       now,
       leaseUntil: new Date(now.getTime() + ctx.config.webhookTimeoutMs + LEASE_MARGIN_MS),
@@ -198,7 +198,7 @@ export class WebhookDeliveryTask implements JobTask {
     if (this.#stopped) stale.push(...this.#ready.splice(0).map((r) => r.delivery));
     if (stale.length === 0) return;
     for (const d of stale) this.#endpoints.give(d.endpoint_id);
-    const giveBack = releaseLease(ctx.db, this.workerId, stale.map((d) => d.delivery_id)).catch((err: unknown) =>
+    const giveBack = releaseLeaseUnscoped(ctx.db, this.workerId, stale.map((d) => d.delivery_id)).catch((err: unknown) =>
       ctx.logger.warn({ err }, 'could not hand leases back; they run out on their own'),
     );
     this.#sends.add(giveBack);

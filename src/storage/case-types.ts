@@ -18,7 +18,13 @@ export async function findCaseType(db: Executor, tenant: Tenant, caseTypeId: str
 }
 
 export async function selectCaseTypes(db: Executor, tenant: Tenant): Promise<CaseTypeRow[]> {
-  return db.selectFrom('case_types').selectAll().where('org_id', '=', tenant.orgId).where('environment', '=', tenant.environment).orderBy('case_type_id').execute();
+  return db
+    .selectFrom('case_types')
+    .selectAll()
+    .where('org_id', '=', tenant.orgId)
+    .where('environment', '=', tenant.environment)
+    .orderBy('case_type_id')
+    .execute();
 }
 
 export async function findCaseTypeVersion(

@@ -73,7 +73,7 @@ export async function insertConnector(
 }
 
 /** Replaces a connector's manifest and bumps its version; the id (and so the secret's binding) stays. */
-export async function replaceConnector(tx: Executor, connectorId: string, write: ConnectorWrite, now: Date): Promise<ConnectorRow> {
+export async function replaceConnector(tx: Executor, tenant: Tenant, connectorId: string, write: ConnectorWrite, now: Date): Promise<ConnectorRow> {
   return tx
     .updateTable('connectors')
     .set((eb) => ({
@@ -86,6 +86,8 @@ export async function replaceConnector(tx: Executor, connectorId: string, write:
       version: eb('version', '+', 1),
       updated_at: now,
     }))
+    .where('org_id', '=', tenant.orgId)
+    .where('environment', '=', tenant.environment)
     .where('connector_id', '=', connectorId)
     .returningAll()
     .executeTakeFirstOrThrow();

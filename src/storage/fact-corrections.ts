@@ -15,12 +15,22 @@ export async function forgetDocumentSourcedPreviousValues(tx: Tx, tenant: Tenant
   await tx
     .updateTable('fact_corrections')
     .set({ previous_value: null })
-    .where('org_id', '=', tenant.orgId).where('environment', '=', tenant.environment).where('case_id', '=', caseId)
+    .where('org_id', '=', tenant.orgId)
+    .where('environment', '=', tenant.environment)
+    .where('case_id', '=', caseId)
     .where('previous_source', '=', 'document_extraction')
     .execute();
 }
 
 /** A case's correction history, oldest first. */
 export async function selectCaseFactCorrections(db: Executor, tenant: Tenant, caseId: string): Promise<Selectable<FactCorrectionsTable>[]> {
-  return db.selectFrom('fact_corrections').selectAll().where('org_id', '=', tenant.orgId).where('environment', '=', tenant.environment).where('case_id', '=', caseId).orderBy('created_at').orderBy('correction_id').execute();
+  return db
+    .selectFrom('fact_corrections')
+    .selectAll()
+    .where('org_id', '=', tenant.orgId)
+    .where('environment', '=', tenant.environment)
+    .where('case_id', '=', caseId)
+    .orderBy('created_at')
+    .orderBy('correction_id')
+    .execute();
 }

@@ -6,11 +6,24 @@ import type { Tenant } from '../ports/tenant.ts';
 
 /** Every fact of a case. */
 export async function selectCaseFacts(db: Executor, tenant: Tenant, caseId: string): Promise<FactRow[]> {
-  return db.selectFrom('facts').selectAll().where('org_id', '=', tenant.orgId).where('environment', '=', tenant.environment).where('case_id', '=', caseId).execute();
+  return db
+    .selectFrom('facts')
+    .selectAll()
+    .where('org_id', '=', tenant.orgId)
+    .where('environment', '=', tenant.environment)
+    .where('case_id', '=', caseId)
+    .execute();
 }
 
 export async function findFact(db: Executor, tenant: Tenant, caseId: string, factId: string): Promise<FactRow | undefined> {
-  return db.selectFrom('facts').selectAll().where('org_id', '=', tenant.orgId).where('environment', '=', tenant.environment).where('case_id', '=', caseId).where('fact_id', '=', factId).executeTakeFirst();
+  return db
+    .selectFrom('facts')
+    .selectAll()
+    .where('org_id', '=', tenant.orgId)
+    .where('environment', '=', tenant.environment)
+    .where('case_id', '=', caseId)
+    .where('fact_id', '=', factId)
+    .executeTakeFirst();
 }
 
 /** Changes one fact; `onlyIfStatus` leaves it alone unless its status is one of those. */
@@ -22,7 +35,13 @@ export async function updateFactRow(
   changes: Updateable<FactsTable>,
   onlyIfStatus?: readonly FactRow['status'][],
 ): Promise<void> {
-  let q = tx.updateTable('facts').set(changes).where('org_id', '=', tenant.orgId).where('environment', '=', tenant.environment).where('case_id', '=', caseId).where('fact_id', '=', factId);
+  let q = tx
+    .updateTable('facts')
+    .set(changes)
+    .where('org_id', '=', tenant.orgId)
+    .where('environment', '=', tenant.environment)
+    .where('case_id', '=', caseId)
+    .where('fact_id', '=', factId);
   if (onlyIfStatus) q = q.where('status', 'in', onlyIfStatus);
   await q.execute();
 }

@@ -7,7 +7,15 @@ export type FollowUpQuestionRow = Selectable<FollowUpQuestionsTable>;
 
 /** The case's questions still waiting for the applicant. */
 export async function selectOpenFollowUps(db: Executor, tenant: Tenant, caseId: string): Promise<FollowUpQuestionRow[]> {
-  return db.selectFrom('follow_up_questions').selectAll().where('org_id', '=', tenant.orgId).where('environment', '=', tenant.environment).where('case_id', '=', caseId).where('status', '=', 'open').orderBy('created_at').execute();
+  return db
+    .selectFrom('follow_up_questions')
+    .selectAll()
+    .where('org_id', '=', tenant.orgId)
+    .where('environment', '=', tenant.environment)
+    .where('case_id', '=', caseId)
+    .where('status', '=', 'open')
+    .orderBy('created_at')
+    .execute();
 }
 
 export async function insertFollowUpQuestion(tx: Tx, row: Insertable<FollowUpQuestionsTable>): Promise<void> {
@@ -18,7 +26,9 @@ export async function markFollowUpAnswered(tx: Tx, tenant: Tenant, caseId: strin
   await tx
     .updateTable('follow_up_questions')
     .set({ status: 'answered', answer, answered_at: at })
-    .where('org_id', '=', tenant.orgId).where('environment', '=', tenant.environment).where('case_id', '=', caseId)
+    .where('org_id', '=', tenant.orgId)
+    .where('environment', '=', tenant.environment)
+    .where('case_id', '=', caseId)
     .where('fact_id', '=', factId)
     .where('status', '=', 'open')
     .execute();
@@ -26,6 +36,14 @@ export async function markFollowUpAnswered(tx: Tx, tenant: Tenant, caseId: strin
 
 /** Withdraws every open question of the case; returns the fact ids they asked about. */
 export async function markOpenFollowUpsWithdrawn(tx: Tx, tenant: Tenant, caseId: string): Promise<string[]> {
-  const rows = await tx.updateTable('follow_up_questions').set({ status: 'withdrawn' }).where('org_id', '=', tenant.orgId).where('environment', '=', tenant.environment).where('case_id', '=', caseId).where('status', '=', 'open').returning('fact_id').execute();
+  const rows = await tx
+    .updateTable('follow_up_questions')
+    .set({ status: 'withdrawn' })
+    .where('org_id', '=', tenant.orgId)
+    .where('environment', '=', tenant.environment)
+    .where('case_id', '=', caseId)
+    .where('status', '=', 'open')
+    .returning('fact_id')
+    .execute();
   return rows.map((r) => r.fact_id);
 }

@@ -88,7 +88,7 @@ export function completeIdempotencyRecordQuery(scope: IdempotencyScope, status: 
 }
 
 /** Deletes up to `batch` expired records; the worker calls it until it returns less than `batch`. */
-export async function deleteExpiredIdempotencyRecords(db: Executor, now: Date, batch: number): Promise<number> {
+export async function deleteExpiredIdempotencyRecordsUnscoped(db: Executor, now: Date, batch: number): Promise<number> {
   const result = await sql`
     delete from idempotency_records
     where ctid in (select ctid from idempotency_records where expires_at <= ${now} limit ${batch})`.execute(db);

@@ -90,7 +90,7 @@ describeEachBackend('webhook delivery', (backend) => {
     const row = await deliveryRow(t.ctx, deliveryId!);
     expect(row).toMatchObject({ attempt_count: 1, next_attempt_at: null, locked_by: null, last_status_code: 200, last_error: null });
     await until(async () => (await caseHandoff(t.ctx, caseId)).handoff_state === 'delivered');
-    const attempts = await listAttempts(t.ctx.db, deliveryId!);
+    const attempts = await listAttempts(t.ctx.db, { orgId: ws.orgId, environment: 'test' }, deliveryId!);
     expect(attempts).toHaveLength(1);
     expect(attempts[0]).toMatchObject({ attempt_number: 1, status_code: 200, error: null, response_excerpt: 'ok' });
   });
@@ -143,7 +143,7 @@ describeEachBackend('webhook delivery', (backend) => {
     expect(r.requests).toHaveLength(3);
     expect(new Set(r.requests.map((q) => q.rawBody)).size).toBe(1);
     for (const q of r.requests) verifySignatures(q, endpoint.signing_secret);
-    const attempts = await listAttempts(t.ctx.db, id!);
+    const attempts = await listAttempts(t.ctx.db, { orgId: ws.orgId, environment: 'test' }, id!);
     expect(attempts.map((a) => [a.attempt_number, a.status_code])).toEqual([[1, 500], [2, 302], [3, 204]]);
     expect(attempts[0]!.error).toBe('HTTP 500');
     expect(attempts[0]!.response_excerpt).toBe('nope');

@@ -73,7 +73,7 @@ export async function readCaseEvents(
   const { tenant } = input;
   const found = await findCase(db, tenant, input.caseId);
   if (!found) return caseNotFound(input.caseId);
-  const { events, hasMore } = await listCaseEvents(db, input.caseId, input.afterCursor, input.limit);
+  const { events, hasMore } = await listCaseEvents(db, tenant, input.caseId, input.afterCursor, input.limit);
   return ok({
     case_id: input.caseId,
     events: events.map((e) => ({

@@ -4,7 +4,7 @@ import type { CaseRow } from '../../storage/cases.ts';
 import {
   insertConnectorCall,
   lockCallOfCase,
-  recordCallOutcome,
+  recordCallOutcomeUnscoped,
   requeueFailedCall,
   setCaseStructuredInput,
   type ConnectorCallRow,
@@ -230,7 +230,7 @@ export async function recordCallAttempt(
   const externalReference = stored?.as === 'external_reference' && stored.value !== undefined && stored.value !== null ? String(stored.value).slice(0, 500) : null;
   const recorded = await inTransaction(deps.db, async (tx) => {
     const caseRow = await lockCaseRow(tx, { tenant: tenantOfRow(call), caseId: call.case_id });
-    const row = await recordCallOutcome(
+    const row = await recordCallOutcomeUnscoped(
       tx,
       input.workerId,
       {
@@ -249,7 +249,7 @@ export async function recordCallAttempt(
     );
     if (!row || !caseRow) return false;
     if (stored && stored.as.startsWith('structured_input:') && stored.value !== undefined) {
-      await setCaseStructuredInput(tx, call.case_id, stored.as.slice('structured_input:'.length), stored.value, now);
+      await setCaseStructuredInput(tx, tenantOfRow(call), call.case_id, stored.as.slice('structured_input:'.length), stored.value, now);
     }
     const cause: Cause = { traceId: `job:connector_call:${call.call_id}`, idempotencyKey: null };
     const data = {
@@ -284,7 +284,7 @@ export async function retryAction(
     const call = await lockCallOfCase(tx, input, input.caseId, input.nodeId);
     if (!call) return fail('not_found', `Case ${input.caseId} has no started action "${input.nodeId}".`);
     if (call.status !== 'failed') return fail('invalid_request', `Action "${input.nodeId}" is ${call.status}: only a failed action can be retried.`);
-    await requeueFailedCall(tx, call.call_id, deps.clock.now());
+    await requeueFailedCall(tx, input, call.call_id, deps.clock.now());
     await recordCaseEvent(tx, deps, { caseRow, eventType: 'connector.call_retried', data: { node_id: input.nodeId, actor: input.actor }, cause: { traceId: `retry:${call.call_id}`, idempotencyKey: null } });
     return ok(null);
   });

@@ -100,7 +100,7 @@ export async function putConnector(
       operations: m.operations,
     };
     const row = existing
-      ? await replaceConnector(tx, existing.connector_id, write, now)
+      ? await replaceConnector(tx, input, existing.connector_id, write, now)
       : await insertConnector(tx, { ...write, orgId: input.orgId, environment: input.environment, connectorId, connectorKey: m.connector_key, now });
     return ok({ connector: toConnectorView(row), created: !existing });
   });

@@ -26,7 +26,7 @@ export async function renderConsoleCaseFile(ctx: Pick<AppContext, 'db' | 'clock'
   const { tenant, caseId } = input;
   const state = await loadCaseState(ctx, { tenant, caseId });
   if (!state) return caseNotFound(caseId);
-  const { events } = await listCaseEvents(ctx.db, caseId, 0, 10_000);
+  const { events } = await listCaseEvents(ctx.db, tenant, caseId, 0, 10_000);
   const pdf = await renderCaseFilePdf(
     state,
     buildCasePackage(state, null),

@@ -100,7 +100,7 @@ export async function readConsoleCase(
   const record = read.value;
   const [correctionRows, events] = await Promise.all([
     selectCaseFactCorrections(deps.db, tenant, caseId),
-    listCaseEvents(deps.db, caseId, 0, TIMELINE_LIMIT),
+    listCaseEvents(deps.db, tenant, caseId, 0, TIMELINE_LIMIT),
   ]);
   const actorIds = new Set<string>([...correctionRows.map((c) => c.actor), ...events.events.map((e) => (typeof e.data.actor === 'string' ? e.data.actor : '')).filter(Boolean)]);
   const labels = await actorLabels(deps.db, tenant.orgId, [...actorIds]);

@@ -67,7 +67,7 @@ export const PRERENDER_MAX_PAGES = 8;
  */
 export async function prerenderPageImages(
   deps: { db: Db; clock: Clock; renderer: PageRenderer },
-  input: { docId: string; bytes: Uint8Array; pageIndexes: readonly number[] },
+  input: { tenant: Tenant; docId: string; bytes: Uint8Array; pageIndexes: readonly number[] },
 ): Promise<number> {
   const wanted = [...new Set([0, ...input.pageIndexes])].sort((a, b) => a - b).slice(0, PRERENDER_MAX_PAGES);
   const pages = await deps.renderer.renderPages({ bytes: input.bytes, pageIndexes: wanted, scale: PAGE_IMAGE_SCALE, maxRenderPixels: MAX_PAGE_PIXELS });
@@ -84,7 +84,7 @@ export async function prerenderPageImages(
     created_at: now,
     bytes: Buffer.from(p.image),
   }));
-  return (await savePageImagesOfLiveDocument(deps.db, input.docId, rows)) ? rows.length : 0;
+  return (await savePageImagesOfLiveDocument(deps.db, input.tenant, input.docId, rows)) ? rows.length : 0;
 }
 
 /** The stored image of a page, rendering it first when nobody has looked at it yet. */

@@ -25,7 +25,7 @@ export async function readCaseFile(
   }
   const state = await loadCaseStateUnscoped(deps, { caseId });
   if (!state) return fail('not_found', `No case ${caseId}.`);
-  const { events } = await listCaseEvents(deps.db, caseId, 0, 10_000);
+  const { events } = await listCaseEvents(deps.db, { orgId: state.orgId, environment: state.environment }, caseId, 0, 10_000);
   const pdf = await renderCaseFilePdf(
     state,
     buildCasePackage(state, null),

@@ -106,7 +106,7 @@ export async function processDocumentJob(deps: DocumentJobDeps, input: { docId: 
   // After the commit (the case has moved on): the pages an operator will look at first are drawn
   // now, in an extraction child, so the case page finds them ready. A failure here costs only that.
   if (evidencePages && deps.renderer && extracted.value.mime_type === 'application/pdf') {
-    await prerenderPageImages({ db: deps.db, clock: deps.clock, renderer: deps.renderer }, { docId: doc.doc_id, bytes: bytes.value, pageIndexes: evidencePages }).catch((err: unknown) => {
+    await prerenderPageImages({ db: deps.db, clock: deps.clock, renderer: deps.renderer }, { tenant: tenantOfRow(doc), docId: doc.doc_id, bytes: bytes.value, pageIndexes: evidencePages }).catch((err: unknown) => {
       deps.logger.warn({ doc_id: doc.doc_id, err: err instanceof Error ? err.message : String(err) }, 'page images not drawn ahead of time');
     });
   }

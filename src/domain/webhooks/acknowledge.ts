@@ -83,7 +83,7 @@ async function acknowledgeIn(
   const caseRef = { orgId: input.orgId, environment: input.environment, caseId: delivery.case_id };
   const moved = await moveHandoff(tx, caseRef, { to: 'acknowledged', from: [null, 'dispatching', 'delivered', 'dispatch_failed'], deliveryId: delivery.delivery_id, now });
   if (!moved) return ok({ ...answer, already_acknowledged: true });
-  await markDeliveryAcknowledged(tx, delivery.delivery_id, input.acknowledgementId, now);
+  await markDeliveryAcknowledged(tx, input, delivery.delivery_id, input.acknowledgementId, now);
   await appendCaseEvent(tx, {
     eventId: deps.ids.next('evt'),
     caseId: delivery.case_id,

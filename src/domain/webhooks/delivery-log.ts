@@ -150,7 +150,7 @@ export async function getDeliveryDetail(
 }
 
 async function detailOf(deps: LogDeps, row: DeliveryRow): Promise<DeliveryDetail> {
-  const [endpoint, attempts] = await Promise.all([findEndpoint(deps.db, tenantOfRow(row), row.endpoint_id), listAttempts(deps.db, row.delivery_id)]);
+  const [endpoint, attempts] = await Promise.all([findEndpoint(deps.db, tenantOfRow(row), row.endpoint_id), listAttempts(deps.db, tenantOfRow(row), row.delivery_id)]);
   return {
     ...toSummary(row, endpoint?.url ?? '', deps.config.webhookRetryDelaysSeconds),
     attempts: attempts.map(toAttemptView),
@@ -176,7 +176,7 @@ export async function retryDelivery(
     if (row.status !== 'failed') {
       return fail('invalid_request', `Only failed deliveries can be retried; delivery ${deliveryId} is ${row.status}.`);
     }
-    const updated = await requeueFailedDelivery(tx, deliveryId, now);
+    const updated = await requeueFailedDelivery(tx, { orgId, environment }, deliveryId, now);
     if (!updated) throw new Error('failed delivery vanished under its row lock');
     if (row.event_type === CASE_COMPLETED && row.case_id !== null) {
       await moveHandoff(tx, { orgId, environment, caseId: row.case_id }, { to: 'dispatching', from: ['dispatch_failed'], now });

@@ -36,7 +36,7 @@ export async function sentRequestOf(
 ): Promise<Result<SentRequest>> {
   const delivery = await findDelivery(deps.db, input, input.deliveryId);
   if (!delivery) return fail('not_found', `No webhook delivery ${input.deliveryId}.`);
-  const [endpoint, attempts] = await Promise.all([findEndpoint(deps.db, tenantOfRow(delivery), delivery.endpoint_id), listAttempts(deps.db, delivery.delivery_id)]);
+  const [endpoint, attempts] = await Promise.all([findEndpoint(deps.db, tenantOfRow(delivery), delivery.endpoint_id), listAttempts(deps.db, tenantOfRow(delivery), delivery.delivery_id)]);
   const last = attempts.at(-1);
   if (!last || !endpoint) return ok({ body: delivery.payload, headers: null, signaturesKnown: true });
   const t = Math.floor(last.attempted_at.getTime() / 1000);
