@@ -52,7 +52,7 @@ export async function recordCaseEvent(
     data,
     createdAt: deps.clock.now(),
   });
-  await enqueueEventEffects(tx, deps, caseRow, caseEvent, cause);
+  await enqueueEventEffects(tx, deps, { caseRow, caseEvent, cause });
   // Every change to a case records an event; the stored queue position follows from it.
   beforeCommit(tx, `queue:${caseRow.case_id}`, () => refreshQueueProjection(tx, { tenant: tenantOfRow(caseRow), caseId: caseRow.case_id }));
   return caseEvent;
@@ -65,10 +65,9 @@ export async function recordCaseEvent(
 export async function enqueueEventEffects(
   tx: Tx,
   deps: { enqueueWebhook: WebhookEnqueuer; enqueueActions: ActionEnqueuer },
-  caseRow: CaseRow,
-  caseEvent: CaseEventRow,
-  cause: Cause,
+  input: { caseRow: CaseRow; caseEvent: CaseEventRow; cause: Cause },
 ): Promise<void> {
+  const { caseRow, caseEvent, cause } = input;
   if (WEBHOOK_CASE_EVENTS.has(caseEvent.event_type)) await deps.enqueueWebhook(tx, { caseRow, caseEvent, cause });
   if (ACTION_TRIGGER_EVENTS.has(caseEvent.event_type)) await deps.enqueueActions(tx, { caseRow, caseEvent });
 }

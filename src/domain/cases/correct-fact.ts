@@ -57,7 +57,12 @@ export async function correctFact(deps: WriterDeps & { db: Db }, input: FactCorr
       });
     // The operator's value did not come from a document: the old evidence no longer supports it.
     await updateFactRow(tx, tenantOfRow(row), row.case_id, fact.fact_id, { value: input.value, status, source: 'operator', candidate_id: null, anchor_match_quality: null, evidence: toJsonb([]), provenance: toJsonb([]), updated_at: now });
-    await recordCaseEvent(tx, deps, { caseRow: row, eventType: 'fact.corrected', data: { fact_id: fact.fact_id, correction_id: correctionId, previous_status: fact.status, status, actor: input.actor }, cause: input.cause });
+    await recordCaseEvent(tx, deps, {
+      caseRow: row,
+      eventType: 'fact.corrected',
+      data: { fact_id: fact.fact_id, correction_id: correctionId, previous_status: fact.status, status, actor: input.actor },
+      cause: input.cause,
+    });
     return ok({ correction_id: correctionId });
   });
 }

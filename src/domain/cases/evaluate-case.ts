@@ -18,7 +18,8 @@ export const GATE_EVALUATION_JOB = 'gate_evaluation';
  * Moves a case to `gate_ready` and queues its evaluation. The worker evaluates it moments later,
  * so the API call that submitted never waits on the gates.
  */
-export async function scheduleGateEvaluation(tx: Tx, deps: WriterDeps, row: CaseRow, cause: Cause): Promise<CaseRow> {
+export async function scheduleGateEvaluation(tx: Tx, deps: WriterDeps, input: { row: CaseRow; cause: Cause }): Promise<CaseRow> {
+  const { row, cause } = input;
   const ready = await transitionCase(tx, deps, { row, to: 'gate_ready', cause });
   await enqueueCaseJob(tx, {
     jobId: deps.ids.next('job'),
@@ -59,17 +60,37 @@ async function applyPlan(tx: Tx, deps: WriterDeps, row: CaseRow, plan: WorkflowP
   switch (outcome.kind) {
     case 'follow_up': {
       await openFollowUpQuestions(tx, deps, row, outcome.factIds);
-      const updated = await transitionCase(tx, deps, { row, to: 'intake_in_progress', patch: { currentNodeId: outcome.gateId, currentGateId: outcome.gateId, gateResults }, cause });
+      const updated = await transitionCase(tx, deps, {
+        row,
+        to: 'intake_in_progress',
+        patch: { currentNodeId: outcome.gateId, currentGateId: outcome.gateId, gateResults },
+        cause,
+      });
       await recordCaseEvent(tx, deps, { caseRow: updated, eventType: 'case.needs_input', data: { gate_id: outcome.gateId, fact_ids: outcome.factIds }, cause });
       return;
     }
     case 'review': {
-      const updated = await transitionCase(tx, deps, { row, to: 'ready_for_review', patch: { currentNodeId: outcome.nodeId, currentGateId: outcome.gateId, gateResults }, cause });
-      await recordCaseEvent(tx, deps, { caseRow: updated, eventType: 'case.ready_for_review', data: { reason: outcome.reason, node_id: outcome.nodeId, gate_id: outcome.gateId }, cause });
+      const updated = await transitionCase(tx, deps, {
+        row,
+        to: 'ready_for_review',
+        patch: { currentNodeId: outcome.nodeId, currentGateId: outcome.gateId, gateResults },
+        cause,
+      });
+      await recordCaseEvent(tx, deps, {
+        caseRow: updated,
+        eventType: 'case.ready_for_review',
+        data: { reason: outcome.reason, node_id: outcome.nodeId, gate_id: outcome.gateId },
+        cause,
+      });
       return;
     }
     case 'decision_ready': {
-      const updated = await transitionCase(tx, deps, { row, to: 'complete', patch: { caseStatus: 'decision_ready', currentNodeId: outcome.nodeId, currentGateId: null, gateResults }, cause });
+      const updated = await transitionCase(tx, deps, {
+        row,
+        to: 'complete',
+        patch: { caseStatus: 'decision_ready', currentNodeId: outcome.nodeId, currentGateId: null, gateResults },
+        cause,
+      });
       await recordCaseEvent(tx, deps, { caseRow: updated, eventType: 'case.completed', data: { case_status: 'decision_ready' }, cause });
       return;
     }

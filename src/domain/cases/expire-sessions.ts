@@ -24,7 +24,12 @@ export async function expireSessions(deps: WriterDeps & { db: Db }, input: { bat
       if (!row || !session || session.status !== 'open' || session.expires_at > now) return;
       await updateSessionRow(tx, tenantOfRow(row), sessionId, { status: 'expired' });
       const cause = { traceId: `sweep:session-expiry:${sessionId}`, idempotencyKey: null, sessionId };
-      await recordCaseEvent(tx, deps, { caseRow: row, eventType: 'session.expired', data: { session_id: sessionId, expired_at: session.expires_at.toISOString() }, cause });
+      await recordCaseEvent(tx, deps, {
+        caseRow: row,
+        eventType: 'session.expired',
+        data: { session_id: sessionId, expired_at: session.expires_at.toISOString() },
+        cause,
+      });
       if (row.runtime_status === 'intake_in_progress' || row.runtime_status === 'processing') {
         const done = await transitionCase(tx, deps, { row, to: 'complete', patch: { caseStatus: 'abandoned' }, cause });
         await recordCaseEvent(tx, deps, { caseRow: done, eventType: 'case.completed', data: { case_status: 'abandoned' }, cause });
@@ -50,7 +55,7 @@ async function handFollowUpsToOperators(deps: WriterDeps & { db: Db }, now: Date
       const withdrawn = await markOpenFollowUpsWithdrawn(tx, tenantOfRow(row), caseId);
       const cause = { traceId: `sweep:follow-up-expiry:${sessionId}`, idempotencyKey: null, sessionId };
       await recordCaseEvent(tx, deps, { caseRow: row, eventType: 'follow_up.expired', data: { session_id: sessionId, fact_ids: withdrawn }, cause });
-      await scheduleGateEvaluation(tx, deps, row, cause);
+      await scheduleGateEvaluation(tx, deps, { row, cause });
       moved++;
     });
   }

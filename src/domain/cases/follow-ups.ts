@@ -39,7 +39,7 @@ export async function answerFollowUps(
     const cause = { traceId: input.traceId, idempotencyKey: null, sessionId: session.session_id };
     await recordCaseEvent(tx, deps, { caseRow: row, eventType: 'follow_up.answered', data: { fact_ids: Object.keys(input.answers) }, cause });
     const stillOpen = [...openIds].filter((id) => !(id in input.answers));
-    const next = stillOpen.length === 0 && row.runtime_status === 'intake_in_progress' ? await scheduleGateEvaluation(tx, deps, row, cause) : row;
+    const next = stillOpen.length === 0 && row.runtime_status === 'intake_in_progress' ? await scheduleGateEvaluation(tx, deps, { row, cause }) : row;
     return ok({ case_id: row.case_id, open_fact_ids: stillOpen, runtime_status: next.runtime_status });
   });
 }

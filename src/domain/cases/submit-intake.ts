@@ -71,7 +71,7 @@ export async function submitIntake(deps: WriterDeps & { db: Db }, input: Applica
     const cause: Cause = { traceId: input.traceId, idempotencyKey: null, sessionId: session.session_id };
     await recordCaseEvent(tx, deps, { caseRow: row, eventType: 'intake.submitted', data: { session_id: session.session_id }, cause });
     const stillProcessing = documents.some((d) => d.status === 'uploaded' || d.status === 'processing');
-    const next = stillProcessing || row.runtime_status === 'processing' ? row : await scheduleGateEvaluation(tx, deps, row, cause);
+    const next = stillProcessing || row.runtime_status === 'processing' ? row : await scheduleGateEvaluation(tx, deps, { row, cause });
     return ok({ case_id: row.case_id, session_id: session.session_id, runtime_status: next.runtime_status });
   });
 }
@@ -94,7 +94,12 @@ export async function saveFormAnswers(
     if (unknown.length > 0) return fail('invalid_request', `Unknown form fields: ${unknown.join(', ')}.`);
     const merged = { ...row.structured_inputs, ...input.answers };
     await updateCaseRow(tx, tenantOfRow(row), row.case_id, { structured_inputs: toJsonb(merged), updated_at: deps.clock.now() });
-    await recordCaseEvent(tx, deps, { caseRow: row, eventType: 'intake.answers_saved', data: { field_ids: Object.keys(input.answers) }, cause: { traceId: input.traceId, idempotencyKey: null, sessionId: session.session_id } });
+    await recordCaseEvent(tx, deps, {
+      caseRow: row,
+      eventType: 'intake.answers_saved',
+      data: { field_ids: Object.keys(input.answers) },
+      cause: { traceId: input.traceId, idempotencyKey: null, sessionId: session.session_id },
+    });
     return ok({ case_id: row.case_id });
   });
 }

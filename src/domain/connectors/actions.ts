@@ -263,7 +263,12 @@ export async function recordCallAttempt(
     if (succeeded) {
       await recordCaseEvent(tx, deps, { caseRow, eventType: 'connector.call_succeeded', data: { ...data, ...(stored ? { stored_as: stored.as } : {}) }, cause });
     } else {
-      await recordCaseEvent(tx, deps, { caseRow, eventType: 'connector.call_failed', data: { ...data, error: error?.slice(0, 500) ?? null, final: decision.status === 'failed', next_attempt_at: decision.nextAttemptAt?.toISOString() ?? null }, cause });
+      await recordCaseEvent(tx, deps, {
+        caseRow,
+        eventType: 'connector.call_failed',
+        data: { ...data, error: error?.slice(0, 500) ?? null, final: decision.status === 'failed', next_attempt_at: decision.nextAttemptAt?.toISOString() ?? null },
+        cause,
+      });
     }
     return true;
   });
@@ -285,7 +290,12 @@ export async function retryAction(
     if (!call) return fail('not_found', `Case ${input.caseId} has no started action "${input.nodeId}".`);
     if (call.status !== 'failed') return fail('invalid_request', `Action "${input.nodeId}" is ${call.status}: only a failed action can be retried.`);
     await requeueFailedCall(tx, input, call.call_id, deps.clock.now());
-    await recordCaseEvent(tx, deps, { caseRow, eventType: 'connector.call_retried', data: { node_id: input.nodeId, actor: input.actor }, cause: { traceId: `retry:${call.call_id}`, idempotencyKey: null } });
+    await recordCaseEvent(tx, deps, {
+      caseRow,
+      eventType: 'connector.call_retried',
+      data: { node_id: input.nodeId, actor: input.actor },
+      cause: { traceId: `retry:${call.call_id}`, idempotencyKey: null },
+    });
     return ok(null);
   });
   if (!outcome.ok) return outcome;

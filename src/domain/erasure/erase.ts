@@ -54,7 +54,12 @@ export async function eraseCase(
     const pending = docs.filter((d) => d.erased_at === null).map((d) => d.doc_id);
     const now = deps.clock.now();
     if (pending.length > 0) await eraseDocuments(tx, deps, row, pending, input.cause, reason, input.actor);
-    await recordCaseEvent(tx, deps, { caseRow: row, eventType: 'case.erased', data: { doc_ids: docs.map((d) => d.doc_id), newly_erased: pending.length, reason, ...actorOf(input.actor) }, cause: input.cause });
+    await recordCaseEvent(tx, deps, {
+      caseRow: row,
+      eventType: 'case.erased',
+      data: { doc_ids: docs.map((d) => d.doc_id), newly_erased: pending.length, reason, ...actorOf(input.actor) },
+      cause: input.cause,
+    });
     return ok({ case_id: row.case_id, erased_document_ids: docs.map((d) => d.doc_id), erased_at: now.toISOString() });
   });
 }
@@ -102,6 +107,11 @@ async function eraseDocuments(tx: Tx, deps: EraseDeps, row: CaseRow, docIds: str
   // Rule details quote values (dates, normalised names): keep the outcome, drop the detail.
   const scrubbed = (row.gate_results as GateRuleResult[]).map((r) => (r.fact_ids.some((id) => derivedIds.includes(id)) ? { ...r, detail: { erased: true } } : r));
   await updateCaseRow(tx, tenantOfRow(row), row.case_id, { gate_results: toJsonb(scrubbed), updated_at: now });
-  for (const docId of docIds) await recordCaseEvent(tx, deps, { caseRow: row, eventType: 'document.erased', data: { doc_id: docId, fact_ids: derivedIds, reason, ...actorOf(actor) }, cause });
+  for (const docId of docIds) await recordCaseEvent(tx, deps, {
+    caseRow: row,
+    eventType: 'document.erased',
+    data: { doc_id: docId, fact_ids: derivedIds, reason, ...actorOf(actor) },
+    cause,
+  });
   return now;
 }

@@ -99,7 +99,12 @@ export async function processDocumentJob(deps: DocumentJobDeps, input: { docId: 
       failure_reason: null,
       updated_at: deps.clock.now(),
     });
-    await recordCaseEvent(tx, deps, { caseRow: row, eventType: 'document.processed', data: { doc_id: doc.doc_id, page_count: extracted.value.pages.length, fact_ids: changed }, cause });
+    await recordCaseEvent(tx, deps, {
+      caseRow: row,
+      eventType: 'document.processed',
+      data: { doc_id: doc.doc_id, page_count: extracted.value.pages.length, fact_ids: changed },
+      cause,
+    });
     await moveOnWhenProcessed(tx, deps, row, cause);
     return facts.flatMap((f) => f.evidence.filter((e) => e.doc_id === doc.doc_id).map((e) => e.page_index));
   });
@@ -219,6 +224,6 @@ async function moveOnWhenProcessed(tx: Tx, deps: WriterDeps, row: CaseRow, cause
   if (await hasUnfinishedDocuments(tx, tenantOfRow(row), row.case_id)) return;
   const session = await findLatestSession(tx, tenantOfRow(row), row.case_id);
   const readyForGates = row.origin === 'process' || session?.status === 'submitted';
-  if (readyForGates) await scheduleGateEvaluation(tx, deps, row, cause);
+  if (readyForGates) await scheduleGateEvaluation(tx, deps, { row, cause });
   else await transitionCase(tx, deps, { row, to: 'intake_in_progress', cause });
 }

@@ -84,7 +84,12 @@ export async function processDocument(
         updated_at: now,
         erased_at: null,
       });
-      await recordCaseEvent(tx, deps, { caseRow, eventType: 'document.uploaded', data: { doc_id: docId, source: 'url', document_kind: request.document_kind ?? null }, cause });
+      await recordCaseEvent(tx, deps, {
+        caseRow,
+        eventType: 'document.uploaded',
+        data: { doc_id: docId, source: 'url', document_kind: request.document_kind ?? null },
+        cause,
+      });
       await enqueueCaseJob(tx, {
         jobId: deps.ids.next('job'),
         caseId: caseRow.case_id,

@@ -175,7 +175,12 @@ export async function uploadApplicantDocument(
       erased_at: null,
     });
     await deps.blobs.put(tx, docId, input.bytes);
-    await recordCaseEvent(tx, deps, { caseRow: row, eventType: 'document.uploaded', data: { doc_id: docId, source: 'upload', document_kind: input.documentKind }, cause });
+    await recordCaseEvent(tx, deps, {
+      caseRow: row,
+      eventType: 'document.uploaded',
+      data: { doc_id: docId, source: 'upload', document_kind: input.documentKind },
+      cause,
+    });
     await enqueueCaseJob(tx, { jobId: deps.ids.next('job'), caseId: row.case_id, orgId: row.org_id, environment: row.environment, kind: DOCUMENT_PROCESSING_JOB, subjectId: docId, runAfter: now });
     // As /process does for a case that is still open: processing takes it back to the applicant when done.
     if (row.runtime_status === 'intake_in_progress') await transitionCase(tx, deps, { row, to: 'processing', cause });
