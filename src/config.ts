@@ -32,6 +32,25 @@ const envSchema = z.object({
     .default('test,live')
     .transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean))
     .pipe(z.array(z.enum(ENVIRONMENTS)).min(1)),
+  /**
+   * Which peers may tell us the client's address in X-Forwarded-For: unset, no one (the socket's
+   * peer is the client); a number, that many proxy hops in front; else a comma-separated list of
+   * proxy addresses and CIDR ranges. "Trust everyone" is refused: any client could then pick the
+   * address every per-address limit counts.
+   */
+  TRUST_PROXY: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      const value = v?.trim() ?? '';
+      if (value === '' || value === 'false') return false as const;
+      if (/^\d+$/.test(value)) return Number(value);
+      if (value === 'true' || value === '*') {
+        ctx.addIssue({ code: 'custom', message: 'TRUST_PROXY cannot trust every peer: give the proxies\' addresses or CIDR ranges, or a hop count' });
+        return z.NEVER;
+      }
+      return value.split(',').map((s) => s.trim()).filter(Boolean);
+    }),
   RATE_LIMIT_PER_MINUTE: positiveInt.default(600),
   /** Failed authentications one client address may make per minute before 429 (checked before any query). */
   AUTH_FAILURES_PER_MINUTE: positiveInt.default(30),
@@ -76,6 +95,8 @@ export interface Config {
   redisUrl: string | undefined;
   secret: string | undefined;
   acceptedKeyEnvironments: readonly Environment[];
+  /** Fastify's `trustProxy`: false, a hop count, or the proxies' addresses and CIDR ranges. */
+  trustProxy: false | number | string[];
   rateLimitPerMinute: number;
   authFailuresPerMinute: number;
   testSessionsPerMonth: number;
@@ -118,6 +139,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     redisUrl: e.REDIS_URL,
     secret: e.DOSSIER_SECRET,
     acceptedKeyEnvironments: e.ACCEPTED_KEY_ENVIRONMENTS,
+    trustProxy: e.TRUST_PROXY,
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
     authFailuresPerMinute: e.AUTH_FAILURES_PER_MINUTE,
     testSessionsPerMonth: e.TEST_SESSIONS_PER_MONTH,

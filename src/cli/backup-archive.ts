@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { closeSync, fsyncSync, openSync, readdirSync, readFileSync, renameSync, statSync, writeSync } from 'node:fs';
+import { closeSync, fchmodSync, fsyncSync, lstatSync, openSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeSync, type Stats } from 'node:fs';
 import { basename, join } from 'node:path';
 import { z } from 'zod';
 import { deriveKey } from '../domain/crypto/secret-box.ts';
@@ -66,6 +66,44 @@ export function readCarriedFiles(dataDir: string): { name: string; content: Uint
   return files;
 }
 
+/** The backup cannot be written where asked, for a reason the operator must look at. */
+export class BackupOutputError extends Error {
+  override name = 'BackupOutputError';
+}
+
+/**
+ * Opens `<out>.partial` as a new file of ours, mode 0600. Opening an existing file keeps its mode
+ * and owner: a partial planted at 0644 gave a world-readable backup holding the deployment
+ * secret. So a stale partial is removed only when it is a regular file this process's user
+ * owns (an interrupted backup of ours); a symlink or another user's file is refused. `wx` then
+ * creates it exclusively (and never through a symlink planted in between), and fchmod pins the
+ * mode whatever the umask.
+ */
+function createPartial(partial: string): number {
+  let stale: Stats | undefined;
+  try {
+    stale = lstatSync(partial);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+  }
+  if (stale) {
+    const uid = process.getuid?.();
+    if (stale.isSymbolicLink()) throw new BackupOutputError(`${partial} is a symbolic link: a backup is never written through one. Remove it, or choose another --out.`);
+    if (!stale.isFile()) throw new BackupOutputError(`${partial} exists and is not a regular file: remove it, or choose another --out.`);
+    if (uid !== undefined && stale.uid !== uid) throw new BackupOutputError(`${partial} belongs to uid ${stale.uid}, not to this process's user (uid ${uid}): remove it, or choose another --out.`);
+    unlinkSync(partial);
+  }
+  let fd: number;
+  try {
+    fd = openSync(partial, 'wx', 0o600);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') throw new BackupOutputError(`${partial} appeared while this backup was starting: is another backup writing to the same --out?`);
+    throw err;
+  }
+  fchmodSync(fd, 0o600);
+  return fd;
+}
+
 /** Writes the backup to `path` atomically (a partial file renamed when complete), readable by the owner only. */
 export function writeBackup(
   path: string,
@@ -81,7 +119,7 @@ export function writeBackup(
   };
   const parts = [Buffer.from(`${MAGIC}${JSON.stringify(manifest)}\n`), input.database, ...input.files.map((f) => f.content)];
   const partial = `${path}.partial`;
-  const fd = openSync(partial, 'w', 0o600);
+  const fd = createPartial(partial);
   const hash = createHash('sha256');
   let bytes = 0;
   try {

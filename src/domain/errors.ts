@@ -74,6 +74,8 @@ export interface Failure {
   readonly message: string;
   /** Extra response headers the failure implies (Retry-After, rate-limit headers). */
   readonly headers?: Readonly<Record<string, string>>;
+  /** The one request field at fault, when one is (the envelope's `param`, as Stripe's errors carry it). */
+  readonly param?: string;
 }
 
 export type Result<T> = { readonly ok: true; readonly value: T } | Failure;
@@ -86,6 +88,11 @@ export function fail(code: ErrorCode, message: string, headers?: Record<string, 
   return headers ? { ok: false, code, message, headers } : { ok: false, code, message };
 }
 
+/** A failure caused by one named request field. */
+export function failOn(param: string, code: ErrorCode, message: string): Failure {
+  return { ok: false, code, message, param };
+}
+
 /**
  * The one error class. Thrown only where unwinding is the clearest control flow
  * (the HTTP layer turning a Failure into a response, or a unit of work rolling back);
@@ -94,16 +101,18 @@ export function fail(code: ErrorCode, message: string, headers?: Record<string, 
 export class AppError extends Error {
   readonly code: ErrorCode;
   readonly headers: Readonly<Record<string, string>>;
+  readonly param: string | undefined;
 
-  constructor(code: ErrorCode, message: string, headers: Record<string, string> = {}) {
+  constructor(code: ErrorCode, message: string, headers: Record<string, string> = {}, param?: string) {
     super(message);
     this.name = 'AppError';
     this.code = code;
     this.headers = headers;
+    this.param = param;
   }
 
   static from(failure: Failure): AppError {
-    return new AppError(failure.code, failure.message, { ...failure.headers });
+    return new AppError(failure.code, failure.message, { ...failure.headers }, failure.param);
   }
 
   get status(): number {

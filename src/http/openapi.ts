@@ -2,6 +2,7 @@ import swagger from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import type { Config } from '../config.ts';
+import { enrichReference } from './reference/reference-document.ts';
 
 /**
  * The OpenAPI 3.1 document is generated from the zod schemas the routes validate with, so the
@@ -32,10 +33,11 @@ export async function registerOpenApi(app: FastifyInstance, config: Config): Pro
         { name: 'Documents', description: 'Document processing and erasure.' },
         { name: 'Webhooks', description: 'Signed webhook delivery, tests and acknowledgements.' },
         { name: 'Connectors', description: 'Descriptions of your own API that workflow action nodes call.' },
-        { name: 'Operations', description: 'Health and the API description itself.' },
+        { name: 'Operations', description: 'Health checks and this API description; no key needed.' },
       ],
     },
     transform: jsonSchemaTransform,
-    transformObject: jsonSchemaTransformObject,
+    // The generated document, then what makes it a reference to copy from (samples, descriptions, events).
+    transformObject: (input) => enrichReference(jsonSchemaTransformObject(input) as Record<string, unknown>, config.baseUrl) as ReturnType<typeof jsonSchemaTransformObject>,
   });
 }

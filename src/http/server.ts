@@ -1,6 +1,7 @@
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type RouteOptions } from 'fastify';
 import { serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppContext } from '../app-context.ts';
+import type { Config } from '../config.ts';
 import { serializeRequest } from '../logging.ts';
 import { registerOpenApi } from './openapi.ts';
 import { registerAuthentication } from './plugins/authenticate.ts';
@@ -17,6 +18,11 @@ export interface BuildServerOptions {
   onRoute?: (route: RouteOptions) => void;
 }
 
+/** A hop count as proxy-addr takes it (Fastify's types accept the count only as a function). */
+function trustedProxies(setting: Config['trustProxy']): boolean | string[] | ((address: string, hop: number) => boolean) {
+  return typeof setting === 'number' ? (_address, hop) => hop < setting : setting;
+}
+
 /** Builds the HTTP face of the service. Listening is the caller's business (tests use inject). */
 export async function buildServer(ctx: AppContext, options: BuildServerOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
@@ -25,6 +31,9 @@ export async function buildServer(ctx: AppContext, options: BuildServerOptions =
     // One line per request is written by our onResponse hook, without query strings (they may hold tokens).
     logController: new LogController({ requestIdLogLabel: 'request_id', disableRequestLogging: true }),
     bodyLimit: BODY_LIMIT_BYTES,
+    // request.ip, which every per-address limit counts, is the socket's peer unless TRUST_PROXY
+    // names the proxies allowed to report the client in X-Forwarded-For (docs/operations.md).
+    trustProxy: trustedProxies(ctx.config.trustProxy),
     return503OnClosing: true,
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 500 },
     // The router's own refusals, answered with the catalog envelope instead of Fastify's bodies.

@@ -34,13 +34,15 @@ export function validationError(schema: object, issues: readonly z.core.$ZodIssu
   const field = issue?.path[0];
   const where = issue && issue.path.length > 0 ? describePath(issue.path) : part;
   const message = `${where}: ${issue?.message ?? 'is invalid'}`;
+  // The field at fault, as `param` (Stripe's name for it); a whole-body problem names none.
+  const param = issue && issue.path.length > 0 ? where : undefined;
   const codes = typeof field === 'string' ? fieldCodes.get(schema)?.[field] : undefined;
   if (codes) {
     const value = data !== null && typeof data === 'object' ? (data as Record<string, unknown>)[field as string] : undefined;
-    if (codes.missing && isAbsent(value)) return new AppError(codes.missing, `${String(field)} is required.`);
-    if (codes.invalid) return new AppError(codes.invalid, `Invalid ${message}.`);
+    if (codes.missing && isAbsent(value)) return new AppError(codes.missing, `${String(field)} is required.`, {}, String(field));
+    if (codes.invalid) return new AppError(codes.invalid, `Invalid ${message}.`, {}, param);
   }
-  return new AppError('invalid_request', `Invalid ${message}.`);
+  return new AppError('invalid_request', `Invalid ${message}.`, {}, param);
 }
 
 /** Longest path id we accept at all; ours are ~30 characters, the documented maximum (delivery ids) is 255. */
@@ -79,7 +81,7 @@ export const zodValidatorCompiler: FastifySchemaCompiler<z.ZodType> = ({ schema,
       if (impossible !== undefined) return { error: new AppError('not_found', `No resource has the ${impossible} given in the path.`) };
     } else if (httpPart === 'querystring' || httpPart === 'headers') {
       const field = fieldWithNul(data);
-      if (field !== undefined) return { error: new AppError('invalid_request', `Invalid ${field}: text may not contain the NUL character.`) };
+      if (field !== undefined) return { error: new AppError('invalid_request', `Invalid ${field}: text may not contain the NUL character.`, {}, field) };
     }
     const input = httpPart === 'body' && (data === null || data === undefined) ? {} : data;
     const result = schema.safeParse(input);

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Environment } from '../config.ts';
 import type { ApiKeyRow, Executor, NewApiKeyRow } from './schema.ts';
 
@@ -41,4 +42,21 @@ export async function listApiKeysOfOrg(db: Executor, orgId: string, environment?
     .orderBy('created_at', 'desc')
     .orderBy('key_id', 'desc')
     .execute();
+}
+
+/**
+ * The first 16 hex characters of the hash of every key, in every workspace, that was live at
+ * `now` and created at or after `since`: the process's set of known-good keys
+ * (domain/keys/known-keys.ts). Deployment-wide on purpose: it answers "is this a live key at
+ * all" before any workspace is known.
+ */
+export async function listLiveApiKeyHashPrefixesUnscoped(db: Executor, since: Date, now: Date): Promise<string[]> {
+  const rows = await db
+    .selectFrom('api_keys')
+    .select(sql<string>`substr(key_hash, 1, 16)`.as('prefix'))
+    .where('created_at', '>=', since)
+    .where('revoked_at', 'is', null)
+    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
+    .execute();
+  return rows.map((r) => r.prefix);
 }

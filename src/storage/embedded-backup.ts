@@ -1,7 +1,8 @@
 import { promisify } from 'node:util';
-import { gzip } from 'node:zlib';
+import { gunzip, gzip } from 'node:zlib';
 import { sql } from 'kysely';
 import type { DatabaseHandle } from './database.ts';
+import { checkTarArchive } from './tar-check.ts';
 
 /**
  * A consistent copy of the embedded database, taken inside the process that owns it (the server,
@@ -29,17 +30,41 @@ export async function dumpEmbeddedDatabase(handle: DatabaseHandle): Promise<{ du
   return { dump: new Uint8Array(await promisify(gzip)(tar)), pausedMs: Math.round(pausedMs) };
 }
 
+/** The dump in a backup cannot be loaded: damaged, not a dump, or not a database that opens. */
+export class UnreadableDumpError extends Error {
+  override name = 'UnreadableDumpError';
+}
+
 /**
- * Unpacks a dump made by dumpEmbeddedDatabase into an empty `pgdataDir` and checks that it opens
- * and answers. Returns the migrations the restored database has. The caller holds the lock.
+ * Unpacks a dump made by dumpEmbeddedDatabase into an empty `pgdataDir`, then opens that
+ * directory again from disk, as the server will, and reads its migrations: a dump that passes
+ * is one the server can start on. Returns those migrations. The caller holds the lock and
+ * passes a staging directory, so a dump that fails here has touched nothing in use.
  */
 export async function loadEmbeddedDatabase(pgdataDir: string, dump: Uint8Array): Promise<string[]> {
-  const { PGlite } = await import('@electric-sql/pglite');
-  const pglite = await PGlite.create(pgdataDir, { loadDataDir: new Blob([new Uint8Array(dump)]) });
+  let tar: Uint8Array<ArrayBuffer>;
   try {
-    const rows = await pglite.query<{ migration_id: string }>('select migration_id from schema_migrations order by migration_id');
-    return rows.rows.map((r) => r.migration_id);
-  } finally {
-    await pglite.close();
+    tar = new Uint8Array(await promisify(gunzip)(dump));
+  } catch (err) {
+    throw new UnreadableDumpError(`the database is not gzip data (${(err as Error).message})`);
+  }
+  // Checked before PGlite sees it: PGlite's loader ends the process on some damaged archives.
+  const check = checkTarArchive(tar);
+  if (!check.ok) throw new UnreadableDumpError(`the database archive is damaged: ${check.reason}`);
+  const { PGlite } = await import('@electric-sql/pglite');
+  try {
+    // Uncompressed, so PGlite never takes its own gunzip path.
+    const loaded = await PGlite.create(pgdataDir, { loadDataDir: new Blob([tar]) });
+    await loaded.close();
+    const reopened = await PGlite.create(pgdataDir);
+    try {
+      const rows = await reopened.query<{ migration_id: string }>('select migration_id from schema_migrations order by migration_id');
+      return rows.rows.map((r) => r.migration_id);
+    } finally {
+      await reopened.close();
+    }
+  } catch (err) {
+    const detail = err instanceof Error ? err.message || err.name : String(err);
+    throw new UnreadableDumpError(`the database does not open (${detail})`);
   }
 }

@@ -29,6 +29,7 @@ export function tryAcquireEmbeddedLock(dataDir: string): LockAttempt {
       const release = () => {
         if (released) return;
         released = true;
+        process.off('exit', release);
         try {
           if (readOwner(path) === process.pid) unlinkSync(path);
         } catch {

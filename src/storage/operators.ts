@@ -1,6 +1,6 @@
 import { sql, type Insertable, type Selectable } from 'kysely';
 import type { Environment } from '../config.ts';
-import type { Executor, Tx } from './schema.ts';
+import type { Executor } from './schema.ts';
 import type { OperatorRole, OperatorSessionsTable, OperatorsTable } from './tables/operators.ts';
 
 export type OperatorRow = Selectable<OperatorsTable>;
@@ -95,32 +95,30 @@ export async function revokeSessionsOfOperator(db: Executor, operatorId: string,
   await db.updateTable('operator_sessions').set({ revoked_at: now }).where('operator_id', '=', operatorId).where('revoked_at', 'is', null).execute();
 }
 
-/** Adds one failure to each bucket's current window and returns the new counts, in bucket order. */
-export async function countSignInFailures(tx: Tx, buckets: readonly string[], windowStart: Date): Promise<number[]> {
-  const counts: number[] = [];
-  for (const bucket of buckets) {
-    const row = await tx
-      .insertInto('sign_in_failures')
-      .values({ bucket, window_start: windowStart, failures: 1 })
-      .onConflict((oc) => oc.columns(['bucket', 'window_start']).doUpdateSet({ failures: sql`sign_in_failures.failures + 1` }))
-      .returning('failures')
-      .executeTakeFirstOrThrow();
-    counts.push(row.failures);
-  }
-  return counts;
+/**
+ * Counts one sign-in attempt in a bucket's current window and returns the new count: one
+ * statement, so concurrent attempts each see their own count (issue 23 §2: reading first and
+ * counting after the password check let 40 parallel guesses all through). Autocommit and one
+ * row: nothing is held while the password is checked.
+ */
+export async function countSignInAttempt(db: Executor, bucket: string, windowStart: Date): Promise<number> {
+  const row = await db
+    .insertInto('sign_in_failures')
+    .values({ bucket, window_start: windowStart, failures: 1 })
+    .onConflict((oc) => oc.columns(['bucket', 'window_start']).doUpdateSet({ failures: sql`sign_in_failures.failures + 1` }))
+    .returning('failures')
+    .executeTakeFirstOrThrow();
+  return row.failures;
 }
 
-/** Failures recorded for each bucket in the current window, in bucket order. */
-export async function readSignInFailures(db: Executor, buckets: readonly string[], windowStart: Date): Promise<number[]> {
-  if (buckets.length === 0) return [];
-  const rows = await db
-    .selectFrom('sign_in_failures')
-    .select(['bucket', 'failures'])
-    .where('bucket', 'in', [...buckets])
+/** Takes back one counted attempt from a bucket's window (a sign-in that proved the password). */
+export async function uncountSignInAttempt(db: Executor, bucket: string, windowStart: Date): Promise<void> {
+  await db
+    .updateTable('sign_in_failures')
+    .set({ failures: sql`greatest(failures - 1, 0)` })
+    .where('bucket', '=', bucket)
     .where('window_start', '=', windowStart)
     .execute();
-  const byBucket = new Map(rows.map((r) => [r.bucket, r.failures]));
-  return buckets.map((b) => byBucket.get(b) ?? 0);
 }
 
 export async function clearSignInFailures(db: Executor, bucket: string): Promise<void> {

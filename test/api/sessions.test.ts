@@ -249,7 +249,6 @@ describeEachBackend('POST /api/v1/sessions', (backend) => {
       for (const body of [
         { case_type_id: 'income_verification', expires_in_seconds: 60 },
         { case_type_id: 'income_verification', expires_in_seconds: 604_801 },
-        { case_type_id: 'income_verification', return_url: 'http://example.com' },
         { case_type_id: 'income_verification', metadata: { a: 1 } },
         { case_type_id: 'income_verification', metadata: Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`k${i}`, 'v'])) },
         { case_type_id: 'income_verification', locale: 'not a locale' },
@@ -259,6 +258,36 @@ describeEachBackend('POST /api/v1/sessions', (backend) => {
         const res = await post(body, key());
         expectError(res, 400, 'invalid_request');
       }
+    });
+
+    it('return_url: http on the developer’s own machine with a test key only, and the error names its param', async () => {
+      for (const returnUrl of ['http://localhost:4567/done', 'http://127.0.0.1:4567/done', 'http://[::1]:4567/done', 'https://example.com/done']) {
+        expect((await post({ case_type_id: 'income_verification', return_url: returnUrl }, key())).statusCode, returnUrl).toBe(201);
+      }
+      for (const returnUrl of ['http://example.com/done', 'http://10.0.0.1/done', 'ftp://localhost/done']) {
+        const res = await post({ case_type_id: 'income_verification', return_url: returnUrl }, key());
+        expectError(res, 400, 'invalid_request');
+        expect(res.json().error.param, returnUrl).toBe('return_url');
+      }
+      const live = await t.createKey(ws.orgId, { environment: 'live' });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/sessions',
+        headers: { authorization: `Bearer ${live.key}`, 'idempotency-key': uniqueKey() },
+        payload: { case_type_id: 'income_verification', return_url: 'http://localhost:4567/done' },
+      });
+      expectError(res, 400, 'invalid_request');
+      expect(res.json().error).toMatchObject({ param: 'return_url', message: expect.stringContaining('https URL with a live key') });
+    });
+
+    it('names the field at fault in error.param, and none for a whole-body problem', async () => {
+      expect((await post({ case_type_id: 'income_verification', metadata: { a: 1 } }, key())).json().error.param).toBe('metadata.a');
+      expect((await post({ external_case_id: 'x' }, key())).json().error).toMatchObject({ code: 'missing_case_type_id', param: 'case_type_id' });
+      await create({ case_type_id: 'income_verification', external_case_id: 'param-dup' });
+      const conflict = await dossierError(create({ case_type_id: 'income_verification', external_case_id: 'param-dup' }));
+      expect(conflict.param).toBe('external_case_id');
+      const whole = await t.app.inject({ method: 'POST', url: '/api/v1/sessions', headers: { authorization: `Bearer ${ws.key}`, 'content-type': 'application/json', ...key() }, payload: '{' });
+      expect(whole.json().error.param).toBeUndefined();
     });
 
     it('external_case_id_conflict within a workspace and environment, not across them', async () => {

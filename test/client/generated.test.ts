@@ -52,6 +52,8 @@ const CALLS = {
   testConnectorOperation: (d) => d.connectors.testOperation('crm', 'getContact', { inputs: { contact_id: 'ct_1' } }),
   retryCaseAction: (d) => d.cases.actions.retry('case_1', 'create_contact'),
   importOpenApiConnector: (d) => d.connectors.importOpenApi({ connector_key: 'crm', openapi_url: 'https://crm.example/openapi.json' }),
+  // No resource method: this document is read by tools, through the typed escape hatch.
+  getOpenApiDocument: (d) => d.request('getOpenApiDocument', {}),
 } satisfies Record<OperationId, (dossier: Dossier) => Promise<unknown>>;
 
 const SAMPLE_PARAMS: Record<string, string> = { case_id: 'case_1', fact_id: 'pay_date', doc_id: 'doc_1', delivery_id: 'dlv_1', connector_key: 'crm', operation_id: 'getContact', node_id: 'create_contact' };

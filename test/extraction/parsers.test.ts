@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { ParseContext } from '../../src/domain/extraction/parsers/common.ts';
 import { repairOcrDigits } from '../../src/domain/extraction/parsers/common.ts';
 import { dateOrderHint, inferDateOrder, parseDate } from '../../src/domain/extraction/parsers/date.ts';
-import { parseMoney, toDecimal } from '../../src/domain/extraction/parsers/money.ts';
+import { currencyOfMarker, parseMoney, parseTypedMoney, toDecimal } from '../../src/domain/extraction/parsers/money.ts';
 import { parseNumber } from '../../src/domain/extraction/parsers/number.ts';
 import { parseAddress } from '../../src/domain/extraction/parsers/address.ts';
 import { parseIdNumber, parseName, parseString } from '../../src/domain/extraction/parsers/text.ts';
@@ -323,5 +323,35 @@ describe('parseAddress', () => {
   it('refuses text that does not start like an address', () => {
     expect(parseAddress(piece('Thank you for your business'), [])).toBeNull();
     expect(parseAddress(piece('Meter: 12'), [])).toBeNull();
+  });
+});
+
+describe('parseTypedMoney (an amount typed into a form, issue 24 §2: one money parser)', () => {
+  it('says which currency marker it read', () => {
+    expect(parseMoney('£1,250', US)?.currency).toBe('£');
+    expect(parseMoney('1250 EUR', US)?.currency).toBe('EUR');
+    expect(parseMoney('1250', US)).not.toHaveProperty('currency');
+    expect(['£', 'US$', 'eur', 'Rs.', 'Dhs', '$', 'kr', '¥'].map(currencyOfMarker)).toEqual(['GBP', 'USD', 'EUR', 'INR', 'AED', undefined, undefined, undefined]);
+  });
+
+  it.each([
+    ['4200.50', undefined, '4200.50'],
+    ['4,200', undefined, '4200.00'],
+    ['1,250.5', undefined, '1250.50'],
+    ['1.250,50', undefined, '1250.50'],
+    ['  £1,250  ', 'GBP', '1250.00'],
+    ['1250 EUR', 'EUR', '1250.00'],
+    ['0', undefined, '0.00'],
+    ['US$ 12', 'USD', '12.00'],
+    ['US$ 12', 'CAD', null],
+    ['1250 GBP', 'EUR', null],
+    ['12 apples', undefined, null],
+    ['-5', undefined, null],
+    ['(5)', undefined, null],
+    ['5)', undefined, null],
+    ['1e5', undefined, null],
+    ['', undefined, null],
+  ])('%s in %s → %s', (text, currency, expected) => {
+    expect(parseTypedMoney(text, currency)).toBe(expected);
   });
 });

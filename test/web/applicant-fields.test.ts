@@ -99,6 +99,17 @@ describeEachBackend('applicant app: address, phone, one_of, money and checkbox f
     expect((await agent.post(landing, { ...good, housing: 'Castle' })).body).toContain('<a href="#housing">');
   });
 
+  // Regression: a NUL typed into a text answer reached the row write, which PostgreSQL refuses (a 500).
+  it('shows a NUL in a text answer as a field error, and stores nothing', async () => {
+    const s = await newSession(t, ws, 'tenancy_application');
+    const agent = new ApplicantAgent(t);
+    const { landing } = await agent.open(s.signed_url);
+    const refused = await agent.post(landing, { ...good, full_name: 'Jane\u0000Doe' });
+    expect(refused.statusCode).toBe(400);
+    const row = await t.ctx.db.selectFrom('cases').select('structured_inputs').where('case_id', '=', s.case_id).executeTakeFirstOrThrow();
+    expect(row.structured_inputs).toEqual({});
+  });
+
   it('stores the answers on the case, shows them on check your answers, and the gates compare the address with the bill', async () => {
     const s = await newSession(t, ws, 'tenancy_application');
     const agent = new ApplicantAgent(t);

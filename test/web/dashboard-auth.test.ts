@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_FAILURES_PER_ACCOUNT, MAX_FAILURES_PER_ADDRESS } from '../../src/domain/operators/sign-in.ts';
+import { MAX_FAILURES_PER_ACCOUNT, MAX_FAILURES_PER_ACCOUNT_AND_ADDRESS, MAX_FAILURES_PER_ADDRESS } from '../../src/domain/operators/sign-in.ts';
 import { SESSION_IDLE_MS } from '../../src/domain/operators/operator-sessions.ts';
 import { listPageOf } from '../../src/web/dashboard/auth/session-actions.ts';
 import { ManualClock } from '../../src/ports/clock.ts';
-import { createTestApp, describeEachBackend, type TestApp, type TestWorkspace } from '../support/harness.ts';
+import { createTestApp, describeEachBackend, itOnPostgres, type TestApp, type TestWorkspace } from '../support/harness.ts';
 import { cookieHeader, cookiesOf, csrfOf, form, FORM, newOperator, signInOperator } from '../support/web.ts';
 
 describeEachBackend('dashboard sign-in, sessions and roles', (backend) => {
@@ -58,21 +58,60 @@ describeEachBackend('dashboard sign-in, sessions and roles', (backend) => {
     expect(shape(wrong.res.body)).toBe(shape(unknown.res.body));
   });
 
-  it('locks an account after repeated failures, even against the right password, and says when to retry', async () => {
+  it('locks an email from one address after repeated failures, even against the right password, and says when to retry', async () => {
     const op = await newOperator(t, ws.orgId);
-    for (let i = 0; i < MAX_FAILURES_PER_ACCOUNT; i++) {
-      expect((await signInOperator(t, op.email, `wrong-${i}-password`, `10.1.0.${i}`)).res.statusCode).toBe(401);
+    for (let i = 0; i < MAX_FAILURES_PER_ACCOUNT_AND_ADDRESS; i++) {
+      expect((await signInOperator(t, op.email, `wrong-${i}-password`, '10.1.0.1')).res.statusCode).toBe(401);
     }
-    const locked = await signInOperator(t, op.email, op.password, '10.1.0.99');
+    const locked = await signInOperator(t, op.email, op.password, '10.1.0.1');
     expect(locked.res.statusCode).toBe(429);
     expect(Number(locked.res.headers['retry-after'])).toBeGreaterThan(0);
     expect(locked.res.body).toContain('Too many failed attempts');
     // An email that names no account locks the same way: the lock-out does not reveal accounts.
-    for (let i = 0; i < MAX_FAILURES_PER_ACCOUNT; i++) await signInOperator(t, 'ghost@example.com', 'wrong password here', `10.2.0.${i}`);
-    expect((await signInOperator(t, 'ghost@example.com', 'wrong password here', '10.2.0.99')).res.statusCode).toBe(429);
+    for (let i = 0; i < MAX_FAILURES_PER_ACCOUNT_AND_ADDRESS; i++) await signInOperator(t, 'ghost@example.com', 'wrong password here', '10.2.0.1');
+    expect((await signInOperator(t, 'ghost@example.com', 'wrong password here', '10.2.0.1')).res.statusCode).toBe(429);
     clock.advance(16 * 60_000);
-    expect((await signInOperator(t, op.email, op.password, '10.1.0.99')).res.statusCode).toBe(303);
+    expect((await signInOperator(t, op.email, op.password, '10.1.0.1')).res.statusCode).toBe(303);
   });
+
+  // Issue 23 §2: anyone who knew an operator's email could lock them out for 15 minutes.
+  it('regression: a stranger guessing an operator\'s password locks out only their own address', async () => {
+    const op = await newOperator(t, ws.orgId);
+    for (let i = 0; i < 3 * MAX_FAILURES_PER_ACCOUNT_AND_ADDRESS; i++) await signInOperator(t, op.email, `wrong-${i}-password`, '198.51.100.66');
+    expect((await signInOperator(t, op.email, op.password, '198.51.100.66')).res.statusCode).toBe(429);
+    expect((await signInOperator(t, op.email, op.password, '10.1.0.77')).res.statusCode).toBe(303);
+    // One IPv6 host holds a whole /64: a new address inside it is the same address to the lock.
+    for (let i = 0; i < MAX_FAILURES_PER_ACCOUNT_AND_ADDRESS; i++) await signInOperator(t, op.email, `wrong-${i}-password`, `2001:db8:5:6::${i + 1}`);
+    expect((await signInOperator(t, op.email, op.password, '2001:db8:5:6::ffff')).res.statusCode).toBe(429);
+    expect((await signInOperator(t, op.email, op.password, '2001:db8:5:7::1')).res.statusCode).toBe(303);
+    clock.advance(16 * 60_000);
+  });
+
+  it('locks an email from every address once guesses spread over many addresses reach the account ceiling', async () => {
+    const op = await newOperator(t, ws.orgId);
+    const perAddress = MAX_FAILURES_PER_ACCOUNT_AND_ADDRESS;
+    for (let i = 0; i < MAX_FAILURES_PER_ACCOUNT; i++) {
+      expect((await signInOperator(t, op.email, `wrong-${i}-password`, `10.3.${Math.floor(i / perAddress)}.1`)).res.statusCode).toBe(401);
+    }
+    expect((await signInOperator(t, op.email, op.password, '10.3.200.1')).res.statusCode).toBe(429);
+    clock.advance(16 * 60_000);
+    expect((await signInOperator(t, op.email, op.password, '10.3.200.1')).res.statusCode).toBe(303);
+  }, 60_000);
+
+  // Issue 23 §2: the failures were read, the password checked, and only then the failure counted,
+  // so 40 wrong passwords sent at once all reached the password check and none got 429.
+  itOnPostgres(backend, 'regression: 40 concurrent wrong passwords for one email from one address reach at most 5 password checks', async () => {
+    const op = await newOperator(t, ws.orgId);
+    const outcomes = await Promise.all(Array.from({ length: 40 }, (_, i) => signInOperator(t, op.email, `wrong-${i}-password`, '192.0.2.40')));
+    const statuses = outcomes.map((o) => o.res.statusCode);
+    // A 429 is answered before the password is looked at; anything else checked it.
+    const checked = statuses.filter((s) => s !== 429).length;
+    console.info(`40 concurrent wrong passwords: ${checked} password checks, ${statuses.length - checked} locked`);
+    expect(statuses.every((s) => s === 401 || s === 429)).toBe(true);
+    expect(checked).toBeLessThanOrEqual(MAX_FAILURES_PER_ACCOUNT_AND_ADDRESS);
+    expect(checked).toBeGreaterThan(0);
+    clock.advance(16 * 60_000);
+  }, 60_000);
 
   it('locks a client address that guesses across many emails', async () => {
     const op = await newOperator(t, ws.orgId);

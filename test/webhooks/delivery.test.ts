@@ -2,7 +2,6 @@ import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { rotateEndpointSecret, disableEndpointById } from '../../src/domain/webhooks/endpoints.ts';
 import { systemClock } from '../../src/ports/clock.ts';
 import { enqueueWebhookEvent } from '../../src/domain/webhooks/outbox.ts';
-import { wakeDeliveryWorkers } from '../../src/jobs/webhook-wake.ts';
 import { listAttempts } from '../../src/storage/webhooks/deliveries.ts';
 import { inTransaction } from '../../src/storage/unit-of-work.ts';
 import { createTestApp, describeEachBackend, until, type TestApp, type TestWorkspace } from '../support/harness.ts';
@@ -112,7 +111,7 @@ describeEachBackend('webhook delivery', (backend) => {
       expect(handoff).toEqual({ handoff_state: 'dispatching', handoff_delivery_id: deliveryIds[0] });
       return deliveryIds;
     });
-    wakeDeliveryWorkers(t.ctx.db);
+    t.ctx.wake.notify('webhook-deliveries');
     expect(ids).toHaveLength(2);
     const rows = await Promise.all(ids.map((id) => deliveryRow(t.ctx, id)));
     expect(rows.map((d) => d.endpoint_id).sort()).toEqual([named.endpoint_id, wildcard.endpoint_id].sort());

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { decideAfterAttempt } from '../../src/domain/webhooks/attempt-outcome.ts';
+import { decideAfterAttempt } from '../../src/domain/retry-schedule.ts';
 import { webhookDeliveryTask, type WebhookDeliveryTask } from '../../src/jobs/webhook-delivery.ts';
 import { ManualClock } from '../../src/ports/clock.ts';
 import { listAttempts } from '../../src/storage/webhooks/deliveries.ts';
@@ -9,7 +9,7 @@ import { PRIVATE_NETWORK_ENV, addEndpoint, caseEvent, caseHandoff, deliveryRow, 
 it('decides the retry schedule of spec §3.2: 60 s, 5 min, 30 min, 2 h, then failed', () => {
   const now = new Date('2026-01-15T12:00:00.000Z');
   const delays = [60, 300, 1800, 7200];
-  const after = (attemptCountBefore: number, succeeded = false) => decideAfterAttempt({ attemptCountBefore, succeeded, now, retryDelaysSeconds: delays });
+  const after = (attemptCountBefore: number, succeeded = false) => decideAfterAttempt({ attemptCountBefore, succeeded, succeededAs: 'delivered', now, retryDelaysSeconds: delays });
   expect([0, 1, 2, 3].map((n) => after(n).nextAttemptAt!.getTime() - now.getTime())).toEqual([60_000, 300_000, 1_800_000, 7_200_000]);
   expect([0, 1, 2, 3].map((n) => after(n).status)).toEqual(['retry_scheduled', 'retry_scheduled', 'retry_scheduled', 'retry_scheduled']);
   expect(after(4)).toEqual({ status: 'failed', attemptCount: 5, nextAttemptAt: null });

@@ -22,6 +22,8 @@ export interface DossierErrorInit {
   rateLimit: RateLimit | null;
   /** Retries made before giving up with this error. */
   retries: number;
+  /** The request field at fault, when the envelope names one. */
+  param?: string | null;
 }
 
 /**
@@ -40,6 +42,8 @@ export class DossierError<T extends ErrorType = ErrorType> extends Error {
   /** The rate-limit headers of the response, when it had them. */
   readonly rateLimit: RateLimit | null;
   readonly retries: number;
+  /** The request field at fault (`error.param`), when one field is; else null. */
+  readonly param: string | null;
 
   constructor(init: DossierErrorInit) {
     super(init.message);
@@ -51,6 +55,7 @@ export class DossierError<T extends ErrorType = ErrorType> extends Error {
     this.headers = init.headers;
     this.rateLimit = init.rateLimit;
     this.retries = init.retries;
+    this.param = init.param ?? null;
   }
 }
 
@@ -127,7 +132,7 @@ export interface ErrorResponse {
 
 /** The error class instance for an error response, envelope or not. */
 export function errorFromResponse(response: ErrorResponse): DossierError {
-  const envelope = (response.body as { error?: { type?: unknown; code?: unknown; message?: unknown; request_id?: unknown } } | undefined)?.error;
+  const envelope = (response.body as { error?: { type?: unknown; code?: unknown; message?: unknown; request_id?: unknown; param?: unknown } } | undefined)?.error;
   const requestId = typeof envelope?.request_id === 'string' ? envelope.request_id : response.headers.get('x-request-id');
   let type: ErrorType;
   let code: ErrorCode;
@@ -146,7 +151,8 @@ export function errorFromResponse(response: ErrorResponse): DossierError {
         : `HTTP ${response.status} without the API's error envelope${typeof envelope?.code === 'string' ? ` (code ${envelope.code})` : ''}`;
   }
   const Class = ERROR_CLASSES[type];
-  return new Class({ status: response.status, type, code, message, requestId, headers: response.headers, rateLimit: response.rateLimit, retries: response.retries, retryAfterMs: response.retryAfterMs });
+  const param = typeof envelope?.param === 'string' ? envelope.param : null;
+  return new Class({ status: response.status, type, code, message, requestId, headers: response.headers, rateLimit: response.rateLimit, retries: response.retries, retryAfterMs: response.retryAfterMs, param });
 }
 
 /** No HTTP answer at all: the connection failed or was dropped, after every allowed retry. */

@@ -1,12 +1,13 @@
-import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { loadConfig, type Config } from '../../config.ts';
-import { dumpEmbeddedDatabase, loadEmbeddedDatabase } from '../../storage/embedded-backup.ts';
+import { dumpEmbeddedDatabase, loadEmbeddedDatabase, UnreadableDumpError } from '../../storage/embedded-backup.ts';
 import { embeddedOwner, lockFilePath, tryAcquireEmbeddedLock } from '../../storage/embedded-lock.ts';
-import { BackupFormatError, readBackup, readCarriedFiles, secretFingerprint, writeBackup } from '../backup-archive.ts';
+import { BackupFormatError, BackupOutputError, readBackup, readCarriedFiles, secretFingerprint, writeBackup } from '../backup-archive.ts';
 import { cliError, type CliError } from '../output.ts';
+import { createRestoreStaging, RESTORE_STAGING_PREFIX, SwapError, swapIntoDataDir, writeFileDurably } from '../restore-swap.ts';
 import type { AdminCommand, CommandOutcome } from './command.ts';
 
 const backupFlags = z.object({ out: z.string({ error: '--out FILE is required' }).min(1, '--out FILE is required') });
@@ -30,14 +31,20 @@ export const BACKUP_COMMANDS: readonly AdminCommand[] = [
       if (runtime.database.kind !== 'embedded') return cliError('precondition_required', POSTGRES_NOTE);
       const started = performance.now();
       const { dump: database, pausedMs } = await dumpEmbeddedDatabase(runtime.database);
-      const written = writeBackup(resolve(out), {
-        createdAt: ctx.clock.now(),
-        migrations: [...runtime.migrations.already_applied, ...runtime.migrations.applied].sort(),
-        database,
-        files: readCarriedFiles(ctx.config.dataDir),
-        secretSource: ctx.config.secret ? 'DOSSIER_SECRET' : 'generated',
-        secret: ctx.secret,
-      });
+      let written: ReturnType<typeof writeBackup>;
+      try {
+        written = writeBackup(resolve(out), {
+          createdAt: ctx.clock.now(),
+          migrations: [...runtime.migrations.already_applied, ...runtime.migrations.applied].sort(),
+          database,
+          files: readCarriedFiles(ctx.config.dataDir),
+          secretSource: ctx.config.secret ? 'DOSSIER_SECRET' : 'generated',
+          secret: ctx.secret,
+        });
+      } catch (err) {
+        if (err instanceof BackupOutputError) return cliError('precondition_required', err.message);
+        throw err;
+      }
       return {
         out: resolve(out),
         bytes: written.bytes,
@@ -72,7 +79,8 @@ function occupiedEntries(dataDir: string): string[] {
  * the directory; never over existing data without --force (which replaces the database and the
  * top-level files, and leaves other folders alone). The file is checked whole before anything is
  * touched, and a DOSSIER_SECRET that differs from the backed-up deployment's is refused, because
- * the restored deployment could not open its own sealed secrets.
+ * the restored deployment could not open its own sealed secrets. The database is unpacked and
+ * opened in a staging directory and swapped in only once it opens (see restore-swap.ts).
  */
 export async function restoreBackup(argv: readonly string[], config: Config = loadConfig()): Promise<CommandOutcome> {
   let values: { in?: string | undefined; force?: boolean | undefined };
@@ -112,38 +120,55 @@ export async function restoreBackup(argv: readonly string[], config: Config = lo
     return fail(1, 'precondition_required', `${dataDir} is not empty (${occupied.slice(0, 5).join(', ')}): restore into an empty DATA_DIR, or pass --force to replace its database and files.`);
   }
 
+  const reserved = backup.files.find((f) => f.name === 'pgdata' || f.name === basename(lockFilePath(dataDir)) || f.name.startsWith(RESTORE_STAGING_PREFIX));
+  if (reserved) return fail(1, 'invalid_request', `${resolve(values.in)} carries a file named ${reserved.name}, which DATA_DIR reserves: it is not a backup this version wrote.`);
+
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const attempt = tryAcquireEmbeddedLock(dataDir);
   if (!attempt.ok) return fail(1, 'precondition_required', `${dataDir} is in use by process ${attempt.ownerPid}: stop it before restoring into it.`);
+  // Unpacked and opened beside the current data first: a backup whose checksums hold but whose
+  // database does not load (a damaged tar) must leave the current database and secret serving.
+  const { staging, incoming, previous } = createRestoreStaging(dataDir);
+  let keepStaging = false;
+  let migrations: string[];
   try {
-    const pgdata = join(dataDir, 'pgdata');
-    // --force: the database and the top-level files go; folders the deployment does not own stay.
-    for (const name of occupiedEntries(dataDir)) {
-      const path = join(dataDir, name);
-      if (path === pgdata) rmSync(path, { recursive: true, force: true });
-      else if (statSync(path).isFile()) rmSync(path, { force: true });
+    try {
+      migrations = await loadEmbeddedDatabase(join(incoming, 'pgdata'), backup.database);
+    } catch (err) {
+      if (err instanceof UnreadableDumpError) return fail(1, 'invalid_request', `${resolve(values.in)}: ${err.message}. Nothing in ${dataDir} was changed.`);
+      throw err;
     }
-    const migrations = await loadEmbeddedDatabase(pgdata, backup.database);
-    for (const file of backup.files) writeFileSync(join(dataDir, file.name), file.content, { mode: 0o600 });
-    return {
-      exitCode: 0,
-      result: {
-        restored: dataDir,
-        backup_created_at: manifest.created_at,
-        migrations: migrations.length,
-        files: backup.files.map((f) => f.name),
-        secret: manifest.secret.source,
-        note:
-          manifest.secret.source === 'generated'
-            ? 'The deployment secret came with the backup: start the service without DOSSIER_SECRET.'
-            : config.secret
-              ? 'DOSSIER_SECRET matches the backed-up deployment.'
-              : 'Set DOSSIER_SECRET to the value the backed-up deployment used before starting the service.',
-      },
-    };
+    for (const file of backup.files) writeFileDurably(join(incoming, file.name), file.content);
+    // --force: the database and the top-level files are replaced; folders the deployment does not own stay.
+    const replaced = occupiedEntries(dataDir).filter((name) => name === 'pgdata' || statSync(join(dataDir, name)).isFile());
+    try {
+      swapIntoDataDir(dataDir, incoming, replaced, previous);
+    } catch (err) {
+      if (!(err instanceof SwapError)) throw err;
+      if (err.rolledBack) return fail(1, 'internal_error', `Could not move the restored copy into ${dataDir} (${err.message}): nothing in it was changed.`);
+      keepStaging = true;
+      return fail(1, 'internal_error', `The swap into ${dataDir} failed halfway (${err.message}) and could not be undone: the previous database and files are in ${previous}; move them back before starting the service.`);
+    }
   } finally {
+    if (!keepStaging) rmSync(staging, { recursive: true, force: true });
     attempt.lock.release();
   }
+  return {
+    exitCode: 0,
+    result: {
+      restored: dataDir,
+      backup_created_at: manifest.created_at,
+      migrations: migrations.length,
+      files: backup.files.map((f) => f.name),
+      secret: manifest.secret.source,
+      note:
+        manifest.secret.source === 'generated'
+          ? 'The deployment secret came with the backup: start the service without DOSSIER_SECRET.'
+          : config.secret
+            ? 'DOSSIER_SECRET matches the backed-up deployment.'
+            : 'Set DOSSIER_SECRET to the value the backed-up deployment used before starting the service.',
+    },
+  };
 }
 
 function fail(exitCode: number, code: string, message: string): { exitCode: number; result: CliError } {

@@ -227,6 +227,7 @@ export type WorkflowNode = CaseTypeDefinition['workflow']['nodes'][number];
 export type GateNode = Extract<WorkflowNode, { type: 'gate' }>;
 export type GateRule = GateNode['rules'][number];
 export type FormNode = Extract<WorkflowNode, { type: 'form' }>;
+export type FormField = FormNode['fields'][number];
 export type UploadNode = Extract<WorkflowNode, { type: 'upload' }>;
 export type ActionNode = Extract<WorkflowNode, { type: 'action' }>;
 

@@ -4,7 +4,7 @@ import type { Executor, Tx } from '../../storage/schema.ts';
 import { uniqueViolation } from '../../storage/unit-of-work.ts';
 import { loadPinnedDefinition } from '../case-types/case-types.ts';
 import type { CaseTypeDefinition } from '../case-types/definition.ts';
-import { fail, ok, type Failure, type Result } from '../errors.ts';
+import { fail, failOn, ok, type Failure, type Result } from '../errors.ts';
 import type { Tenant } from '../../ports/tenant.ts';
 
 
@@ -31,7 +31,7 @@ export async function caseTypeTarget(db: Executor, tenant: Tenant, caseTypeId: s
 }
 
 export function externalCaseIdConflict(externalCaseId: string): Failure {
-  return fail('external_case_id_conflict', `A case with external_case_id "${externalCaseId}" already exists in this workspace.`);
+  return failOn('external_case_id', 'external_case_id_conflict', `A case with external_case_id "${externalCaseId}" already exists in this workspace.`);
 }
 
 /** `external_case_id` is unique per workspace and environment. */

@@ -2,7 +2,10 @@ import { updateFactRow } from '../../storage/facts.ts';
 import { markFollowUpAnswered, selectOpenFollowUps } from '../../storage/follow-up-questions.ts';
 import type { Db } from '../../storage/schema.ts';
 import { inTransactionResult } from '../../storage/unit-of-work.ts';
+import { checkAnswers, followUpField, type AnswersRefused } from '../case-types/answer-rules.ts';
+import { answerText } from '../case-types/field-values.ts';
 import { fail, ok, type Result } from '../errors.ts';
+import { pinnedDefinition } from './load-case.ts';
 import { recordCaseEvent } from './case-events.ts';
 import { lockCaseRow, type WriterDeps } from './case-writer.ts';
 import { scheduleGateEvaluation } from './evaluate-case.ts';
@@ -10,13 +13,14 @@ import { authorizeApplicant, type ApplicantProof } from '../sessions/applicant-a
 import { tenantOfRow } from '../../ports/tenant.ts';
 
 /**
- * The applicant answers follow-up questions (applicant app). Each answer resolves its fact with
- * source `applicant_follow_up`; once no question is open the gates run again.
+ * The applicant answers follow-up questions (applicant app). Each answer is checked like a form
+ * answer of its fact's type (`followUpField`) and resolves its fact with source
+ * `applicant_follow_up`; once no question is open the gates run again.
  */
 export async function answerFollowUps(
   deps: WriterDeps & { db: Db },
-  input: ApplicantProof & { answers: Record<string, string>; traceId: string },
-): Promise<Result<{ case_id: string; open_fact_ids: string[]; runtime_status: string }>> {
+  input: ApplicantProof & { answers: Record<string, unknown>; traceId: string },
+): Promise<Result<{ case_id: string; open_fact_ids: string[]; runtime_status: string }> | AnswersRefused> {
   const now = deps.clock.now();
   return inTransactionResult(deps.db, async (tx) => {
     const authorized = await authorizeApplicant(tx, input);
@@ -29,12 +33,15 @@ export async function answerFollowUps(
     const openIds = new Set(open.map((q) => q.fact_id));
     const unexpected = Object.keys(input.answers).filter((id) => !openIds.has(id));
     if (unexpected.length > 0) return fail('invalid_request', `No open question for: ${unexpected.join(', ')}.`);
-    const blank = Object.entries(input.answers).filter(([, v]) => typeof v !== 'string' || v.trim() === '');
-    if (blank.length > 0) return fail('invalid_request', `Answers must not be empty: ${blank.map(([k]) => k).join(', ')}.`);
+    const definition = await pinnedDefinition(tx, row);
+    const checked = checkAnswers(open.map((q) => followUpField(definition, q.fact_id)), input.answers);
+    if (!checked.ok) return checked;
 
-    for (const [factId, value] of Object.entries(input.answers)) {
-      await updateFactRow(tx, tenantOfRow(row), row.case_id, factId, { value: value.trim(), status: 'resolved', source: 'applicant_follow_up', candidate_id: null, anchor_match_quality: null, updated_at: now });
-      await markFollowUpAnswered(tx, tenantOfRow(row), row.case_id, factId, value.trim(), now);
+    for (const [factId, value] of Object.entries(checked.values)) {
+      // Follow-up fields are never addresses of parts (followUpField), so every value is text.
+      const text = typeof value === 'string' ? value : (answerText(value) ?? '');
+      await updateFactRow(tx, tenantOfRow(row), row.case_id, factId, { value: text, status: 'resolved', source: 'applicant_follow_up', candidate_id: null, anchor_match_quality: null, updated_at: now });
+      await markFollowUpAnswered(tx, tenantOfRow(row), row.case_id, factId, text, now);
     }
     const cause = { traceId: input.traceId, idempotencyKey: null, sessionId: session.session_id };
     await recordCaseEvent(tx, deps, { caseRow: row, eventType: 'follow_up.answered', data: { fact_ids: Object.keys(input.answers) }, cause });

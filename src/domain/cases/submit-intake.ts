@@ -10,6 +10,7 @@ import { fail, ok, type Result } from '../errors.ts';
 import { recordCaseEvent, type Cause } from './case-events.ts';
 import { lockCaseRow, type WriterDeps } from './case-writer.ts';
 import { scheduleGateEvaluation } from './evaluate-case.ts';
+import { checkAnswers, type AnswersRefused } from '../case-types/answer-rules.ts';
 import { answerText } from '../case-types/field-values.ts';
 import { authorizeApplicant, type ApplicantProof } from '../sessions/applicant-access.ts';
 import { tenantOfRow } from '../../ports/tenant.ts';
@@ -76,11 +77,15 @@ export async function submitIntake(deps: WriterDeps & { db: Db }, input: Applica
   });
 }
 
-/** Saves form answers for the applicant app: values are kept as given, keyed by field id. */
+/**
+ * Saves form answers for the applicant app, keyed by field id. Each answer is checked by its
+ * field's rules (`checkAnswer`) and stored normalised ("£1,250" as "1250.00", a date's parts as
+ * `YYYY-MM-DD`); if any is refused, nothing is saved and the failure names each field's problem.
+ */
 export async function saveFormAnswers(
   deps: WriterDeps & { db: Db },
   input: ApplicantProof & { answers: Record<string, unknown>; traceId: string },
-): Promise<Result<{ case_id: string }>> {
+): Promise<Result<{ case_id: string }> | AnswersRefused> {
   return inTransactionResult(deps.db, async (tx) => {
     const authorized = await authorizeApplicant(tx, input);
     if (!authorized.ok) return authorized;
@@ -89,10 +94,13 @@ export async function saveFormAnswers(
     const row = await lockCaseRow(tx, { tenant: tenantOfRow(session), caseId: session.case_id });
     if (!row) return fail('not_found', 'No such case.');
     const definition = await pinnedDefinition(tx, row);
-    const known = new Set(definition.workflow.nodes.flatMap((n) => (n.type === 'form' ? n.fields.map((f) => f.field_id) : [])));
+    const fields = definition.workflow.nodes.flatMap((n) => (n.type === 'form' ? n.fields : []));
+    const known = new Set(fields.map((f) => f.field_id));
     const unknown = Object.keys(input.answers).filter((k) => !known.has(k));
     if (unknown.length > 0) return fail('invalid_request', `Unknown form fields: ${unknown.join(', ')}.`);
-    const merged = { ...row.structured_inputs, ...input.answers };
+    const checked = checkAnswers(fields, input.answers);
+    if (!checked.ok) return checked;
+    const merged = { ...row.structured_inputs, ...checked.values };
     await updateCaseRow(tx, tenantOfRow(row), row.case_id, { structured_inputs: toJsonb(merged), updated_at: deps.clock.now() });
     await recordCaseEvent(tx, deps, {
       caseRow: row,

@@ -71,7 +71,26 @@ export const connectorManifestSchema = z
     created_at: z.string().optional().meta({ description: 'Read-only (ignored on input).' }),
     updated_at: z.string().optional().meta({ description: 'Read-only (ignored on input).' }),
   })
-  .meta({ id: 'ConnectorManifest' });
+  .meta({
+    id: 'ConnectorManifest',
+    example: {
+      connector_key: 'loan_origination',
+      name: 'Loan origination system',
+      base_url: 'https://los.example.com/api/v2',
+      auth: { type: 'bearer', secret: 'los_live_token' },
+      operations: [
+        {
+          operation_id: 'createApplication',
+          method: 'post',
+          path: '/applications',
+          summary: 'Create a loan application',
+          parameters: [],
+          request_body_schema: { type: 'object', properties: { applicant_name: { type: 'string' }, reference: { type: 'string' } }, required: ['applicant_name'] },
+          response_schema: { type: 'object', properties: { id: { type: 'string' } } },
+        },
+      ],
+    },
+  });
 
 export type ConnectorManifest = z.output<typeof connectorManifestSchema>;
 export type ConnectorOperation = z.output<typeof operationSchema>;

@@ -31,6 +31,12 @@ function invalidKey(message: string): Failure {
   return fail('invalid_api_key', message);
 }
 
+/** The hash of the key an Authorization header carries, if it carries a well-formed one. */
+export function presentedKeyHash(authorization: string | undefined): string | undefined {
+  const token = authorization === undefined ? undefined : BEARER.exec(authorization)?.[1];
+  return token !== undefined && parseApiKeyEnvironment(token) !== undefined ? hashApiKey(token) : undefined;
+}
+
 /**
  * Every way a request can fail to authenticate ends in 401 `invalid_api_key` (spec §5.3); the
  * message says which, without echoing the key.

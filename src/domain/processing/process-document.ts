@@ -9,7 +9,7 @@ import { recordCaseEvent, type Cause } from '../cases/case-events.ts';
 import { lockCaseRow, transitionCase } from '../cases/case-writer.ts';
 import { openCase } from '../cases/open-case.ts';
 import { caseNotFound } from '../cases/read-case.ts';
-import { fail, ok, type Result } from '../errors.ts';
+import { fail, failOn, ok, type Result } from '../errors.ts';
 import type { IdempotentResponse } from '../idempotency/idempotency.ts';
 import { runIdempotentOperation } from '../idempotency/idempotent-operation.ts';
 import { passLiveAccessGates } from '../sessions/account-gates.ts';
@@ -49,9 +49,9 @@ export async function processDocument(
 ): Promise<Result<IdempotentResponse>> {
   const { key, request } = input;
   const urlCheck = await checkOutboundUrlResolved(request.document_url, { allowPrivateNetwork: deps.config.allowPrivateNetwork }, deps.lookup ?? systemLookup);
-  if (!urlCheck.ok) return fail('invalid_document_url', `document_url ${urlCheck.message}: it must be a public https URL.`);
+  if (!urlCheck.ok) return failOn('document_url', 'invalid_document_url', `document_url ${urlCheck.message}: it must be a public https URL.`);
   if (request.case_id === undefined && request.case_type_id === undefined) {
-    return fail('missing_case_type_id', 'case_type_id is required unless case_id names an existing case.');
+    return failOn('case_type_id', 'missing_case_type_id', 'case_type_id is required unless case_id names an existing case.');
   }
   const now = deps.clock.now();
   const idempotent = { orgId: key.orgId, environment: key.environment, operation: 'process.create', key: input.idempotencyKey, body: input.rawBody };

@@ -14,6 +14,7 @@ import type { IdempotentResponse } from '../idempotency/idempotency.ts';
 import { runIdempotentOperationFolded } from '../idempotency/idempotent-operation.ts';
 import { NEAR_CAP_MARGIN, sessionCountPlan, usageLockKey, usagePeriod } from '../usage/usage.ts';
 import { checkSessionGates, sessionCapFailure } from './account-gates.ts';
+import { returnUrlProblem } from './return-url.ts';
 import { generateSessionToken, signedSessionUrl } from './session-token.ts';
 
 export const DEFAULT_SESSION_SECONDS = 86_400;
@@ -59,6 +60,8 @@ export async function createSession(deps: SessionDeps, input: CreateSessionInput
   if (appUrl === null) {
     return fail('precondition_required', 'This deployment has no applicant app address (APP_URL=none), so it cannot create hosted sessions.');
   }
+  const returnUrlFailure = returnUrlProblem(key.environment, request.return_url);
+  if (returnUrlFailure) return returnUrlFailure;
   const selfServeWebhooksBlocked =
     !deps.config.selfServeWebhooks && (await deps.hasEnabledWebhookEndpoint?.(key.orgId, key.environment)) === true;
 

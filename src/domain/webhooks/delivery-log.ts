@@ -16,7 +16,7 @@ import {
 import { findEndpoint } from '../../storage/webhooks/endpoints.ts';
 import { moveHandoff } from '../../storage/webhooks/handoff.ts';
 import { fail, ok, type Result } from '../errors.ts';
-import { maxAttempts } from './attempt-outcome.ts';
+import { maxAttempts } from '../retry-schedule.ts';
 import type { WebhookEnvelope } from './envelope.ts';
 import { CASE_COMPLETED } from './event-types.ts';
 import { tenantOfRow } from '../../ports/tenant.ts';

@@ -1,11 +1,12 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../app-context.ts';
-import { authenticateApiKey, requireScope, type AuthenticatedKey } from '../../domain/keys/authenticate.ts';
+import { authenticateApiKey, presentedKeyHash, requireScope, type AuthenticatedKey } from '../../domain/keys/authenticate.ts';
 import { consumeRateLimit, rateLimitHeaders } from '../../domain/rate-limit/rate-limit.ts';
 import { AppError } from '../../domain/errors.ts';
 import { recordApiKeyUse } from '../../domain/keys/keys.ts';
 import { isScopeAuth } from './route-auth.ts';
 import { FailedAuthLimiter } from '../../domain/keys/failed-auth-limit.ts';
+import { addressLimitKey } from '../../net/client-address.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -25,7 +26,10 @@ const LAST_USED_RESOLUTION_MS = 60_000;
 /**
  * Contract §4 order: authentication (401) → scope (403) → rate limit (429), all before the body
  * is parsed or validated, so a bad key never learns anything about request validation. Before all
- * of them, an address over its failed-authentication budget is refused 429 without a query.
+ * of them, an address over its failed-authentication budget is refused 429 without a query, unless
+ * the request's key is one this process knows to be live: other requests' failures never refuse a
+ * key that verifies (issue 23 §2b: behind one NAT or proxy address, one client's bad keys took the
+ * API away from everyone sharing it).
  */
 export function registerAuthentication(app: FastifyInstance, ctx: AppContext): void {
   const lastUsedWritten = new Map<string, number>();
@@ -34,14 +38,18 @@ export function registerAuthentication(app: FastifyInstance, ctx: AppContext): v
   app.addHook('onRequest', async (request, reply) => {
     const scope = request.routeOptions.config.auth;
     if (!isScopeAuth(scope)) return;
-    const refused = failedAuth.refusal(request.ip, ctx.clock.now());
-    if (refused) throw AppError.from(refused);
+    const address = addressLimitKey(request.ip);
+    const refused = failedAuth.refusal(address, ctx.clock.now());
+    if (refused) {
+      const hash = presentedKeyHash(request.headers.authorization);
+      if (hash === undefined || !(await ctx.keys.isKnown(hash))) throw AppError.from(refused);
+    }
     const authenticated = await authenticateApiKey(
       { clock: ctx.clock, acceptedEnvironments: ctx.config.acceptedKeyEnvironments, findKeyByHash: ctx.keys.find },
       request.headers.authorization,
     );
     if (!authenticated.ok) {
-      failedAuth.record(request.ip, ctx.clock.now());
+      failedAuth.record(address, ctx.clock.now());
       throw AppError.from(authenticated);
     }
     const permitted = requireScope(authenticated.value, scope);

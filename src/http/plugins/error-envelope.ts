@@ -4,12 +4,13 @@ import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { AppError, errorStatus, errorType, type ErrorCode } from '../../domain/errors.ts';
 
 export interface ErrorEnvelope {
-  error: { type: string; code: ErrorCode; message: string; request_id: string };
+  /** `param` is added to the spec's four fields only where one request field is at fault. */
+  error: { type: string; code: ErrorCode; message: string; request_id: string; param?: string };
 }
 
-export function sendError(reply: FastifyReply, code: ErrorCode, message: string, headers: Record<string, string> = {}) {
+export function sendError(reply: FastifyReply, code: ErrorCode, message: string, headers: Record<string, string> = {}, param?: string) {
   const body: ErrorEnvelope = {
-    error: { type: errorType(code), code, message, request_id: String(reply.request.id) },
+    error: { type: errorType(code), code, message, request_id: String(reply.request.id), ...(param === undefined ? {} : { param }) },
   };
   return reply.code(errorStatus(code)).headers(headers).type('application/json; charset=utf-8').send(body);
 }
@@ -41,7 +42,7 @@ function describeValidation(error: FastifyError): string {
  */
 export function registerErrorEnvelope(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
-    if (error instanceof AppError) return sendError(reply, error.code, error.message, { ...error.headers });
+    if (error instanceof AppError) return sendError(reply, error.code, error.message, { ...error.headers }, error.param);
     const framework = error.code ? FRAMEWORK_ERRORS[error.code] : undefined;
     if (framework) return sendError(reply, framework.code, framework.message);
     if (error.validation) return sendError(reply, 'invalid_request', describeValidation(error));

@@ -14,7 +14,7 @@ const body = z.object({
     .record(z.string().min(1).max(200), z.unknown())
     .default({})
     .meta({ description: 'Sample values by parameter or body field name (a dotted name nests in the body), as an action node’s inputs render.', example: { applicant_name: 'Jane Doe' } }),
-});
+}).meta({ example: { inputs: { applicant_name: 'Jane Doe', reference: 'loan-4711' } } });
 
 const result = z
   .object({
@@ -50,7 +50,7 @@ export const testConnectorOperationRoute: FastifyPluginAsyncZod<{ ctx: AppContex
     async (request) => {
       const key = authOf(request);
       return unwrap(
-        await testConnectorOperation(ctx, {
+        await testConnectorOperation({ ...ctx, http: ctx.outbound.connectors }, {
           orgId: key.orgId,
           environment: key.environment,
           connectorKey: request.params.connector_key,

@@ -33,7 +33,11 @@ export const createSessionBody = withErrorCodes(
         .refine((m) => Object.keys(m).length <= 50, 'at most 50 keys')
         .optional(),
       locale: z.string().regex(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/, 'must be a BCP 47 language tag such as en or en-US').optional(),
-      return_url: z.url({ protocol: /^https$/, error: 'must be an https URL' }).max(2048).optional(),
+      return_url: z
+        .url({ protocol: /^https?$/, error: 'must be an absolute http or https URL' })
+        .max(2048)
+        .optional()
+        .meta({ description: 'Where the applicant returns after submitting, with `session_id`, `case_id` and `status` added. https; with a test key also http://localhost, http://127.0.0.1 or http://[::1].' }),
       expires_in_seconds: z.number().int().min(1800).max(604_800).optional().meta({ description: '1 800 to 604 800; default 86 400.' }),
       webhook_url: notSupported,
       callback_url: notSupported,

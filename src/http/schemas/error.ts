@@ -8,6 +8,7 @@ export const errorEnvelopeSchema = z
       code: z.enum(ERROR_CODES as [string, ...string[]]).meta({ description: 'Catalog code of spec §7.2.' }),
       message: z.string().meta({ description: 'Human-readable explanation.' }),
       request_id: z.string().meta({ description: 'Equals the X-Request-Id response header.' }),
+      param: z.string().optional().meta({ description: 'The request field at fault (`external_case_id`, `prefill.full_name`, `limit`), present when one field is.' }),
     }),
   })
   .meta({

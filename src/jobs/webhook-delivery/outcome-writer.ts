@@ -53,7 +53,7 @@ export class OutcomeWriter {
           await inTransaction(ctx.db, async (tx) => {
             const recorded = await recordAttemptOutcomesUnscoped(tx, this.#workerId, [o.record], ctx.clock.now());
             if (recorded.length === 1) {
-              await applyAttemptEffects(tx, ctx, o.delivery, o.decision, { statusCode: o.record.status_code, error: o.record.error });
+              await applyAttemptEffects({ ...ctx, db: tx }, { delivery: o.delivery, decision: o.decision, attempt: { statusCode: o.record.status_code, error: o.record.error } });
             }
           });
         }

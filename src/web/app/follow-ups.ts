@@ -1,29 +1,13 @@
 import type { FastifyInstance } from 'fastify';
-import type { FactType } from '../../domain/case-types/definition.ts';
-import { answerText } from '../../domain/case-types/field-values.ts';
+import { followUpField } from '../../domain/case-types/answer-rules.ts';
 import { answerFollowUps } from '../../domain/cases/follow-ups.ts';
 import { html, sendPage } from '../render.ts';
 import { button, type ErrorItem } from '../ui/components.ts';
 import { applicantOf, labelParams, paths, resumePath, type AppRouteDeps, type ApplicantRequest } from './context.ts';
 import { sendAppError } from './errors.ts';
-import { checkField, enteredFromBody, fieldControl, type Entered, type Field } from './form-fields.ts';
+import { problemItem } from './answer-problems.ts';
+import { answerFromEntered, enteredFromBody, fieldControl, type Entered } from './form-fields.ts';
 import { appPage, csrfInput } from './layout.ts';
-
-const FIELD_FOR_FACT: Record<FactType, Field['type']> = {
-  string: 'text',
-  name: 'text',
-  id_number: 'text',
-  address: 'textarea',
-  date: 'date',
-  money: 'money',
-  number: 'number',
-};
-
-/** A follow-up question as a form field: typed by the fact's type, so dates and amounts are checked like any answer. */
-function questionField(a: ApplicantRequest, factId: string, label: string): Field {
-  const fact = a.intake.definition.facts.find((f) => f.fact_id === factId);
-  return { field_id: factId, label, type: fact ? FIELD_FOR_FACT[fact.type] : 'text', required: true };
-}
 
 function followUpPage(deps: AppRouteDeps, a: ApplicantRequest, entered: Entered, errors: ErrorItem[]) {
   const { intake, t, locale } = a;
@@ -41,7 +25,7 @@ function followUpPage(deps: AppRouteDeps, a: ApplicantRequest, entered: Entered,
       <form method="post" action=${p.followUps} novalidate>
         ${csrfInput(a.csrf)}
         ${intake.follow_ups.map((q) => {
-          const field = questionField(a, q.fact_id, q.label);
+          const field = followUpField(a.intake.definition, q.fact_id);
           const why = q.filename ? t('followup.could_not_read_doc', { ...labelParams(q.label), file: q.filename }) : t('followup.could_not_read', labelParams(q.label));
           return html`<div class="question">
             <p class="question__why">${why}</p>
@@ -69,19 +53,18 @@ export function registerFollowUps(scope: FastifyInstance, deps: AppRouteDeps): v
     const a = applicantOf(request);
     if (a.intake.status !== 'submitted' || a.intake.follow_ups.length === 0) return reply.redirect(resumePath(deps.prefix, a.intake), 303);
     const entered: Entered = {};
-    const answers: Record<string, string> = {};
-    const errors: ErrorItem[] = [];
-    for (const q of a.intake.follow_ups) {
-      const field = questionField(a, q.fact_id, q.label);
+    const answers: Record<string, unknown> = {};
+    const fields = a.intake.follow_ups.map((q) => followUpField(a.intake.definition, q.fact_id));
+    for (const field of fields) {
       const typed = enteredFromBody(field, request.body);
       Object.assign(entered, typed);
-      const checked = checkField(field, typed, a.t);
-      if (checked.error) errors.push(checked.error);
-      // Follow-ups are facts, and facts are text: an address question is one text box (FIELD_FOR_FACT).
-      else answers[q.fact_id] = typeof checked.value === 'string' ? checked.value : (answerText(checked.value) ?? '');
+      answers[field.field_id] = answerFromEntered(field, typed);
     }
-    if (errors.length > 0) return sendPage(reply, followUpPage(deps, a, entered, errors), 400);
     const answered = await answerFollowUps(deps.ctx, { ...a.proof, answers, traceId: String(request.id) });
+    if (!answered.ok && 'problems' in answered) {
+      const errors = answered.problems.map((p) => problemItem(fields.find((f) => f.field_id === p.field_id)!, p, a.t));
+      return sendPage(reply, followUpPage(deps, a, entered, errors), 400);
+    }
     if (!answered.ok && answered.code === 'forbidden') return sendAppError(request, reply, deps, 'forbidden');
     return reply.redirect(paths(deps.prefix, a.intake.session_id).status, 303);
   });

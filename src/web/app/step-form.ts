@@ -7,7 +7,8 @@ import { button, type ErrorItem } from '../ui/components.ts';
 import { hiddenInput } from '../ui/fields.ts';
 import { afterStep, applicantOf, beforeStep, paths, stepsOf, type AppRouteDeps, type ApplicantRequest } from './context.ts';
 import { sendAppError } from './errors.ts';
-import { checkField, enteredFromAnswer, enteredFromBody, fieldControl, type Entered } from './form-fields.ts';
+import { problemItem } from './answer-problems.ts';
+import { answerFromEntered, enteredFromAnswer, enteredFromBody, fieldControl, type Entered } from './form-fields.ts';
 import { formatDateTime } from './formats.ts';
 import { appPage, csrfInput } from './layout.ts';
 
@@ -52,9 +53,9 @@ function formNode(a: ApplicantRequest, nodeId: string): FormNode | undefined {
 
 /**
  * GET and POST …/form/{node_id}: one page per form node, its title as the heading. Fields are
- * pre-filled from the session's prefill and whatever was saved; "Continue" validates on the
- * server, re-shows everything typed with an error summary, or saves through `saveFormAnswers`
- * and moves on (back to the check page when the applicant came from a Change link).
+ * pre-filled from the session's prefill and whatever was saved; "Continue" hands what was typed
+ * to `saveFormAnswers`, whose rules decide; a refusal re-shows everything typed with an error
+ * summary in the applicant's words, else the page moves on (back to the check page when the applicant came from a Change link).
  */
 export function registerFormStep(scope: FastifyInstance, deps: AppRouteDeps): void {
   const closed = (reply: FastifyReply, a: ApplicantRequest) => reply.redirect(paths(deps.prefix, a.intake.session_id).status, 303);
@@ -77,16 +78,16 @@ export function registerFormStep(scope: FastifyInstance, deps: AppRouteDeps): vo
     const returnTo = formField(request.body, 'return') === 'check' ? 'check' : '';
     const entered: Entered = {};
     const answers: Record<string, unknown> = {};
-    const errors: ErrorItem[] = [];
     for (const field of node.fields) {
       const typed = enteredFromBody(field, request.body);
       Object.assign(entered, typed);
-      const checked = checkField(field, typed, a.t);
-      if (checked.error) errors.push(checked.error);
-      else answers[field.field_id] = checked.value;
+      answers[field.field_id] = answerFromEntered(field, typed);
     }
-    if (errors.length > 0) return sendPage(reply, formPage(deps, a, { node, entered, errors, returnTo }), 400);
     const saved = await saveFormAnswers(deps.ctx, { ...a.proof, answers, traceId: String(request.id) });
+    if (!saved.ok && 'problems' in saved) {
+      const errors = saved.problems.map((p) => problemItem(node.fields.find((f) => f.field_id === p.field_id)!, p, a.t));
+      return sendPage(reply, formPage(deps, a, { node, entered, errors, returnTo }), 400);
+    }
     if (!saved.ok) return saved.code === 'forbidden' ? sendAppError(request, reply, deps, 'forbidden') : closed(reply, a);
     return reply.redirect(afterStep(deps.prefix, a.intake, node, returnTo), 303);
   });

@@ -49,6 +49,7 @@ export const en = {
   'field.below_min': '{Label} must be {min} or more',
   'field.above_max': '{Label} must be {max} or less',
   'field.pattern': '{Label} is not in the right format',
+  'field.control_characters': '{Label} must not include hidden control characters',
   'field.select_placeholder': 'Choose…',
   'field.date_hint': 'For example, 27 3 1990',
   'field.day': 'Day',

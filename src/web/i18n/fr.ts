@@ -47,6 +47,7 @@ export const fr: Messages = {
   'field.below_min': '{Label} doit être supérieur ou égal à {min}',
   'field.above_max': '{Label} doit être inférieur ou égal à {max}',
   'field.pattern': '{Label} n’est pas au bon format',
+  'field.control_characters': '{Label} ne doit pas contenir de caractères de contrôle invisibles',
   'field.select_placeholder': 'Choisir…',
   'field.date_hint': 'Par exemple, 27 3 1990',
   'field.day': 'Jour',

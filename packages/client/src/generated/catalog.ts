@@ -67,6 +67,10 @@ export const WEBHOOK_EVENT_TYPES = [
 
 /** Every public operation of the API, by operationId. */
 export const OPERATIONS = {
+  "getOpenApiDocument": {
+    "method": "GET",
+    "path": "/api/v1/openapi.json"
+  },
   "createSession": {
     "method": "POST",
     "path": "/api/v1/sessions"

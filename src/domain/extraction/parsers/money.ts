@@ -33,7 +33,12 @@ export function startsWithAmount(text: string): boolean {
   return CURRENCY_THEN_DIGITS.test(text);
 }
 
-export function parseMoney(input: string, context: ParseContext): ParsedValue | null {
+/** A money reading, with the currency marker as written ("£", "USD", "Rs.") when there was one. */
+export interface MoneyReading extends ParsedValue {
+  readonly currency?: string;
+}
+
+export function parseMoney(input: string, context: ParseContext): MoneyReading | null {
   const lead = input.match(/^\s*/)![0].length;
   const original = input.slice(lead);
   const repaired = context.ocr ? repairOcrDigits(original) : { text: original, repaired: false };
@@ -91,7 +96,36 @@ export function parseMoney(input: string, context: ParseContext): ParsedValue | 
     end: lead + whole.replace(/\s+$/, '').length,
     quality,
     reasons,
+    ...(prefix || suffix ? { currency: (prefix ?? suffix)! } : {}),
   };
+}
+
+const MARKER_CURRENCIES: Readonly<Record<string, string>> = { '€': 'EUR', '£': 'GBP', '₹': 'INR', RS: 'INR', 'US$': 'USD', 'CA$': 'CAD', 'C$': 'CAD', 'A$': 'AUD', DHS: 'AED' };
+
+/**
+ * The ISO 4217 code a currency marker names, where it names one: "£" → GBP, "US$" → USD, "eur" →
+ * EUR. A bare "$", "¥" or "kr" names several currencies, so it gives undefined.
+ */
+export function currencyOfMarker(marker: string): string | undefined {
+  const m = marker.toUpperCase().replace(/\.$/, '');
+  return MARKER_CURRENCIES[m] ?? (/^[A-Z]{3}$/.test(m) ? m : undefined);
+}
+
+/**
+ * An amount a person typed into a form field: the whole text must be one non-negative amount
+ * ("4200.50", "4,200", "£1,250", "1 250,50 €"), read by `parseMoney` without OCR repairs, so the
+ * form and the documents agree on what money looks like. A marker naming another currency than
+ * `currency` is refused ("USD 10" for a GBP field); one naming none ("$") is let through.
+ */
+export function parseTypedMoney(text: string, currency?: string): string | null {
+  const typed = text.trim();
+  const read = parseMoney(typed, { ocr: false, dateOrder: 'dmy', dateOrderFromDocument: false });
+  if (!read || read.start !== 0 || read.end !== typed.length || read.value.startsWith('-') || /[()]/.test(typed)) return null;
+  if (currency && read.currency) {
+    const named = currencyOfMarker(read.currency);
+    if (named !== undefined && named !== currency) return null;
+  }
+  return read.value;
 }
 
 /** The number part as "1234.56", or null when its separators are inconsistent. */

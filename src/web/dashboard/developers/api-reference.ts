@@ -13,10 +13,11 @@ import { CONTENT_SECURITY_POLICY } from '../../security.ts';
  * The bundle writes its styles with styled-components, which inserts <style> elements at run
  * time; Chromium refuses them under `style-src 'self'` and the page renders unstyled. So this one
  * page allows inline styles, and nothing else beyond the shared policy: scripts, data, fonts and
- * images still come from 'self' only (no host is named anywhere). Search would run in a worker
- * built from a blob: URL; it is switched off (`disable-search`) so no `worker-src blob:` is needed.
+ * images still come from 'self' only (no host is named anywhere). Search runs in a worker Redoc
+ * builds from a blob: URL of its own bundle, so this page also allows `worker-src blob:` (a
+ * worker cannot reach the page's DOM or cookies; scripts still load only from 'self').
  */
-export const API_REFERENCE_CSP = CONTENT_SECURITY_POLICY.replace("style-src 'self'", "style-src 'self' 'unsafe-inline'");
+export const API_REFERENCE_CSP = `${CONTENT_SECURITY_POLICY.replace("style-src 'self'", "style-src 'self' 'unsafe-inline'")}; worker-src 'self' blob:`;
 
 const require = createRequire(import.meta.url);
 
@@ -57,11 +58,23 @@ export function registerApiReference(scope: FastifyInstance): void {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="referrer" content="no-referrer" />
         <title>API reference – Dossier</title>
+        <style>
+          body { margin: 0; }
+          .reference-bar { display: flex; gap: 1.5rem; align-items: center; padding: 0.6rem 1.25rem; background: #0b0c0c; color: #fff; font: 16px/1.4 system-ui, sans-serif; }
+          .reference-bar a { color: #fff; text-underline-offset: 0.15em; }
+          .reference-bar a:focus-visible { outline: 3px solid #ffdd00; outline-offset: 2px; }
+          .reference-bar strong { font-weight: 700; margin-right: auto; }
+        </style>
         <script src=${`/docs/redoc.standalone.js?v=${redocBundle().version}`} defer></script>
       </head>
       <body>
+        <header class="reference-bar">
+          <strong>Dossier API reference</strong>
+          <a href="/dashboard">Back to the dashboard</a>
+          <a href="/api/v1/openapi.json">OpenAPI JSON</a>
+        </header>
         <noscript><p>The API reference needs JavaScript. The same description is at <a href="/api/v1/openapi.json">/api/v1/openapi.json</a>.</p></noscript>
-        <redoc spec-url="/api/v1/openapi.json" disable-search="true" hide-download-button="false" native-scrollbars="true"></redoc>
+        <redoc spec-url="/api/v1/openapi.json" hide-download-button="false" native-scrollbars="true" scroll-y-offset="0" sort-tags-alphabetically="false"></redoc>
       </body>
     </html>`;
     return sendPage(reply, page);

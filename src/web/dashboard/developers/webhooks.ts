@@ -13,8 +13,6 @@ import {
 import { SUBSCRIBABLE_EVENT_TYPES, WEBHOOK_EVENT_TYPES } from '../../../domain/webhooks/event-types.ts';
 import { sendTestWebhook } from '../../../domain/webhooks/test-send.ts';
 import { sentRequestOf, WEBHOOK_USER_AGENT } from '../../../domain/webhooks/sent-request.ts';
-import { wakeDeliveryWorkers } from '../../../jobs/webhook-wake.ts';
-import { createSafeHttpClient } from '../../../net/safe-fetch.ts';
 import type { DeliveryStatus } from '../../../storage/tables/webhooks.ts';
 import { formField, formFields } from '../../face.ts';
 import { html, type Markup } from '../../render.ts';
@@ -88,9 +86,6 @@ interface LogFilters {
 export function registerWebhooks(scope: FastifyInstance, deps: DashboardRouteDeps): void {
   const { ctx } = deps;
   const flashDeps = { secret: deps.secret, baseUrl: ctx.config.baseUrl };
-  // The same client, timeout and SSRF policy as POST /api/v1/webhooks/test.
-  const http = createSafeHttpClient({ policy: { allowPrivateNetwork: ctx.config.allowPrivateNetwork }, timeoutMs: ctx.config.webhookTimeoutMs });
-  scope.addHook('onClose', () => http.close());
 
   const listPage = async (request: FastifyRequest, reply: FastifyReply, form: { url: string; events: string[] }, errors: ErrorItem[] = [], status = 200) => {
     const tenant = tenantOf(request);
@@ -258,7 +253,8 @@ export function registerWebhooks(scope: FastifyInstance, deps: DashboardRouteDep
     const target = await currentSigningSecret({ ...ctx, secret: deps.secret }, { tenant, endpointId: endpoint_id });
     if (!target.ok) return reply.callNotFound();
     const sent = await sendTestWebhook(
-      { ...ctx, http },
+      // The same client as POST /api/v1/webhooks/test and the delivery worker.
+      { ...ctx, http: ctx.outbound.webhooks },
       { orgId: tenant.orgId, environment: tenant.environment, endpointUrl: target.value.url, signingSecret: target.value.secret, traceId: String(request.id), userAgent: WEBHOOK_USER_AGENT },
     );
     if (!sent.ok) {
@@ -394,7 +390,7 @@ export function registerWebhooks(scope: FastifyInstance, deps: DashboardRouteDep
     if (!found.ok || found.value.endpoint_id !== endpoint_id) return reply.callNotFound();
     // The same rules as POST /api/v1/webhooks/deliveries/{id}/retry: only a failed delivery.
     const retried = await retryDelivery(ctx, { orgId: tenant.orgId, environment: tenant.environment, deliveryId: delivery_id });
-    if (retried.ok) wakeDeliveryWorkers(ctx.db);
+    if (retried.ok) ctx.wake.notify('webhook-deliveries');
     setFlash(reply, request, flashDeps, { kind: 'notice', text: retried.ok ? 'The delivery is queued again.' : retried.message });
     return reply.redirect(deliveryPath(endpoint_id, delivery_id), 303);
   });

@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { ANSWER_PROBLEMS } from '../../src/domain/case-types/answer-rules.ts';
+import { FIELD_TYPES, type FormField } from '../../src/domain/case-types/definition.ts';
+import { ADDRESS_PARTS } from '../../src/domain/case-types/field-values.ts';
+import { LOCALES, translator, type Locale } from '../../src/web/i18n/index.ts';
+import { problemItem } from '../../src/web/app/answer-problems.ts';
+
+/**
+ * The applicant app turns the domain's problem codes into words (issue 24 §2): every code, on
+ * every field type, in every language the app speaks, reads as a sentence (no message key, no
+ * unfilled placeholder) and links to the box to fix.
+ */
+const field = (type: FormField['type']): FormField => ({ field_id: 'f', label: 'Monthly rent', type, required: true, options: ['A'], validation: { min: 1, max: 9, min_length: 2, max_length: 8 } });
+
+describe('problemItem', () => {
+  for (const locale of Object.keys(LOCALES) as Locale[]) {
+    it(`says every problem on every field type in ${locale}`, () => {
+      const t = translator(locale);
+      for (const type of FIELD_TYPES) {
+        const parts = type === 'address' ? ADDRESS_PARTS : type === 'date' ? (['day', 'month', 'year'] as const) : [undefined];
+        for (const code of ANSWER_PROBLEMS) {
+          for (const part of parts) {
+            const item = problemItem(field(type), part ? { field_id: 'f', code, part } : { field_id: 'f', code }, t);
+            expect(item.href).toBe(part ? `f-${part}` : 'f');
+            expect(item.text, `${type} ${code} ${part ?? ''}`).not.toMatch(/\{\w+\}|^field\.|undefined/);
+          }
+        }
+      }
+    });
+  }
+
+  it('keeps GOV.UK’s specific messages', () => {
+    const t = translator('en');
+    expect(problemItem(field('money'), { field_id: 'f', code: 'invalid_money' }, t).text).toBe('Monthly rent must be an amount of money, like 1250 or 1250.50');
+    expect(problemItem(field('money'), { field_id: 'f', code: 'too_small' }, t).text).toBe('Monthly rent must be 1 or more');
+    expect(problemItem(field('select'), { field_id: 'f', code: 'required' }, t).text).toBe('Select your monthly rent');
+    expect(problemItem(field('select'), { field_id: 'f', code: 'not_an_option' }, t).text).toBe('Select your monthly rent from the list');
+    expect(problemItem(field('one_of'), { field_id: 'f', code: 'not_an_option' }, t).text).toBe('Select an answer to “Monthly rent”');
+    expect(problemItem(field('address'), { field_id: 'f', code: 'required', part: 'town' }, t)).toEqual({ href: 'f-town', text: 'Enter town or city' });
+    expect(problemItem(field('address'), { field_id: 'f', code: 'too_long', part: 'line2' }, t).text).toBe('Address line 2 must be 200 characters or fewer');
+    expect(problemItem(field('text'), { field_id: 'f', code: 'control_characters' }, t).text).toBe('Monthly rent must not include hidden control characters');
+    expect(problemItem(field('text'), { field_id: 'f', code: 'control_characters' }, translator('fr')).text).toBe('Monthly rent ne doit pas contenir de caractères de contrôle invisibles');
+  });
+});
