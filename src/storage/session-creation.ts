@@ -1,5 +1,4 @@
 import { sql } from 'kysely';
-import type { Environment } from '../config.ts';
 import { PREPARED } from './database.ts';
 import { claimIdempotencyKeyQuery, completeIdempotencyRecordQuery, type IdempotencyScope } from './idempotency.ts';
 import type { CaseEventRow } from './case-events.ts';
@@ -7,6 +6,7 @@ import type { CaseRow, FactRow, SessionRow } from './cases.ts';
 import type { OrgRow, Tx } from './schema.ts';
 import type { CaseEventsTable, CasesTable, FactsTable, SessionsTable } from './tables/cases.ts';
 import { incrementUsageCounterQuery, type UsagePeriodKey } from './usage-counters.ts';
+import type { Tenant } from '../ports/tenant.ts';
 
 /*
  * Session creation in two statements between BEGIN and COMMIT (issue 16; it sent 13 before), both
@@ -50,10 +50,8 @@ export interface SessionGateRead {
   usageLock: 'shared' | 'exclusive' | null;
 }
 
-export interface SessionGateQuery {
+export interface SessionGateQuery extends Tenant {
   claim: { scope: IdempotencyScope; fingerprint: string; now: Date; expiresAt: Date };
-  orgId: string;
-  environment: Environment;
   period: string;
   caseTypeId: string;
   externalCaseId: string | null;

@@ -169,7 +169,7 @@ describeEachBackend('dashboard case page and operator actions', (backend) => {
     expect(await t.ctx.db.selectFrom('document_page_images').select('doc_id').where('doc_id', '=', docId).execute()).toEqual([]);
     // Pages drawn ahead of time that arrive after the erasure are not stored.
     const late = { doc_id: docId, page_index: 1, content_type: 'image/jpeg', width_px: 1, height_px: 1, page_width: 1, page_height: 1, page_unit: 'pt' as const, created_at: new Date(), bytes: Buffer.from([0xff]) };
-    expect(await savePageImagesOfLiveDocument(t.ctx.db, docId, [late])).toBe(false);
+    expect(await savePageImagesOfLiveDocument(t.ctx.db, { orgId: ws.orgId, environment: 'test' }, docId, [late])).toBe(false);
     expect(await t.ctx.db.selectFrom('document_page_images').select('doc_id').where('doc_id', '=', docId).execute()).toEqual([]);
     expect((await get(`${page}/documents/${docId}/pages/1`)).statusCode).toBe(404);
     expect((await get(`${page}/documents/${docId}/file`)).statusCode).toBe(404);

@@ -1,6 +1,6 @@
 import type { Deps } from '../deps.ts';
 import type { Tx } from '../../storage/schema.ts';
-import { caseHasLiveHandoffDelivery, type ClaimedDelivery } from '../../storage/webhooks/deliveries.ts';
+import { caseHasLiveHandoffDeliveryUnscoped, type ClaimedDelivery } from '../../storage/webhooks/deliveries.ts';
 import { moveHandoff } from '../../storage/webhooks/handoff.ts';
 import { insertNotification } from '../../storage/webhooks/notifications.ts';
 import type { WebhookEnvelope } from './envelope.ts';
@@ -89,7 +89,7 @@ export async function applyAttemptEffects(
     data: { ...failure, case_id: delivery.case_id },
     created_at: now,
   });
-  if (caseRef && delivery.event_type === CASE_COMPLETED && !(await caseHasLiveHandoffDelivery(tx, caseRef.caseId, delivery.delivery_id))) {
+  if (caseRef && delivery.event_type === CASE_COMPLETED && !(await caseHasLiveHandoffDeliveryUnscoped(tx, caseRef.caseId, delivery.delivery_id))) {
     await moveHandoff(tx, caseRef, { to: 'dispatch_failed', from: ['dispatching'], now });
   }
 }

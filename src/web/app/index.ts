@@ -64,7 +64,7 @@ export const applicantFace: FastifyPluginAsync<{ ctx: AppContext; assets: AssetR
       return reply.redirect(request.url.split('?')[0]!, 303);
     }
     if (request.method === 'POST') {
-      const limited = await consumeRateLimit(ctx.rateLimits, `applicant:${intake.session_id}`, APPLICANT_WRITES_PER_MINUTE, ctx.clock.now());
+      const limited = await consumeRateLimit(ctx, { subject: `applicant:${intake.session_id}`, limit: APPLICANT_WRITES_PER_MINUTE });
       if (!limited.ok) return sendAppError(request, reply, deps, 'rate_limited');
     }
   });
