@@ -82,7 +82,7 @@ export const EMAIL_NOT_AVAILABLE = 'This email address cannot be used for a new 
  * so a probe cannot be disguised as typos.
  */
 export async function addWorkspaceOperator(deps: Pick<Deps, 'db' | 'clock' | 'ids'> & { rateLimits: RateLimitStore }, input: CreateOperatorInput): Promise<Result<OperatorView>> {
-  const limited = await consumeRateLimit(deps.rateLimits, `add-operator:${input.orgId}`, ADD_OPERATOR_ATTEMPTS_PER_MINUTE, deps.clock.now());
+  const limited = await consumeRateLimit(deps, { subject: `add-operator:${input.orgId}`, limit: ADD_OPERATOR_ATTEMPTS_PER_MINUTE });
   if (!limited.ok) return limited;
   const created = await insertNewOperator(deps, input);
   return 'emailTaken' in created ? fail('invalid_request', EMAIL_NOT_AVAILABLE) : created;
