@@ -5,7 +5,7 @@ import { jobTasks } from '../../src/jobs/tasks.ts';
 import { createTestApp, type TestApp, type TestWorkspace } from '../support/harness.ts';
 import { describeInBrowser, expectAccessible, expectNoHorizontalScroll, launchBrowser, listen, newContext, screenshot, type TestBrowser, type ViewportName } from '../support/browser.ts';
 import { newSession, withExampleCaseTypes } from '../support/fixtures.ts';
-import { documentPhoto, expectAccessibleMarkup } from '../support/applicant.ts';
+import { acceptWhatWasRead, documentPhoto, expectAccessibleMarkup } from '../support/applicant.ts';
 import { textPdf } from '../extraction/helpers.ts';
 import { readCase } from '../engine/engine-fixtures.ts';
 
@@ -114,6 +114,8 @@ describeInBrowser('applicant app in a browser: the complete flow', () => {
       await upload(page, viewport === 'phone' && js ? 'Pay stub: take a photo' : 'Pay stub: choose a file', { name: 'payslip-photo.png', mimeType: 'image/png', buffer: await photo() }, 'Pay stub', js);
       await look(page, `income-uploaded-${tag}`);
       await page.getByRole('button', { name: 'Continue' }).click();
+      await page.waitForURL(/\/(confirm|check)/);
+      await acceptWhatWasRead(page);
 
       await page.getByRole('heading', { name: 'Check your answers before submitting' }).waitFor();
       expect(await page.getByText('7 March 1990').count()).toBe(1);
@@ -201,6 +203,8 @@ describeInBrowser('applicant app in a browser: the complete flow', () => {
     await page.getByText('paystub.pdf has been uploaded.').waitFor();
     await tabTo('Continue');
     await page.keyboard.press('Enter');
+    await page.waitForURL(/\/(confirm|check)/);
+    await acceptWhatWasRead(page);
     await page.getByRole('heading', { name: 'Check your answers before submitting' }).waitFor();
     await tabTo('Submit your answers');
     // Focus is visible on the control the keyboard is on.

@@ -7,7 +7,7 @@ import { createTestApp, type TestApp, type TestWorkspace } from '../support/harn
 import { describeInBrowser, expectAccessible, expectNoHorizontalScroll, launchBrowser, listen, newContext, screenshot, type TestBrowser } from '../support/browser.ts';
 import { newSession, withExampleCaseTypes } from '../support/fixtures.ts';
 import { textPdf } from '../extraction/helpers.ts';
-import { expectAccessibleMarkup } from '../support/applicant.ts';
+import { acceptWhatWasRead, expectAccessibleMarkup } from '../support/applicant.ts';
 import { eventTypes, readCase } from '../engine/engine-fixtures.ts';
 
 /**
@@ -212,6 +212,8 @@ describeInBrowser('applicant app in a browser: errors, links, resume, double sub
       await p.getByLabel('Pay stub: choose a file').setInputFiles(await pdfFile('stub.pdf', '2,150.00'));
       if (js) await p.getByText('stub.pdf has been uploaded.').waitFor();
       await p.getByRole('button', { name: 'Continue' }).click();
+      await p.waitForURL(/\/(confirm|check)/);
+      await acceptWhatWasRead(p);
       const submit = p.getByRole('button', { name: /^Submit/ });
       await submit.dblclick();
       await p.waitForURL(/\/status/);
@@ -232,6 +234,8 @@ describeInBrowser('applicant app in a browser: errors, links, resume, double sub
     await p.getByLabel('Pay stub: choose a file').setInputFiles(await pdfFile('payslip.pdf'));
     await p.getByText('payslip.pdf has been uploaded.').waitFor();
     await p.getByRole('button', { name: 'Continue' }).click();
+    await p.waitForURL(/\/(confirm|check)/);
+    await acceptWhatWasRead(p);
     await p.getByRole('button', { name: /^Submit/ }).click();
     // The status page follows processing live and brings the question up by itself.
     await p.getByRole('heading', { name: 'We need a little more information' }).waitFor({ timeout: 60_000 });

@@ -1,4 +1,4 @@
-import type { CaseTypeDefinition, GateRule } from './definition.ts';
+import type { CaseTypeDefinition, GateRule, UploadNode } from './definition.ts';
 
 function factIdsOfRule(rule: GateRule): string[] {
   return rule.type === 'required' ? rule.fact_ids : [rule.fact_id];
@@ -18,4 +18,15 @@ export function gateFactIds(definition: CaseTypeDefinition): Set<string> {
 export function factCanBlock(definition: CaseTypeDefinition, factId: string, gateFacts: ReadonlySet<string> = gateFactIds(definition)): boolean {
   const fact = definition.facts.find((f) => f.fact_id === factId);
   return fact === undefined || fact.required === true || gateFacts.has(factId);
+}
+
+/**
+ * The facts an upload step's confirm page shows: read from the step's document kinds, and
+ * depended on (required, or read by a gate). An optional fact nobody checks is not worth the
+ * applicant's time.
+ */
+export function confirmableFactIds(definition: CaseTypeDefinition, node: UploadNode): string[] {
+  const kinds = new Set(node.documents.map((d) => d.document_kind));
+  const gateFacts = gateFactIds(definition);
+  return definition.facts.filter((f) => f.document_kinds.some((k) => kinds.has(k)) && (f.required === true || gateFacts.has(f.fact_id))).map((f) => f.fact_id);
 }

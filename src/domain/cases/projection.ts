@@ -141,8 +141,10 @@ function queuePosition(
             ? 'document_failed'
             : problems.needsInput > 0 && !hasApplicant(state)
               ? 'needs_input_without_applicant'
-              : 'review_step_reached';
-      return { queueCategory: whyHereCode === 'review_step_reached' ? 'review' : 'exception', queueStatus: 'ready', whyHereCode };
+              : correctedByApplicant(state)
+                ? 'applicant_corrected_fact'
+                : 'review_step_reached';
+      return { queueCategory: whyHereCode === 'review_step_reached' || whyHereCode === 'applicant_corrected_fact' ? 'review' : 'exception', queueStatus: 'ready', whyHereCode };
     }
     case 'intake_in_progress':
       return state.session?.status === 'submitted'
@@ -155,6 +157,12 @@ function queuePosition(
     case 'gate_evaluating':
       return { queueCategory: 'processing', queueStatus: 'waiting_on_system', whyHereCode: 'gates_evaluating' };
   }
+}
+
+/** The applicant changed a value a gate reads (a match included): it never passes unseen (issue 26). */
+export function correctedByApplicant(state: Pick<CaseState, 'definition' | 'facts'>): boolean {
+  const gateFacts = gateFactIds(state.definition);
+  return state.facts.some((f) => f.correctedBy === 'applicant' && gateFacts.has(f.factId));
 }
 
 /**

@@ -751,6 +751,8 @@ export interface components {
             candidate_id: string | null;
             anchor_match_quality: number | null;
             source: ("document_extraction" | "applicant_input" | "applicant_follow_up" | "prefill" | "operator") | null;
+            /** @description Who changed the value by hand last: `applicant` when the applicant corrected what was read from their document (its evidence stays: it shows what was read), `operator` for an operator correction, null otherwise. The previous value is kept in the correction history. */
+            corrected_by: ("applicant" | "operator") | null;
             reason_codes: string[];
             provenance: {
                 kind: string;
@@ -959,7 +961,7 @@ export interface components {
             queue_status: "waiting_on_applicant" | "waiting_on_system" | "ready" | "in_review" | "closed";
             why_here: string;
             /** @enum {string} */
-            why_here_code: "awaiting_applicant_submission" | "awaiting_follow_up_answers" | "documents_processing" | "awaiting_gate_evaluation" | "gates_evaluating" | "review_step_reached" | "gate_failed" | "needs_input_without_applicant" | "document_failed" | "connector_call_failed" | "completed_approved" | "completed_rejected" | "completed_decision_ready" | "completed_abandoned";
+            why_here_code: "awaiting_applicant_submission" | "awaiting_follow_up_answers" | "documents_processing" | "awaiting_gate_evaluation" | "gates_evaluating" | "review_step_reached" | "gate_failed" | "applicant_corrected_fact" | "needs_input_without_applicant" | "document_failed" | "connector_call_failed" | "completed_approved" | "completed_rejected" | "completed_decision_ready" | "completed_abandoned";
             blocking_items: {
                 /** @enum {string} */
                 kind: "rule" | "fact" | "document" | "action";
@@ -1160,7 +1162,7 @@ export interface components {
                     reason: {
                         why_here: string;
                         /** @enum {string} */
-                        why_here_code: "awaiting_applicant_submission" | "awaiting_follow_up_answers" | "documents_processing" | "awaiting_gate_evaluation" | "gates_evaluating" | "review_step_reached" | "gate_failed" | "needs_input_without_applicant" | "document_failed" | "connector_call_failed" | "completed_approved" | "completed_rejected" | "completed_decision_ready" | "completed_abandoned";
+                        why_here_code: "awaiting_applicant_submission" | "awaiting_follow_up_answers" | "documents_processing" | "awaiting_gate_evaluation" | "gates_evaluating" | "review_step_reached" | "gate_failed" | "applicant_corrected_fact" | "needs_input_without_applicant" | "document_failed" | "connector_call_failed" | "completed_approved" | "completed_rejected" | "completed_decision_ready" | "completed_abandoned";
                         /** @enum {string} */
                         queue_category: "intake" | "processing" | "follow_up" | "review" | "exception" | "done";
                         /** @enum {string} */
@@ -2125,6 +2127,8 @@ export interface components {
             candidate_id: string | null;
             anchor_match_quality: number | null;
             source: ("document_extraction" | "applicant_input" | "applicant_follow_up" | "prefill" | "operator") | null;
+            /** @description Who changed the value by hand last: `applicant` when the applicant corrected what was read from their document (its evidence stays: it shows what was read), `operator` for an operator correction, null otherwise. The previous value is kept in the correction history. */
+            corrected_by: ("applicant" | "operator") | null;
             reason_codes: string[];
             provenance: {
                 kind: string;
@@ -2333,7 +2337,7 @@ export interface components {
             queue_status: "waiting_on_applicant" | "waiting_on_system" | "ready" | "in_review" | "closed";
             why_here: string;
             /** @enum {string} */
-            why_here_code: "awaiting_applicant_submission" | "awaiting_follow_up_answers" | "documents_processing" | "awaiting_gate_evaluation" | "gates_evaluating" | "review_step_reached" | "gate_failed" | "needs_input_without_applicant" | "document_failed" | "connector_call_failed" | "completed_approved" | "completed_rejected" | "completed_decision_ready" | "completed_abandoned";
+            why_here_code: "awaiting_applicant_submission" | "awaiting_follow_up_answers" | "documents_processing" | "awaiting_gate_evaluation" | "gates_evaluating" | "review_step_reached" | "gate_failed" | "applicant_corrected_fact" | "needs_input_without_applicant" | "document_failed" | "connector_call_failed" | "completed_approved" | "completed_rejected" | "completed_decision_ready" | "completed_abandoned";
             blocking_items: {
                 /** @enum {string} */
                 kind: "rule" | "fact" | "document" | "action";
@@ -2534,7 +2538,7 @@ export interface components {
                     reason: {
                         why_here: string;
                         /** @enum {string} */
-                        why_here_code: "awaiting_applicant_submission" | "awaiting_follow_up_answers" | "documents_processing" | "awaiting_gate_evaluation" | "gates_evaluating" | "review_step_reached" | "gate_failed" | "needs_input_without_applicant" | "document_failed" | "connector_call_failed" | "completed_approved" | "completed_rejected" | "completed_decision_ready" | "completed_abandoned";
+                        why_here_code: "awaiting_applicant_submission" | "awaiting_follow_up_answers" | "documents_processing" | "awaiting_gate_evaluation" | "gates_evaluating" | "review_step_reached" | "gate_failed" | "applicant_corrected_fact" | "needs_input_without_applicant" | "document_failed" | "connector_call_failed" | "completed_approved" | "completed_rejected" | "completed_decision_ready" | "completed_abandoned";
                         /** @enum {string} */
                         queue_category: "intake" | "processing" | "follow_up" | "review" | "exception" | "done";
                         /** @enum {string} */

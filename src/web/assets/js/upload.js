@@ -209,6 +209,8 @@ function enhance(form) {
           announce(text);
         } else {
           row.remove();
+          // "Uploading …" must not outlive the refusal, on screen or in the live region.
+          announce('');
           showError(picker ?? input, text);
         }
       };
