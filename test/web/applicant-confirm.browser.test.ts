@@ -93,7 +93,7 @@ describeInBrowser('applicant app in a browser: the applicant confirms what we re
     await page.getByRole('radio', { name: 'Yes' }).first().check();
     await page.getByRole('radio', { name: 'Yes' }).nth(1).check();
     await page.getByRole('radio', { name: 'No, change it' }).nth(2).check();
-    await page.getByLabel('Gross pay').fill('2510');
+    await page.getByRole('textbox', { name: 'Gross pay' }).fill('2510');
     await page.getByRole('button', { name: 'Continue' }).click();
     await page.getByRole('heading', { name: 'Check your answers before submitting' }).waitFor();
     await page.getByRole('button', { name: /^Submit/ }).click();

@@ -738,6 +738,7 @@ export interface components {
          *           }
          *         }
          *       ],
+         *       "corrected_by": null,
          *       "updated_at": "2026-11-22T10:00:00.000Z"
          *     }
          */
@@ -1062,6 +1063,7 @@ export interface components {
          *                 }
          *               }
          *             ],
+         *             "corrected_by": null,
          *             "updated_at": "2026-11-22T10:00:00.000Z"
          *           }
          *         ],
@@ -1981,6 +1983,7 @@ export interface components {
          *         "provenance": [],
          *         "verification_metadata": [],
          *         "evidence": [],
+         *         "corrected_by": null,
          *         "updated_at": "2026-11-22T10:00:00.000Z"
          *       }
          *     }
@@ -2114,6 +2117,7 @@ export interface components {
          *           }
          *         }
          *       ],
+         *       "corrected_by": null,
          *       "updated_at": "2026-11-22T10:00:00.000Z"
          *     }
          */
@@ -2438,6 +2442,7 @@ export interface components {
          *                 }
          *               }
          *             ],
+         *             "corrected_by": null,
          *             "updated_at": "2026-11-22T10:00:00.000Z"
          *           }
          *         ],
@@ -3357,6 +3362,7 @@ export interface components {
          *         "provenance": [],
          *         "verification_metadata": [],
          *         "evidence": [],
+         *         "corrected_by": null,
          *         "updated_at": "2026-11-22T10:00:00.000Z"
          *       }
          *     }
