@@ -194,10 +194,11 @@ interface ReadUpload {
  * screens, a camera control (`file-<kind>`, `photo-<kind>`); browsers send every control, the
  * unused ones empty and unnamed. A replacement form sends `kind`, `replaces` and one `file`.
  */
-async function readUpload(request: FastifyRequest, a: ApplicantRequest, node: UploadNode, secret: string): Promise<ReadUpload> {
+async function readUpload(request: FastifyRequest, a: ApplicantRequest, node: UploadNode | undefined, secret: string): Promise<ReadUpload> {
   const out: ReadUpload = { csrfOk: false, fields: {}, files: [] };
   // Two controls per kind, one per failed file's replacement: anything beyond that is not our form.
-  const files = node.documents.length * 2 + 1;
+  // With no such step the body is read only for its token (a forged post learns nothing first).
+  const files = (node?.documents.length ?? 0) * 2 + 1;
   try {
     await readParts(request, a, secret, out, files);
   } catch (err) {
@@ -305,10 +306,16 @@ export function registerUploadStep(scope: FastifyInstance, deps: AppRouteDeps): 
   };
 
   /** The multipart body of either post, read and stored; a reply when it cannot go on. */
-  const readAndStore = async (request: FastifyRequest, reply: FastifyReply, a: ApplicantRequest, node: UploadNode): Promise<{ read: ReadUpload; stored: Stored } | FastifyReply> => {
-    const read = await readUpload(request, a, node, deps.ctx.secret);
-    // The token first, whatever else is wrong with the request: a forged post learns nothing.
+  /**
+   * The multipart body of either post: its token first, whatever else is wrong with the request
+   * (a forged post learns nothing, not even whether the step exists), then the step, then storing.
+   */
+  const readAndStore = async (request: FastifyRequest, reply: FastifyReply, a: ApplicantRequest): Promise<{ read: ReadUpload; stored: Stored; node: UploadNode } | FastifyReply> => {
+    const read = await readUpload(request, a, nodeOf(request), deps.ctx.secret);
     if (!read.csrfOk) return sendAppError(request, reply, deps, 'csrf');
+    if (a.intake.status !== 'open') return closed(reply, a);
+    const node = nodeOf(request);
+    if (!node) return sendAppError(request, reply, deps, 'not_found');
     if (read.failed !== undefined) {
       request.log.info({ err: read.failed }, 'applicant upload could not be read');
       return refuse(request, reply, a, node, { kind: node.documents[0]!, problem: 'unreadable', at: `file-${node.documents[0]!.document_kind}` });
@@ -317,17 +324,15 @@ export function registerUploadStep(scope: FastifyInstance, deps: AppRouteDeps): 
     if (stored.forbidden) return sendAppError(request, reply, deps, 'forbidden');
     if (stored.closed) return closed(reply, a);
     if (stored.refusal) return refuse(request, reply, await fresh(a), node, stored.refusal, read.fields.return);
-    return { read, stored };
+    return { read, stored, node };
   };
 
   scope.post('/s/:sessionId/upload/:nodeId/files', { config: { auth: 'applicant', csrfInStream: true } }, async (request, reply) => {
     const a = applicantOf(request);
-    if (a.intake.status !== 'open') return closed(reply, a);
-    const node = nodeOf(request);
-    if (!node) return sendAppError(request, reply, deps, 'not_found');
     if (!request.isMultipart()) return sendAppError(request, reply, deps, 'csrf');
-    const done = await readAndStore(request, reply, a, node);
+    const done = await readAndStore(request, reply, a);
     if (!('stored' in done)) return done;
+    const { node } = done;
     const { read, stored } = done;
     const first = stored.uploaded[0];
     if (!first) {
@@ -368,18 +373,18 @@ export function registerUploadStep(scope: FastifyInstance, deps: AppRouteDeps): 
   // Multipart when Continue carries a chosen file: that body's token is read from the stream.
   scope.post('/s/:sessionId/upload/:nodeId', { config: { auth: 'applicant', csrfInStream: true } }, async (request, reply) => {
     let a = applicantOf(request);
-    if (a.intake.status !== 'open') return closed(reply, a);
-    const node = nodeOf(request);
-    if (!node) return sendAppError(request, reply, deps, 'not_found');
     let returnTo = '';
     if (request.isMultipart()) {
-      const done = await readAndStore(request, reply, a, node);
+      const done = await readAndStore(request, reply, a);
       if (!('stored' in done)) return done;
       returnTo = done.read.fields.return === 'check' ? 'check' : '';
       if (done.stored.uploaded.length > 0) a = await fresh(a);
     } else {
       returnTo = formField(request.body, 'return') === 'check' ? 'check' : '';
     }
+    if (a.intake.status !== 'open') return closed(reply, a);
+    const node = nodeOf(request);
+    if (!node) return sendAppError(request, reply, deps, 'not_found');
     const live = a.intake.documents.filter((d) => d.status !== 'failed');
     const errors = node.documents
       .filter((k) => k.required && !live.some((d) => d.document_kind === k.document_kind))
