@@ -81,6 +81,8 @@ const envSchema = z.object({
   EXTRACTION_PROCESSES: positiveInt.default(2),
   /** Resident memory one extraction process may use before it is killed. */
   EXTRACTION_MEMORY_MB: positiveInt.default(1536),
+  /** How long a `slow` sample document (dossier-test:…/slow, test mode) takes to read. */
+  SIMULATED_SLOW_READ_MS: z.coerce.number().int().min(0).max(600_000).default(20_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -113,6 +115,7 @@ export interface Config {
   documentRetentionDays: number | undefined;
   extractionProcesses: number;
   extractionMemoryMb: number;
+  simulatedSlowReadMs: number;
 }
 
 export class ConfigError extends Error {
@@ -156,5 +159,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     documentRetentionDays: e.DOCUMENT_RETENTION_DAYS,
     extractionProcesses: e.EXTRACTION_PROCESSES,
     extractionMemoryMb: e.EXTRACTION_MEMORY_MB,
+    simulatedSlowReadMs: e.SIMULATED_SLOW_READ_MS,
   };
 }

@@ -16,6 +16,8 @@ import { MAX_DOCUMENT_BYTES, type DocumentExtractor, type PageRenderer } from '.
 import { prerenderPageImages } from '../console/page-images.ts';
 import { extractFacts, factsForDocumentKind, type ExtractedFact } from '../extraction/index.ts';
 import { documentFormatOf, type Metrics } from '../../metrics/metrics.ts';
+import { SIMULATED_SLOW_READ_MS, waitForSimulatedRead } from '../samples/sample-document.ts';
+import { isSampleDocumentUrl } from '../samples/sample-url.ts';
 
 export interface DocumentJobDeps extends WriterDeps {
   db: Db;
@@ -30,6 +32,8 @@ export interface DocumentJobDeps extends WriterDeps {
   metrics?: Pick<Metrics, 'observeExtraction'>;
   /** Fetch deadline for a document (connect + headers + body). */
   fetchTimeoutMs?: number;
+  /** How long a `slow` sample document takes to read (test mode; SIMULATED_SLOW_READ_MS). */
+  simulatedSlowReadMs?: number;
 }
 
 const FETCH_TIMEOUT_MS = 30_000;
@@ -69,6 +73,7 @@ export async function processDocumentJob(deps: DocumentJobDeps, input: { docId: 
 
   const bytes = await obtainBytes(deps, doc);
   if (!bytes.ok) return finishFailed(deps, doc, bytes.reason, cause);
+  await waitForSimulatedRead(doc, deps.simulatedSlowReadMs ?? SIMULATED_SLOW_READ_MS);
   const started = performance.now();
   const extracted = await deps.extractor.extractPages({ bytes: bytes.value });
   deps.metrics?.observeExtraction({
@@ -127,7 +132,8 @@ export async function abandonDocumentJob(deps: Omit<DocumentJobDeps, 'extractor'
 type Bytes = { ok: true; value: Uint8Array; fetched: boolean } | { ok: false; reason: string };
 
 async function obtainBytes(deps: DocumentJobDeps, doc: DocumentRow): Promise<Bytes> {
-  if (doc.source !== 'url' || !doc.source_url) {
+  // An upload, or a sample document (drawn and stored when it was asked for): never fetched.
+  if (doc.source !== 'url' || !doc.source_url || isSampleDocumentUrl(doc.source_url)) {
     const stored = await deps.blobs.get(deps.db, doc.doc_id);
     return stored ? { ok: true, value: stored, fetched: false } : { ok: false, reason: 'missing_bytes' };
   }
