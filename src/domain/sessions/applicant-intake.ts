@@ -118,7 +118,15 @@ export function uploadKind(definition: CaseTypeDefinition, documentKind: string)
  */
 export async function uploadApplicantDocument(
   deps: IntakeDeps,
-  input: ApplicantProof & { documentKind: string; filename: string; bytes: Uint8Array; traceId: string; replaces?: string | undefined },
+  input: ApplicantProof & {
+    documentKind: string;
+    filename: string;
+    bytes: Uint8Array;
+    traceId: string;
+    replaces?: string | undefined;
+    /** A sample document's address (samples/sample-url.ts): test sessions only, a PDF whatever the kind accepts. */
+    sampleUrl?: string | undefined;
+  },
 ): Promise<Result<UploadOutcome>> {
   const refused = (problem: UploadProblem) => ok<UploadOutcome>({ kind: 'refused', problem });
   const sniffed = await sniffDocumentType(input.bytes);
@@ -133,13 +141,14 @@ export async function uploadApplicantDocument(
     if (!authorized.ok) return authorized;
     const session = authorized.value;
     if (!writable(session, now)) return refused('closed');
+    if (input.sampleUrl !== undefined && session.environment !== 'test') return fail('invalid_request', 'Sample documents are for test mode only.');
     let row = await lockCaseRow(tx, session.case_id);
     if (!row) return fail('not_found', 'No such case.');
     const definition = await pinnedDefinition(tx, row);
     const kind = uploadKind(definition, input.documentKind);
     if (!kind) return fail('invalid_request', `This intake asks for no document of kind ${input.documentKind}.`);
     if (problem) return refused(problem);
-    if (!mime || !(kind.accept as readonly string[]).includes(mime)) return refused('wrong_type');
+    if (!mime || (!(kind.accept as readonly string[]).includes(mime) && input.sampleUrl === undefined)) return refused('wrong_type');
     if (locked) return refused('password_protected');
     if ((await countLiveDocumentsOfKind(tx, row.case_id, input.documentKind)) >= kind.max_files) return refused('too_many_files');
 
@@ -162,7 +171,7 @@ export async function uploadApplicantDocument(
       document_kind: input.documentKind,
       filename: cleanFilename(input.filename),
       source: 'upload',
-      source_url: null,
+      source_url: input.sampleUrl ?? null,
       status: 'uploaded',
       failure_reason: null,
       mime_type: mime,

@@ -11,6 +11,7 @@ import { appErrorHandler, sendAppError } from './errors.ts';
 import { registerLink } from './link.ts';
 import { registerFormStep } from './step-form.ts';
 import { registerUploadStep } from './step-upload.ts';
+import { registerSampleDocuments } from './sample-documents.ts';
 import { registerCheckAnswers } from './check-answers.ts';
 import { registerStatus } from './status.ts';
 import { registerFollowUps } from './follow-ups.ts';
@@ -85,6 +86,7 @@ export const applicantFace: FastifyPluginAsync<{ ctx: AppContext; assets: AssetR
   registerTaskList(scope, deps);
   registerFormStep(scope, deps);
   registerUploadStep(scope, deps);
+  registerSampleDocuments(scope, deps);
   registerCheckAnswers(scope, deps);
   registerStatus(scope, deps);
   registerFollowUps(scope, deps);

@@ -10,6 +10,7 @@ import { fileInput, hiddenInput } from '../ui/fields.ts';
 import { afterStep, applicantOf, beforeStep, CSRF_PURPOSE, labelParams, paths, stepsOf, type AppRouteDeps, type ApplicantRequest } from './context.ts';
 import { sendAppError } from './errors.ts';
 import { appPage, csrfInput } from './layout.ts';
+import { sampleDocumentsForm } from './sample-documents.ts';
 
 type Kind = UploadNode['documents'][number];
 
@@ -121,6 +122,7 @@ function kindSection(deps: AppRouteDeps, a: ApplicantRequest, node: UploadNode, 
       </div>
       ${button({ text: t('upload.button', labelParams(kind.label)), variant: 'secondary', data: { 'prevent-double-submit': '' } })}
     </form>
+    ${sampleDocumentsForm(deps, a, node, kind)}
     <h3 class="file-list__heading">${t('upload.uploaded_heading')}</h3>
     ${docs.length === 0
       ? html`<p class="muted" data-empty-list="">${t('upload.none_yet')}</p>`
@@ -128,7 +130,7 @@ function kindSection(deps: AppRouteDeps, a: ApplicantRequest, node: UploadNode, 
   </section>`;
 }
 
-function uploadPage(deps: AppRouteDeps, a: ApplicantRequest, v: UploadView) {
+export function uploadPage(deps: AppRouteDeps, a: ApplicantRequest, v: UploadView) {
   const { intake, t, locale } = a;
   const steps = stepsOf(intake);
   const index = steps.findIndex((s) => s.node_id === v.node.node_id);

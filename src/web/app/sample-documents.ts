@@ -1,0 +1,64 @@
+import type { FastifyInstance } from 'fastify';
+import type { UploadNode } from '../../domain/case-types/definition.ts';
+import { availableOutcomes } from '../../domain/samples/sample-plan.ts';
+import { uploadSampleDocument } from '../../domain/samples/applicant-sample.ts';
+import { SAMPLE_OUTCOMES, type SampleOutcome } from '../../domain/samples/sample-url.ts';
+import { formField } from '../face.ts';
+import { html, sendPage } from '../render.ts';
+import { button } from '../ui/components.ts';
+import { hiddenInput, select } from '../ui/fields.ts';
+import { applicantOf, labelParams, paths, type AppRouteDeps, type ApplicantRequest } from './context.ts';
+import { sendAppError } from './errors.ts';
+import { csrfInput } from './layout.ts';
+import { uploadPage } from './step-upload.ts';
+
+type Kind = UploadNode['documents'][number];
+
+const samplePath = (deps: AppRouteDeps, sessionId: string, nodeId: string) => `${paths(deps.prefix, sessionId).base}/upload/${nodeId}/sample`;
+
+/**
+ * "Use a sample document" under a document kind's upload form, in test sessions only: a plain
+ * form (outcome select, button, CSRF token) that works without JavaScript. The sample is a real
+ * PDF read like an upload, so every branch of the intake can be tried without a real document.
+ */
+export function sampleDocumentsForm(deps: AppRouteDeps, a: ApplicantRequest, node: UploadNode, kind: Kind) {
+  if (a.intake.environment !== 'test') return null;
+  const { t } = a;
+  const id = `sample-${kind.document_kind}`;
+  return html`<form method="post" action=${samplePath(deps, a.intake.session_id, node.node_id)} class="sample-documents" data-sample-documents="">
+    ${csrfInput(a.csrf)}${hiddenInput('kind', kind.document_kind)}
+    ${select({
+      id,
+      name: 'outcome',
+      label: t('sample.label'),
+      hint: t('sample.hint', labelParams(kind.label)),
+      value: 'all_facts',
+      options: availableOutcomes(a.intake.definition, kind.document_kind).map((o) => ({ value: o, text: t(`sample.outcome.${o}`) })),
+    })}
+    ${button({ text: t('sample.button'), variant: 'secondary', data: { 'prevent-double-submit': '' } })}
+  </form>`;
+}
+
+/** POST …/upload/:nodeId/sample: draws the chosen sample and uploads it; refusals show on the upload page as a file's would. */
+export function registerSampleDocuments(scope: FastifyInstance, deps: AppRouteDeps): void {
+  scope.post('/s/:sessionId/upload/:nodeId/sample', { config: { auth: 'applicant' } }, async (request, reply) => {
+    const a = applicantOf(request);
+    const p = paths(deps.prefix, a.intake.session_id);
+    if (a.intake.status !== 'open') return reply.redirect(p.status, 303);
+    const nodeId = (request.params as { nodeId: string }).nodeId;
+    const node = a.intake.definition.workflow.nodes.find((n): n is UploadNode => n.type === 'upload' && n.node_id === nodeId);
+    // A live session has no samples: the route is as absent as any unknown address.
+    if (!node || a.intake.environment !== 'test') return sendAppError(request, reply, deps, 'not_found');
+    const kind = node.documents.find((k) => k.document_kind === formField(request.body, 'kind')) ?? node.documents[0]!;
+    const chosen = formField(request.body, 'outcome');
+    const outcome: SampleOutcome = (SAMPLE_OUTCOMES as readonly string[]).includes(chosen) ? (chosen as SampleOutcome) : 'all_facts';
+    const uploaded = await uploadSampleDocument(deps.ctx, { ...a.proof, documentKind: kind.document_kind, outcome, traceId: String(request.id) });
+    if (!uploaded.ok) return uploaded.code === 'forbidden' ? sendAppError(request, reply, deps, 'forbidden') : sendAppError(request, reply, deps, 'not_found');
+    if (uploaded.value.kind === 'refused') {
+      if (uploaded.value.problem === 'closed') return reply.redirect(p.status, 303);
+      const text = a.t(`upload.error.${uploaded.value.problem}`, { ...labelParams(kind.label), types: 'PDF', max: kind.max_files });
+      return sendPage(reply, uploadPage(deps, a, { node, errors: [{ href: `sample-${kind.document_kind}`, text }] }), 409);
+    }
+    return reply.redirect(`${p.step(node)}?added=${encodeURIComponent(uploaded.value.doc_id)}`, 303);
+  });
+}
