@@ -11,6 +11,7 @@ import { KEY_COMMANDS } from './commands/key.ts';
 import { MIGRATE_COMMANDS } from './commands/migrate.ts';
 import { OPERATOR_COMMANDS } from './commands/operator.ts';
 import { ORG_COMMANDS } from './commands/org.ts';
+import { TRIGGER_COMMANDS } from './commands/trigger.ts';
 
 /**
  * The admin commands, one file per noun under `commands/` (see `commands/command.ts` for the
@@ -26,6 +27,7 @@ export const ADMIN_COMMANDS: readonly AdminCommand[] = [
   ...ENDPOINT_COMMANDS,
   ...OPERATOR_COMMANDS,
   ...BACKUP_COMMANDS,
+  ...TRIGGER_COMMANDS,
 ];
 
 export type { CommandOutcome };

@@ -29,6 +29,9 @@ const USAGE = `usage: dossier <command> [--json]
   notifications list --org ORG_ID --env test|live [--limit N]
   operator create --org ORG_ID --email E --password P [--role admin|reviewer]
   demo                    the demo workspace and its test key (created once)
+  trigger CASE_TYPE OUTCOME [--org ORG_ID] [--kind KIND] [--timeout S]   a test case from a sample document, then its events
+                          (OUTCOME: all_facts, missing_fact, gate_mismatch, unreadable, slow; no --org: the demo workspace)
+  case events CASE_ID --org ORG_ID --env test|live [--after CURSOR]
   backup --out FILE       a consistent copy of the embedded database (while a server runs, too)
   restore --in FILE [--force]   a backup into DATA_DIR (empty, unless --force; no server running)`;
 
@@ -60,6 +63,11 @@ async function main(argv: string[]): Promise<number> {
     const { restoreBackup } = await import('./commands/backup.ts');
     const outcome = await restoreBackup(words.slice(1));
     return report(outcome.exitCode, outcome.result, json);
+  }
+  if (command === 'trigger') {
+    // It runs two admin commands (make the case, then read its events until it settles), printing as it goes.
+    const { runTrigger } = await import('./trigger.ts');
+    return runTrigger(words, json);
   }
   if (!findAdminCommand(words)) return report(2, cliError('invalid_request', `unknown command "${words.join(' ')}"\n${USAGE}`), json);
   const parsed = parseAdminCommand(words);

@@ -49,7 +49,7 @@ describeEachBackend('applicant app: sample documents on the upload step', (backe
 
   const submit = async (agent: ApplicantAgent, base: string) => agent.post(`${base}/submit`, {}, csrfOf((await agent.get(`${base}/check`)).body));
 
-  const factsOf = (record: { workspace: { facts: Array<{ fact_id: string }> } }) =>
+  const factsOf = (record: { workspace: { facts: Array<{ fact_id: string; status: string; value: string | null; evidence: unknown[]; reason_codes: string[] }> } }) =>
     Object.fromEntries(record.workspace.facts.map((f) => [f.fact_id, f])) as Record<string, { status: string; value: string | null; evidence: unknown[]; reason_codes: string[] }>;
 
   it('offers the sample form on a test session\'s upload step: a plain POST form with the CSRF token, one option per outcome', async () => {
