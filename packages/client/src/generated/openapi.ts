@@ -4047,7 +4047,7 @@ export interface operations {
                 "application/json": {
                     /** @description Or the Idempotency-Key header; the body wins. */
                     idempotency_key?: string;
-                    /** @description A public https URL of the document (PDF, PNG, JPEG, DOCX or plain text, at most 20 MB). */
+                    /** @description A public https URL of the document (PDF, PNG, JPEG, DOCX or plain text, at most 20 MB). With a test key, also a sample document: `dossier-test:<case_type_id>/<document_kind>/<outcome>` (see Sample documents). */
                     document_url: string;
                     /** @description Required unless case_id names an existing case. */
                     case_type_id?: string;
