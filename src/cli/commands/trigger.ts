@@ -1,10 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { getCaseType } from '../../domain/case-types/case-types.ts';
-import { readCaseEvents, readCaseRecord } from '../../domain/cases/read-case.ts';
 import { ensureDemoWorkspace } from '../../domain/demo/demo-workspace.ts';
 import { getOrg } from '../../domain/orgs/orgs.ts';
-import { processDocument } from '../../domain/processing/process-document.ts';
 import { parseSampleDocumentUrl, sampleDocumentUrl, SAMPLE_OUTCOMES } from '../../domain/samples/sample-url.ts';
 import { cliError } from '../output.ts';
 import { countFlag, envFlag, orgFlag, reported, type AdminCommand } from './command.ts';
@@ -37,6 +35,8 @@ export const TRIGGER_COMMANDS: readonly AdminCommand[] = [
       const parsed = parseSampleDocumentUrl(documentUrl);
       if (!parsed.ok) return cliError('invalid_request', `${documentUrl} ${parsed.message}`);
       const request = { document_url: documentUrl, case_type_id: caseTypeId! };
+      // Loaded when run: every CLI command loads this file, and most never make a case.
+      const { processDocument } = await import('../../domain/processing/process-document.ts');
       const created = await processDocument(ctx, {
         // The CLI acts as a test key of the workspace would: samples exist in test mode only.
         key: { keyId: 'cli', orgId, environment: 'test', scopes: ['*'], rateLimitPerMinute: null },
@@ -58,6 +58,7 @@ export const TRIGGER_COMMANDS: readonly AdminCommand[] = [
     async run(ctx, values, [caseId]) {
       const flags = eventsFlags.parse(values);
       const tenant = { orgId: flags.org, environment: flags.env };
+      const { readCaseEvents, readCaseRecord } = await import('../../domain/cases/read-case.ts');
       const record = await readCaseRecord(ctx, { tenant, caseId: caseId! });
       if (!record.ok) return reported(record);
       const page = await readCaseEvents(ctx, { tenant, caseId: caseId!, afterCursor: flags.after ?? 0, limit: 100 });
