@@ -55,14 +55,15 @@ describeEachBackend('applicant app: sample documents on the upload step', (backe
   it('offers the sample form on a test session\'s upload step: a plain POST form with the CSRF token, one option per outcome', async () => {
     const { agent, base } = await started();
     const body = (await agent.get(`${base}/upload/documents`)).body;
-    const sampleForm = /<form method="post" action="([^"]+)" class="sample-documents"[^>]*>([\s\S]*?)<\/form>/.exec(body);
-    expect(sampleForm?.[1]).toBe(`${base}/upload/documents/sample`);
-    const inner = sampleForm![2]!;
-    expect(inner).toMatch(/<input type="hidden" name="_csrf" value="[^"]+"/);
-    expect(inner).toMatch(/<input type="hidden" name="kind" value="pay_stub"/);
-    expect(inner).toMatch(/<label class="label" for="sample-pay_stub">Or use a sample document \(test mode only\)<\/label>/);
-    expect([...inner.matchAll(/<option value="([a-z_]+)"/g)].map((m) => m[1])).toEqual(['all_facts', 'missing_fact', 'gate_mismatch', 'unreadable', 'slow']);
-    expect(inner).toMatch(/<button[^>]*type="submit"[^>]*>Use a sample document<\/button>/);
+    // Its own form, outside the page's upload form (forms do not nest); the controls point at it.
+    expect(body).toContain(`<form id="sample-pay_stub-form" method="post" action="${base}/upload/documents/sample"></form>`);
+    const controls = /<div class="sample-documents"[^>]*>([\s\S]*?)<\/button>\s*<\/div>/.exec(body)![1]!;
+    expect(controls).toMatch(/<input type="hidden" name="_csrf" value="[^"]+" form="sample-pay_stub-form"/);
+    expect(controls).toMatch(/<input type="hidden" name="kind" value="pay_stub" form="sample-pay_stub-form"/);
+    expect(controls).toMatch(/<label class="label" for="sample-pay_stub">Or use a sample document \(test mode only\)<\/label>/);
+    expect(controls).toMatch(/<select class="select" id="sample-pay_stub" name="outcome" form="sample-pay_stub-form"/);
+    expect([...controls.matchAll(/<option value="([a-z_]+)"/g)].map((m) => m[1])).toEqual(['all_facts', 'missing_fact', 'gate_mismatch', 'unreadable', 'slow']);
+    expect(controls).toMatch(/<button class="button button--secondary" type="submit" form="sample-pay_stub-form">Use a sample document$/);
   });
 
   it('all_facts: the sample is read, every fact found with evidence, the name matches, and the case reaches review', async () => {

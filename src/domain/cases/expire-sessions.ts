@@ -1,9 +1,10 @@
-import { findSession, selectExpiredOpenSessions, selectExpiredSessionsAwaitingFollowUp, updateSessionRow } from '../../storage/cases.ts';
+import { tenantOfRow } from '../../ports/tenant.ts';
+import { findSessionUnscoped, selectExpiredOpenSessionsUnscoped, selectExpiredSessionsAwaitingFollowUpUnscoped, updateSessionRow } from '../../storage/cases.ts';
 import { markOpenFollowUpsWithdrawn } from '../../storage/follow-up-questions.ts';
 import type { Db } from '../../storage/schema.ts';
 import { inTransaction } from '../../storage/unit-of-work.ts';
 import { recordCaseEvent } from './case-events.ts';
-import { lockCaseRow, transitionCase, type WriterDeps } from './case-writer.ts';
+import { lockCaseRowUnscoped, transitionCase, type WriterDeps } from './case-writer.ts';
 import { scheduleGateEvaluation } from './evaluate-case.ts';
 
 /**
@@ -14,19 +15,24 @@ import { scheduleGateEvaluation } from './evaluate-case.ts';
 export async function expireSessions(deps: WriterDeps & { db: Db }, input: { batch?: number } = {}): Promise<number> {
   const batch = input.batch ?? 100;
   const now = deps.clock.now();
-  const due = await selectExpiredOpenSessions(deps.db, now, batch);
+  const due = await selectExpiredOpenSessionsUnscoped(deps.db, now, batch);
   let closed = 0;
   for (const { session_id: sessionId, case_id: caseId } of due) {
     await inTransaction(deps.db, async (tx) => {
-      const row = await lockCaseRow(tx, caseId);
-      const session = await findSession(tx, sessionId);
+      const row = await lockCaseRowUnscoped(tx, { caseId });
+      const session = await findSessionUnscoped(tx, sessionId);
       if (!row || !session || session.status !== 'open' || session.expires_at > now) return;
-      await updateSessionRow(tx, sessionId, { status: 'expired' });
+      await updateSessionRow(tx, tenantOfRow(row), sessionId, { status: 'expired' });
       const cause = { traceId: `sweep:session-expiry:${sessionId}`, idempotencyKey: null, sessionId };
-      await recordCaseEvent(tx, deps, row, 'session.expired', { session_id: sessionId, expired_at: session.expires_at.toISOString() }, cause);
+      await recordCaseEvent(tx, deps, {
+        caseRow: row,
+        eventType: 'session.expired',
+        data: { session_id: sessionId, expired_at: session.expires_at.toISOString() },
+        cause,
+      });
       if (row.runtime_status === 'intake_in_progress' || row.runtime_status === 'processing') {
-        const done = await transitionCase(tx, deps, row, 'complete', { caseStatus: 'abandoned' }, cause);
-        await recordCaseEvent(tx, deps, done, 'case.completed', { case_status: 'abandoned' }, cause);
+        const done = await transitionCase(tx, deps, { row, to: 'complete', patch: { caseStatus: 'abandoned' }, cause });
+        await recordCaseEvent(tx, deps, { caseRow: done, eventType: 'case.completed', data: { case_status: 'abandoned' }, cause });
       }
       closed++;
     });
@@ -40,16 +46,16 @@ export async function expireSessions(deps: WriterDeps & { db: Db }, input: { bat
  * case to operator review (`needs_input_without_applicant`) instead of leaving it waiting forever.
  */
 async function handFollowUpsToOperators(deps: WriterDeps & { db: Db }, now: Date, batch: number): Promise<number> {
-  const waiting = await selectExpiredSessionsAwaitingFollowUp(deps.db, now, batch);
+  const waiting = await selectExpiredSessionsAwaitingFollowUpUnscoped(deps.db, now, batch);
   let moved = 0;
   for (const { session_id: sessionId, case_id: caseId } of waiting) {
     await inTransaction(deps.db, async (tx) => {
-      const row = await lockCaseRow(tx, caseId);
+      const row = await lockCaseRowUnscoped(tx, { caseId });
       if (row?.runtime_status !== 'intake_in_progress') return;
-      const withdrawn = await markOpenFollowUpsWithdrawn(tx, caseId);
+      const withdrawn = await markOpenFollowUpsWithdrawn(tx, tenantOfRow(row), caseId);
       const cause = { traceId: `sweep:follow-up-expiry:${sessionId}`, idempotencyKey: null, sessionId };
-      await recordCaseEvent(tx, deps, row, 'follow_up.expired', { session_id: sessionId, fact_ids: withdrawn }, cause);
-      await scheduleGateEvaluation(tx, deps, row, cause);
+      await recordCaseEvent(tx, deps, { caseRow: row, eventType: 'follow_up.expired', data: { session_id: sessionId, fact_ids: withdrawn }, cause });
+      await scheduleGateEvaluation(tx, deps, { row, cause });
       moved++;
     });
   }

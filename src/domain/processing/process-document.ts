@@ -18,6 +18,7 @@ import type { AuthenticatedKey } from '../keys/authenticate.ts';
 import { pinnedDefinition } from '../cases/load-case.ts';
 import { drawSampleDocument, sampleAddressFor, type DrawnSample } from '../samples/sample-document.ts';
 import { isSampleDocumentUrl, type SampleAddress } from '../samples/sample-url.ts';
+import { tenantOfRow } from '../../ports/tenant.ts';
 
 export const DOCUMENT_PROCESSING_JOB = 'document_processing';
 
@@ -106,7 +107,12 @@ export async function processDocument(
       });
       // A sample's bytes are stored now, as an upload's are: the worker reads them instead of fetching.
       if (drawnSample) await deps.blobs.put(tx, docId, drawnSample.bytes);
-      await recordCaseEvent(tx, deps, caseRow, 'document.uploaded', { doc_id: docId, source: 'url', document_kind: documentKind }, cause);
+      await recordCaseEvent(tx, deps, {
+        caseRow,
+        eventType: 'document.uploaded',
+        data: { doc_id: docId, source: 'url', document_kind: documentKind },
+        cause,
+      });
       await enqueueCaseJob(tx, {
         jobId: deps.ids.next('job'),
         caseId: caseRow.case_id,
@@ -160,7 +166,7 @@ async function newCase(tx: Tx, deps: Writer, key: AuthenticatedKey, request: Pro
 
 /** Adds a document to a case that can still take one: during intake or processing. */
 async function existingCase(tx: Tx, deps: Writer, key: AuthenticatedKey, request: ProcessRequest, cause: Cause) {
-  const row = await lockCaseRow(tx, request.case_id!, key);
+  const row = await lockCaseRow(tx, { tenant: key, caseId: request.case_id! });
   if (!row) return caseNotFound(request.case_id!);
   if (request.case_type_id !== undefined && request.case_type_id !== row.case_type_id) {
     return fail('invalid_request', `Case ${row.case_id} is of case type ${row.case_type_id}, not ${request.case_type_id}.`);
@@ -169,8 +175,8 @@ async function existingCase(tx: Tx, deps: Writer, key: AuthenticatedKey, request
     return fail('invalid_request', `Case ${row.case_id} takes no more documents: its runtime_status is ${row.runtime_status}.`);
   }
   if (request.structured_inputs) {
-    await updateCaseRow(tx, row.case_id, { structured_inputs: toJsonb({ ...row.structured_inputs, ...request.structured_inputs }) });
+    await updateCaseRow(tx, tenantOfRow(row), row.case_id, { structured_inputs: toJsonb({ ...row.structured_inputs, ...request.structured_inputs }) });
   }
-  const current = row.runtime_status === 'intake_in_progress' ? await transitionCase(tx, deps, row, 'processing', {}, cause) : row;
+  const current = row.runtime_status === 'intake_in_progress' ? await transitionCase(tx, deps, { row, to: 'processing', cause }) : row;
   return ok(current);
 }

@@ -172,7 +172,7 @@ export async function createSession(deps: SessionDeps, input: CreateSessionInput
           if (count.onRefusal === 'restart') throw new RetryUnitOfWork('usage count crossed the near-cap margin');
           return sessionCapFailure(gate, allowance.value.cap ?? 0);
         }
-        for (const e of events) await enqueueEventEffects(tx, deps, caseRow, e, { ...cause, sessionId: session.session_id });
+        for (const e of events) await enqueueEventEffects(tx, deps, { caseRow, caseEvent: e, cause: { ...cause, sessionId: session.session_id } });
         return ok({ status: 201, body });
       },
     );

@@ -405,7 +405,7 @@ export interface paths {
         put?: never;
         /**
          * Generate a connector from an OpenAPI document
-         * @description Give `connector_key` and exactly one of `openapi_url`, `openapi_json` or `openapi`. OpenAPI 3.0 and 3.1 JSON only: YAML is `openapi_yaml_not_supported`, Swagger 2.0 and other text `invalid_openapi_spec`, a URL that cannot be fetched `openapi_fetch_failed`, and a document no connector can be made of `invalid_openapi_connector` (no absolute https server, no operations left, colliding operationIds, only non-JSON request bodies, an unmappable security scheme). External `$ref`s are refused. Operations without an operationId get one from their method and path (`get_pets_petId`). 201 when created, 200 when replaced.
+         * @description Give `connector_key` and exactly one of `openapi_url`, `openapi_json` or `openapi`. OpenAPI 3.0 and 3.1 JSON only: YAML is `openapi_yaml_not_supported`, Swagger 2.0 and other text `invalid_openapi_spec`, a URL that cannot be fetched `openapi_fetch_failed`, and a document no connector can be made of `invalid_openapi_connector` (no absolute https server, no operations left, colliding operationIds, only non-JSON request bodies, an unmappable security scheme). External `$ref`s are refused. Local `$ref`s are kept, never expanded: a stored schema that is one reference becomes its target, and the component schemas it reaches are bundled once each under its `$defs`. A document past a limit is `invalid_openapi_spec` naming it: nesting deeper than 128, more than 50,000 `$ref`s, more than 500,000 values once its non-schema `$ref`s are followed, a circular non-schema `$ref`, stored schemas over 1 MiB (name fewer operations in `include_operations`), or more than 10 s or 256 MB to read. Operations without an operationId get one from their method and path (`get_pets_petId`). 201 when created, 200 when replaced.
          */
         post: operations["importOpenApiConnector"];
         delete?: never;
@@ -738,6 +738,7 @@ export interface components {
          *           }
          *         }
          *       ],
+         *       "corrected_by": null,
          *       "updated_at": "2026-11-22T10:00:00.000Z"
          *     }
          */
@@ -751,6 +752,8 @@ export interface components {
             candidate_id: string | null;
             anchor_match_quality: number | null;
             source: ("document_extraction" | "applicant_input" | "applicant_follow_up" | "prefill" | "operator") | null;
+            /** @description Who changed the value by hand last: `applicant` when the applicant corrected what was read from their document (its evidence stays: it shows what was read), `operator` for an operator correction, null otherwise. The previous value is kept in the correction history. */
+            corrected_by: ("applicant" | "operator") | null;
             reason_codes: string[];
             provenance: {
                 kind: string;
@@ -959,7 +962,7 @@ export interface components {
             queue_status: "waiting_on_applicant" | "waiting_on_system" | "ready" | "in_review" | "closed";
             why_here: string;
             /** @enum {string} */
-            why_here_code: "awaiting_applicant_submission" | "awaiting_follow_up_answers" | "documents_processing" | "awaiting_gate_evaluation" | "gates_evaluating" | "review_step_reached" | "gate_failed" | "needs_input_without_applicant" | "document_failed" | "connector_call_failed" | "completed_approved" | "completed_rejected" | "completed_decision_ready" | "completed_abandoned";
+            why_here_code: "awaiting_applicant_submission" | "awaiting_follow_up_answers" | "documents_processing" | "awaiting_gate_evaluation" | "gates_evaluating" | "review_step_reached" | "gate_failed" | "applicant_corrected_fact" | "needs_input_without_applicant" | "document_failed" | "connector_call_failed" | "completed_approved" | "completed_rejected" | "completed_decision_ready" | "completed_abandoned";
             blocking_items: {
                 /** @enum {string} */
                 kind: "rule" | "fact" | "document" | "action";
@@ -1060,6 +1063,7 @@ export interface components {
          *                 }
          *               }
          *             ],
+         *             "corrected_by": null,
          *             "updated_at": "2026-11-22T10:00:00.000Z"
          *           }
          *         ],
@@ -1160,7 +1164,7 @@ export interface components {
                     reason: {
                         why_here: string;
                         /** @enum {string} */
-                        why_here_code: "awaiting_applicant_submission" | "awaiting_follow_up_answers" | "documents_processing" | "awaiting_gate_evaluation" | "gates_evaluating" | "review_step_reached" | "gate_failed" | "needs_input_without_applicant" | "document_failed" | "connector_call_failed" | "completed_approved" | "completed_rejected" | "completed_decision_ready" | "completed_abandoned";
+                        why_here_code: "awaiting_applicant_submission" | "awaiting_follow_up_answers" | "documents_processing" | "awaiting_gate_evaluation" | "gates_evaluating" | "review_step_reached" | "gate_failed" | "applicant_corrected_fact" | "needs_input_without_applicant" | "document_failed" | "connector_call_failed" | "completed_approved" | "completed_rejected" | "completed_decision_ready" | "completed_abandoned";
                         /** @enum {string} */
                         queue_category: "intake" | "processing" | "follow_up" | "review" | "exception" | "done";
                         /** @enum {string} */
@@ -1979,6 +1983,7 @@ export interface components {
          *         "provenance": [],
          *         "verification_metadata": [],
          *         "evidence": [],
+         *         "corrected_by": null,
          *         "updated_at": "2026-11-22T10:00:00.000Z"
          *       }
          *     }
@@ -2112,6 +2117,7 @@ export interface components {
          *           }
          *         }
          *       ],
+         *       "corrected_by": null,
          *       "updated_at": "2026-11-22T10:00:00.000Z"
          *     }
          */
@@ -2125,6 +2131,8 @@ export interface components {
             candidate_id: string | null;
             anchor_match_quality: number | null;
             source: ("document_extraction" | "applicant_input" | "applicant_follow_up" | "prefill" | "operator") | null;
+            /** @description Who changed the value by hand last: `applicant` when the applicant corrected what was read from their document (its evidence stays: it shows what was read), `operator` for an operator correction, null otherwise. The previous value is kept in the correction history. */
+            corrected_by: ("applicant" | "operator") | null;
             reason_codes: string[];
             provenance: {
                 kind: string;
@@ -2333,7 +2341,7 @@ export interface components {
             queue_status: "waiting_on_applicant" | "waiting_on_system" | "ready" | "in_review" | "closed";
             why_here: string;
             /** @enum {string} */
-            why_here_code: "awaiting_applicant_submission" | "awaiting_follow_up_answers" | "documents_processing" | "awaiting_gate_evaluation" | "gates_evaluating" | "review_step_reached" | "gate_failed" | "needs_input_without_applicant" | "document_failed" | "connector_call_failed" | "completed_approved" | "completed_rejected" | "completed_decision_ready" | "completed_abandoned";
+            why_here_code: "awaiting_applicant_submission" | "awaiting_follow_up_answers" | "documents_processing" | "awaiting_gate_evaluation" | "gates_evaluating" | "review_step_reached" | "gate_failed" | "applicant_corrected_fact" | "needs_input_without_applicant" | "document_failed" | "connector_call_failed" | "completed_approved" | "completed_rejected" | "completed_decision_ready" | "completed_abandoned";
             blocking_items: {
                 /** @enum {string} */
                 kind: "rule" | "fact" | "document" | "action";
@@ -2434,6 +2442,7 @@ export interface components {
          *                 }
          *               }
          *             ],
+         *             "corrected_by": null,
          *             "updated_at": "2026-11-22T10:00:00.000Z"
          *           }
          *         ],
@@ -2534,7 +2543,7 @@ export interface components {
                     reason: {
                         why_here: string;
                         /** @enum {string} */
-                        why_here_code: "awaiting_applicant_submission" | "awaiting_follow_up_answers" | "documents_processing" | "awaiting_gate_evaluation" | "gates_evaluating" | "review_step_reached" | "gate_failed" | "needs_input_without_applicant" | "document_failed" | "connector_call_failed" | "completed_approved" | "completed_rejected" | "completed_decision_ready" | "completed_abandoned";
+                        why_here_code: "awaiting_applicant_submission" | "awaiting_follow_up_answers" | "documents_processing" | "awaiting_gate_evaluation" | "gates_evaluating" | "review_step_reached" | "gate_failed" | "applicant_corrected_fact" | "needs_input_without_applicant" | "document_failed" | "connector_call_failed" | "completed_approved" | "completed_rejected" | "completed_decision_ready" | "completed_abandoned";
                         /** @enum {string} */
                         queue_category: "intake" | "processing" | "follow_up" | "review" | "exception" | "done";
                         /** @enum {string} */
@@ -3353,6 +3362,7 @@ export interface components {
          *         "provenance": [],
          *         "verification_metadata": [],
          *         "evidence": [],
+         *         "corrected_by": null,
          *         "updated_at": "2026-11-22T10:00:00.000Z"
          *       }
          *     }
