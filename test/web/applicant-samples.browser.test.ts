@@ -57,6 +57,17 @@ describeInBrowser('applicant app in a browser: a sample document at phone size',
       await page.getByText('sample-pay-stub-gate-mismatch.pdf has been uploaded.').waitFor();
       await screenshot(page, `applicant-sample-uploaded-${tag}`);
       await page.getByRole('button', { name: 'Continue' }).click();
+      // The applicant is shown what was read from the sample (issue 26's confirm page) and says it is right.
+      await page.waitForURL(/\/confirm\//);
+      const read = page.getByRole('heading', { name: 'We read these from your pay stub' });
+      await expect.poll(async () => {
+        if (await read.count()) return true;
+        await page.getByRole('button', { name: 'Check again' }).click();
+        return (await read.count()) > 0;
+      }, { timeout: 60_000, interval: 500 }).toBe(true);
+      expect(await page.locator('[data-read-value="employee_name"]').innerText()).toBe('Robert Miller');
+      for (const yes of await page.getByRole('radio', { name: 'Yes' }).all()) await yes.check();
+      await page.getByRole('button', { name: 'Continue' }).click();
       await page.getByRole('heading', { name: 'Check your answers before submitting' }).waitFor();
       await page.getByRole('button', { name: /^Submit/ }).click();
       await page.waitForURL(/\/status$/);
