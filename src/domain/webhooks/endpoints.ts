@@ -24,7 +24,7 @@ export type EndpointDeps = Pick<Deps, 'db' | 'clock' | 'ids' | 'config'> & { sec
 const SECRET_PURPOSE = 'webhook-signing-secret';
 
 /** Bound to the endpoint: a box copied to another endpoint's row does not open there. */
-function secretLabel(endpointId: string): BoxLabel {
+export function secretLabel(endpointId: string): BoxLabel {
   return { purpose: SECRET_PURPOSE, owner: endpointId };
 }
 
