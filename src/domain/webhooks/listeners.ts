@@ -1,7 +1,8 @@
 import type { Environment } from '../../config.ts';
 import type { Deps } from '../deps.ts';
 import { bringRetriesForward, findLeasedDelivery } from '../../storage/webhooks/deliveries.ts';
-import { findOrg } from '../../storage/orgs.ts';
+import { findOrg, listOrgsUnscoped } from '../../storage/orgs.ts';
+import { createApiKey } from '../keys/keys.ts';
 import { listEndpoints, markListenerConnected, upsertListenerEndpoint } from '../../storage/webhooks/endpoints.ts';
 import { seal } from '../crypto/secret-box.ts';
 import { fail, failOn, ok, type Result } from '../errors.ts';
@@ -176,4 +177,38 @@ export async function recordListenerResult(
     outcome: succeeded ? 'delivered' : input.statusCode !== null ? 'http_status' : 'connection_failed',
     final: decision.status === 'failed',
   });
+}
+
+/** How long the key `dossier listen` gets from the local deployment lasts; the CLI asks for a new one when it runs out. */
+export const LISTENER_KEY_SECONDS = 24 * 60 * 60;
+
+export interface ListenerKey {
+  key: string;
+  key_id: string;
+  org_id: string;
+  workspace: string;
+  expires_at: string | null;
+}
+
+/**
+ * A test key with only the `webhooks:listen` scope, for `dossier listen` run against the local
+ * deployment without `--api-key`: for the given workspace, or the only one there is. It expires
+ * after a day, so the keys of past runs do not pile up as live credentials.
+ */
+export async function createListenerKey(deps: Pick<Deps, 'db' | 'clock' | 'ids'>, input: { orgId?: string }): Promise<Result<ListenerKey>> {
+  let org;
+  if (input.orgId !== undefined) {
+    org = await findOrg(deps.db, input.orgId);
+    if (!org) return failOn('org', 'not_found', `No organization ${input.orgId}.`);
+  } else {
+    const orgs = await listOrgsUnscoped(deps.db, 6);
+    if (orgs.length === 0) return fail('not_found', 'This deployment has no workspace yet: run `npm run dossier -- demo` (or `org create`) first.');
+    if (orgs.length > 1) {
+      return failOn('org', 'invalid_request', `This deployment has several workspaces: choose one with --org (${orgs.slice(0, 5).map((o) => `${o.org_id} ${o.name}`).join('; ')}${orgs.length > 5 ? '; …' : ''}).`);
+    }
+    org = orgs[0]!;
+  }
+  const created = await createApiKey(deps, { orgId: org.org_id, environment: 'test', scopes: ['webhooks:listen'], name: 'dossier listen', expiresInSeconds: LISTENER_KEY_SECONDS });
+  if (!created.ok) return created;
+  return ok({ key: created.value.key, key_id: created.value.key_id, org_id: org.org_id, workspace: org.name, expires_at: created.value.expires_at });
 }

@@ -40,9 +40,11 @@ function sseEvent(event: string, data: unknown): string {
  * shutdown does not wait for clients that never hang up.
  */
 export const listenWebhooksRoute: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
-  const open = new Set<ServerResponse>();
+  const open = new Map<ServerResponse, ListenerStream>();
   app.addHook('preClose', async () => {
-    for (const raw of open) raw.end();
+    const streams = [...open];
+    for (const [raw] of streams) raw.end();
+    await Promise.all(streams.map(([, stream]) => stream.stop(ctx)));
   });
 
   app.get(
@@ -87,7 +89,7 @@ export const listenWebhooksRoute: FastifyPluginAsyncZod<{ ctx: AppContext }> = a
         send: (delivery) => raw.write(sseEvent('delivery', delivery)),
         heartbeat: () => raw.write(': keep-alive\n\n'),
       });
-      open.add(raw);
+      open.set(raw, stream);
       raw.on('drain', () => stream.drained());
       raw.on('close', () => {
         open.delete(raw);
