@@ -81,6 +81,9 @@ export const listenWebhooksRoute: FastifyPluginAsyncZod<{ ctx: AppContext }> = a
         'cache-control': 'no-cache, no-store',
         // Proxies that buffer responses (nginx) would hold deliveries back.
         'x-accel-buffering': 'no',
+        // A stream is never followed by another request on its connection: closing it with the
+        // stream lets a server shutdown finish at once rather than after the keep-alive timeout.
+        connection: 'close',
       });
       raw.write(sseEvent('ready', { ...connection, timeout_ms: ctx.config.webhookTimeoutMs }));
       const stream = new ListenerStream({
