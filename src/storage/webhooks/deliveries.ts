@@ -380,3 +380,8 @@ export async function countLeasedDeliveries(db: Executor, endpointId: string, no
     .executeTakeFirstOrThrow();
   return Number(row.n);
 }
+
+/** An attempt made outside the claim (a test send, made and recorded in one request). */
+export async function insertAttempt(tx: Executor, row: Insertable<WebhookDeliveryAttemptsTable>): Promise<void> {
+  await tx.insertInto('webhook_delivery_attempts').values(row).execute();
+}
