@@ -9,7 +9,7 @@ import { authOf } from '../plugins/authenticate.ts';
 import { errorResponses } from '../schemas/error.ts';
 
 const listenQuery = z.object({
-  forward_to: z.string().trim().min(1).max(2048).meta({ description: 'Where the CLI forwards deliveries (`http://localhost:4567/hook`). Shown only: the server never connects to it.' }),
+  forward_to: z.string().trim().min(1).max(2048).meta({ description: 'Where the CLI forwards deliveries. Shown only: the server never connects to it.', example: 'http://localhost:4567/hook' }),
   events: z
     .string()
     .max(2000)
