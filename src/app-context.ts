@@ -51,6 +51,6 @@ export function createAppContext(deps: Deps, secret: string, rateLimits: RateLim
     enqueueWebhook: caseWebhookEnqueuer(deps, () => wake.notify('webhook-deliveries')),
     enqueueActions: caseActionEnqueuer(deps, () => wake.notify('connector-calls')),
     databaseReachable: () => pingDatabase(deps.db),
-    hasEnabledWebhookEndpoint: (orgId, environment) => hasEnabledEndpoint(deps.db, orgId, environment),
+    hasEnabledWebhookEndpoint: (orgId, environment) => hasEnabledEndpoint(deps.db, { orgId, environment }),
   };
 }

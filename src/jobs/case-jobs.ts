@@ -1,6 +1,6 @@
 import type { AppContext } from '../domain/deps.ts';
 import { evaluateCaseGates, GATE_EVALUATION_JOB } from '../domain/cases/evaluate-case.ts';
-import { claimDueCaseJobs, finishCaseJob } from '../storage/case-jobs.ts';
+import { claimDueCaseJobsUnscoped, finishCaseJobUnscoped } from '../storage/case-jobs.ts';
 import { abandonDocumentJob, processDocumentJob } from '../domain/processing/document-job.ts';
 import { DOCUMENT_PROCESSING_JOB } from '../domain/processing/process-document.ts';
 import type { CaseJobRow } from '../storage/cases.ts';
@@ -52,11 +52,11 @@ export function caseJobsTask(handlers: Record<string, CaseJobHandler>, options: 
     } catch (err) {
       ctx.logger.error({ err, job_id: job.job_id, kind: job.kind }, 'case job give-up failed');
     }
-    await finishCaseJob(ctx.db, { jobId: job.job_id, workerId, now: ctx.clock.now(), status: 'failed', error: error.slice(0, 500) });
+    await finishCaseJobUnscoped(ctx.db, { jobId: job.job_id, workerId, now: ctx.clock.now(), status: 'failed', error: error.slice(0, 500) });
   };
   const caseJobs: LeasedKind<CaseJobRow, CaseJobOutcome> = {
     runMs: () => RUN_MS,
-    claim: (ctx, lease) => claimDueCaseJobs(ctx.db, { ...lease, kinds: Object.keys(handlers) }),
+    claim: (ctx, lease) => claimDueCaseJobsUnscoped(ctx.db, { ...lease, kinds: Object.keys(handlers) }),
     async run(ctx, job) {
       const started = performance.now();
       const seconds = () => (performance.now() - started) / 1000;
@@ -77,13 +77,13 @@ export function caseJobsTask(handlers: Record<string, CaseJobHandler>, options: 
         await giveUp(ctx, workerId, job, `abandoned after ${job.attempts - 1} attempts that ended without an outcome (the worker stopped during each)`);
       } else if (outcome.kind === 'succeeded') {
         observe('succeeded');
-        await finishCaseJob(ctx.db, { jobId: job.job_id, workerId, now: ctx.clock.now(), status: 'succeeded' });
+        await finishCaseJobUnscoped(ctx.db, { jobId: job.job_id, workerId, now: ctx.clock.now(), status: 'succeeded' });
       } else if (job.attempts >= maxAttemptsOf(job)) {
         observe('failed');
         await giveUp(ctx, workerId, job, outcome.error);
       } else {
         observe('retried');
-        await finishCaseJob(ctx.db, {
+        await finishCaseJobUnscoped(ctx.db, {
           jobId: job.job_id,
           workerId,
           now: ctx.clock.now(),

@@ -1,7 +1,7 @@
 import type { AppContext } from '../domain/deps.ts';
 import { prepareCall } from '../domain/connectors/prepare-call.ts';
 import { recordCallAttempt, type CallAttempt } from '../domain/connectors/record-call-attempt.ts';
-import { claimDueCalls, releaseCallLeases, type ConnectorCallRow } from '../storage/connector-calls.ts';
+import { claimDueCallsUnscoped, releaseCallLeasesUnscoped, type ConnectorCallRow } from '../storage/connector-calls.ts';
 import { BatchLeasedTask, type LeasedKind } from './leased-tasks.ts';
 
 export const CONNECTOR_CALL_TASK = 'connector-call';
@@ -26,8 +26,8 @@ export interface ConnectorCallOptions {
  */
 const connectorCalls: LeasedKind<ConnectorCallRow, { attemptedAt: Date; attempt: CallAttempt }> = {
   runMs: (ctx) => ctx.config.connectorTimeoutMs,
-  claim: (ctx, lease) => claimDueCalls(ctx.db, lease),
-  release: (ctx, workerId, calls) => releaseCallLeases(ctx.db, workerId, calls.map((c) => c.call_id)),
+  claim: (ctx, lease) => claimDueCallsUnscoped(ctx.db, lease),
+  release: (ctx, workerId, calls) => releaseCallLeasesUnscoped(ctx.db, workerId, calls.map((c) => c.call_id)),
   async run(ctx, call) {
     const attemptedAt = ctx.clock.now();
     const prepared = await prepareCall(ctx, call);

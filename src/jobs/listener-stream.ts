@@ -3,7 +3,8 @@ import { deliveryHeaders } from '../domain/webhooks/sent-request.ts';
 import { signAttemptWithKeys } from '../domain/webhooks/signature.ts';
 import { disconnectListener, LISTENER_REFRESH_MS, refreshListener } from '../domain/webhooks/listeners.ts';
 import { randomBase62 } from '../ports/ids.ts';
-import { claimDueDeliveries, countLeasedDeliveries, type ClaimedDelivery } from '../storage/webhooks/deliveries.ts';
+import type { Tenant } from '../ports/tenant.ts';
+import { claimDueDeliveriesUnscoped, countLeasedDeliveries, type ClaimedDelivery } from '../storage/webhooks/deliveries.ts';
 import { LEASE_MARGIN_MS } from './leased-tasks.ts';
 import { Latch } from './latch.ts';
 import { SigningSecretCache } from './webhook-delivery/secret-cache.ts';
@@ -21,6 +22,7 @@ export interface ListenerDeliveryEvent {
 }
 
 export interface ListenerStreamOptions {
+  tenant: Tenant;
   endpointId: string;
   /** Tells leases of this stream apart from the delivery worker's (`listen:<connection id>`). */
   connectionId: string;
@@ -62,7 +64,7 @@ export class ListenerStream {
     this.#unsubscribe = ctx.wake.subscribe('webhook-deliveries', () => this.#latch.set());
     this.#refresh = setInterval(() => {
       this.#options.heartbeat();
-      refreshListener(ctx, this.#options.endpointId).catch((err: unknown) => ctx.logger.warn({ err }, 'could not refresh a dossier listen connection'));
+      refreshListener(ctx, { tenant: this.#options.tenant, endpointId: this.#options.endpointId }).catch((err: unknown) => ctx.logger.warn({ err }, 'could not refresh a dossier listen connection'));
     }, LISTENER_REFRESH_MS);
     this.#loop = this.#run(ctx);
   }
@@ -81,7 +83,7 @@ export class ListenerStream {
     this.#unsubscribe?.();
     this.#latch.set();
     await this.#loop;
-    await disconnectListener(ctx, this.#options.endpointId).catch((err: unknown) => ctx.logger.warn({ err }, 'could not mark a dossier listen connection closed'));
+    await disconnectListener(ctx, { tenant: this.#options.tenant, endpointId: this.#options.endpointId }).catch((err: unknown) => ctx.logger.warn({ err }, 'could not mark a dossier listen connection closed'));
   }
 
   async #run(ctx: AppContext): Promise<void> {
@@ -100,13 +102,14 @@ export class ListenerStream {
   /** Returns whether it claimed all it asked for (more may be waiting). */
   async #claimAndSend(ctx: AppContext): Promise<boolean> {
     const now = ctx.clock.now();
-    const outstanding = await countLeasedDeliveries(ctx.db, this.#options.endpointId, now);
+    const outstanding = await countLeasedDeliveries(ctx.db, this.#options.tenant, this.#options.endpointId, now);
     const room = MAX_OUTSTANDING - outstanding;
     if (room <= 0) return false;
     const token = `listen:${this.#options.connectionId}.${randomBase62(8)}`;
     // The CLI's POST has the same deadline as the worker's; the margin covers the two round trips to report it.
     const leaseUntil = new Date(now.getTime() + ctx.config.webhookTimeoutMs + 2 * LEASE_MARGIN_MS);
-    const claimed = await claimDueDeliveries(ctx.db, {
+    // Unscoped as the worker's claim is, but filtered to this stream's endpoint, which is its workspace's.
+    const claimed = await claimDueDeliveriesUnscoped(ctx.db, {
       workerId: token,
       now,
       leaseUntil,

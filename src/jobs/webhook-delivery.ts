@@ -1,5 +1,5 @@
 import type { AppContext } from '../domain/deps.ts';
-import { claimDueDeliveries, DELIVERY_CHANNEL, releaseLease, type ClaimedDelivery } from '../storage/webhooks/deliveries.ts';
+import { claimDueDeliveriesUnscoped, DELIVERY_CHANNEL, releaseLeaseUnscoped, type ClaimedDelivery } from '../storage/webhooks/deliveries.ts';
 import { attemptDelivery, type AttemptOutcome } from './webhook-delivery/attempt.ts';
 import { EndpointCounts } from './webhook-delivery/endpoint-counts.ts';
 import { OutcomeWriter } from './webhook-delivery/outcome-writer.ts';
@@ -118,7 +118,7 @@ export class WebhookDeliveryTask extends LeasedTask {
     }
     const lease = this.lease(ctx, room);
     const now = lease.now;
-    const claimed = await claimDueDeliveries(ctx.db, {
+    const claimed = await claimDueDeliveriesUnscoped(ctx.db, {
       ...lease,
       perEndpointLimit: this.#endpoints.limit,
       inFlight: this.#endpoints.counts,
@@ -152,7 +152,7 @@ export class WebhookDeliveryTask extends LeasedTask {
     if (this.stopped) stale.push(...this.#ready.splice(0).map((r) => r.delivery));
     if (stale.length === 0) return;
     for (const d of stale) this.#endpoints.give(d.endpoint_id);
-    const giveBack = releaseLease(ctx.db, this.workerId, stale.map((d) => d.delivery_id)).catch((err: unknown) =>
+    const giveBack = releaseLeaseUnscoped(ctx.db, this.workerId, stale.map((d) => d.delivery_id)).catch((err: unknown) =>
       ctx.logger.warn({ err }, 'could not hand leases back; they run out on their own'),
     );
     this.#sends.add(giveBack);

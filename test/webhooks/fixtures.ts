@@ -135,7 +135,7 @@ export async function caseHandoff(ctx: AppContext, caseId: string) {
 }
 
 export async function addEndpoint(ctx: AppContext, orgId: string, url: string, events: string[] = ['*'], environment: 'test' | 'live' = 'test') {
-  const created = await createEndpoint(ctx, { orgId, environment, url, events });
+  const created = await createEndpoint(ctx, { tenant: { orgId, environment }, url, events });
   if (!created.ok) throw new Error(created.message);
   return created.value;
 }

@@ -6,7 +6,7 @@ import { listen } from '../../src/cli/commands/listen.ts';
 import { connectListener, disconnectListener, listenerStates } from '../../src/domain/webhooks/listeners.ts';
 import { listEndpointViews } from '../../src/domain/webhooks/endpoints.ts';
 import { systemClock } from '../../src/ports/clock.ts';
-import { claimDueDeliveries } from '../../src/storage/webhooks/deliveries.ts';
+import { claimDueDeliveriesUnscoped } from '../../src/storage/webhooks/deliveries.ts';
 import { createTestApp, describeEachBackend, until, type TestApp } from '../support/harness.ts';
 import { caseEvent, deliveryRow, enqueue, insertCase, startDeliveries, startReceiver, verifySignatures } from './fixtures.ts';
 
@@ -71,9 +71,9 @@ describeEachBackend('webhook listeners in the delivery pipeline', (backend) => {
     const [deliveryId] = await enqueue(t.ctx, caseEvent(ws.orgId, await insertCase(t.ctx, ws.orgId)));
     const now = t.ctx.clock.now();
     const lease = { now, leaseUntil: new Date(now.getTime() + 20_000), limit: 100, perEndpointLimit: 8, inFlight: new Map<string, number>() };
-    const byWorker = await claimDueDeliveries(t.ctx.db, { ...lease, workerId: 'worker' });
+    const byWorker = await claimDueDeliveriesUnscoped(t.ctx.db, { ...lease, workerId: 'worker' });
     expect(byWorker.map((d) => d.delivery_id)).not.toContain(deliveryId);
-    const byStream = await claimDueDeliveries(t.ctx.db, { ...lease, workerId: 'listen:test', endpointId: listener.endpoint_id });
+    const byStream = await claimDueDeliveriesUnscoped(t.ctx.db, { ...lease, workerId: 'listen:test', endpointId: listener.endpoint_id });
     expect(byStream).toMatchObject([{ delivery_id: deliveryId, kind: 'listener', url: 'http://localhost:4567/hook' }]);
   });
 
@@ -81,7 +81,7 @@ describeEachBackend('webhook listeners in the delivery pipeline', (backend) => {
     const ws = await t.workspace();
     const local = await startReceiver();
     const listener = await connect(ws.orgId, local.url);
-    await disconnectListener(t.ctx, listener.endpoint_id);
+    await disconnectListener(t.ctx, { tenant: { orgId: ws.orgId, environment: 'test' }, endpointId: listener.endpoint_id });
     const [deliveryId] = await enqueue(t.ctx, caseEvent(ws.orgId, await insertCase(t.ctx, ws.orgId)));
     const worker = startDeliveries(t.ctx, backend);
     try {
@@ -108,7 +108,7 @@ describeEachBackend('webhook listeners in the delivery pipeline', (backend) => {
     const second = await connect(ws.orgId, 'http://127.0.0.1:9999/other');
     expect(second.endpoint_id).toBe(first.endpoint_id);
     expect(second.signing_secret).toBe(first.signing_secret);
-    const endpoints = await listEndpointViews(t.ctx, { orgId: ws.orgId, environment: 'test' });
+    const endpoints = await listEndpointViews(t.ctx, { tenant: { orgId: ws.orgId, environment: 'test' } });
     expect(endpoints).toMatchObject([{ endpoint_id: first.endpoint_id, url: 'http://127.0.0.1:9999/other' }]);
     const listed = await executeAdminCommand(t.runtime, ['endpoint', 'list', '--org', ws.orgId, '--env', 'test']);
     expect((listed.result as { endpoints: unknown[] }).endpoints).toMatchObject([{ endpoint_id: first.endpoint_id, kind: 'listener', listener: { name: 'cli', connected: true } }]);

@@ -43,7 +43,7 @@ describeEachBackend('webhook retry schedule on a manual clock', (backend) => {
 
     const attemptAndSettle = async (expected: number) => {
       expect(await task.run(t.ctx)).toBe(1);
-      await until(async () => (await listAttempts(t.ctx.db, id!)).length === expected);
+      await until(async () => (await listAttempts(t.ctx.db, { orgId: ws.orgId, environment: 'test' }, id!)).length === expected);
       await until(() => task.inFlight === 0);
     };
     await attemptAndSettle(1);
@@ -65,7 +65,7 @@ describeEachBackend('webhook retry schedule on a manual clock', (backend) => {
     }
     const row = await deliveryRow(t.ctx, id!);
     expect(row).toMatchObject({ status: 'failed', attempt_count: 5, next_attempt_at: null });
-    const attempts = await listAttempts(t.ctx.db, id!);
+    const attempts = await listAttempts(t.ctx.db, { orgId: ws.orgId, environment: 'test' }, id!);
     expect(attempts.map((a) => a.attempted_at.getTime() - start)).toEqual([0, 60_000, 360_000, 2_160_000, 9_360_000]);
     expect(await caseHandoff(t.ctx, caseId)).toMatchObject({ handoff_state: 'dispatch_failed' });
     clock.advance(24 * 3600 * 1000);

@@ -99,7 +99,7 @@ describeEachBackend('test events in the delivery log, and local addresses said w
     const list = await agent.get('/dashboard/developers/webhooks');
     expect(list.body).toContain('CLI listener → http://localhost:4567/hook');
     expect(list.body).toContain('Connected');
-    await disconnectListener(t.ctx, listener.value.endpoint_id);
+    await disconnectListener(t.ctx, { tenant: { orgId: own.orgId, environment: 'test' }, endpointId: listener.value.endpoint_id });
     const page = await agent.get(`/dashboard/developers/webhooks/${listener.value.endpoint_id}`);
     expect(page.body).toContain('Not connected');
     const queued = await agent.follow(await agent.post(`/dashboard/developers/webhooks/${listener.value.endpoint_id}/test`, {}, page.body));

@@ -25,7 +25,7 @@ export async function prepareCall(deps: Pick<Deps, 'db' | 'config'> & { secret: 
   if (!connector) return fail('not_found', `connector "${call.connector_key}" no longer exists`);
   const operation = (connector.operations as ConnectorOperation[]).find((o) => o.operation_id === call.operation_id);
   if (!operation) return fail('not_found', `connector "${call.connector_key}" has no operation "${call.operation_id}" any more`);
-  const state = await loadCaseStateUnscoped(deps.db, call.case_id);
+  const state = await loadCaseStateUnscoped(deps, { caseId: call.case_id });
   const node = state?.definition.workflow.nodes.find((n): n is ActionNode => n.node_id === call.node_id && n.type === 'action');
   if (!state || !node) return fail('not_found', `action node "${call.node_id}" is not in the case's workflow`);
   const context = templateContext(state);

@@ -1,11 +1,12 @@
 import type { Deps } from '../deps.ts';
 import type { FetchResult } from '../../net/safe-fetch.ts';
-import { recordCallOutcome, setCaseStructuredInput, type ConnectorCallRow } from '../../storage/connector-calls.ts';
+import { recordCallOutcomeUnscoped, setCaseStructuredInput, type ConnectorCallRow } from '../../storage/connector-calls.ts';
 import { inTransaction } from '../../storage/unit-of-work.ts';
 import { recordCaseEvent, type Cause } from '../cases/case-events.ts';
 import { lockCaseRow, type WriterDeps } from '../cases/case-writer.ts';
 import { decideAfterAttempt, type AttemptDecision } from '../retry-schedule.ts';
 import type { PreparedCall } from './prepare-call.ts';
+import { tenantOfRow } from '../../ports/tenant.ts';
 
 /** Bounded retries (retry-schedule.ts): one attempt more than CONNECTOR_RETRY_DELAYS has delays, then `failed`. */
 export type CallDecision = AttemptDecision<'succeeded'>;
@@ -55,8 +56,8 @@ export async function recordCallAttempt(
   }
   const externalReference = stored?.as === 'external_reference' && stored.value !== undefined && stored.value !== null ? String(stored.value).slice(0, 500) : null;
   const recorded = await inTransaction(deps.db, async (tx) => {
-    const caseRow = await lockCaseRow(tx, call.case_id);
-    const row = await recordCallOutcome(
+    const caseRow = await lockCaseRow(tx, { tenant: tenantOfRow(call), caseId: call.case_id });
+    const row = await recordCallOutcomeUnscoped(
       tx,
       input.workerId,
       {
@@ -75,7 +76,7 @@ export async function recordCallAttempt(
     );
     if (!row || !caseRow) return false;
     if (stored && stored.as.startsWith('structured_input:') && stored.value !== undefined) {
-      await setCaseStructuredInput(tx, call.case_id, stored.as.slice('structured_input:'.length), stored.value, now);
+      await setCaseStructuredInput(tx, tenantOfRow(call), call.case_id, stored.as.slice('structured_input:'.length), stored.value, now);
     }
     const cause: Cause = { traceId: `job:connector_call:${call.call_id}`, idempotencyKey: null };
     const data = {
@@ -87,16 +88,14 @@ export async function recordCallAttempt(
       duration_ms: result?.durationMs ?? 0,
     };
     if (succeeded) {
-      await recordCaseEvent(tx, deps, caseRow, 'connector.call_succeeded', { ...data, ...(stored ? { stored_as: stored.as } : {}) }, cause);
+      await recordCaseEvent(tx, deps, { caseRow, eventType: 'connector.call_succeeded', data: { ...data, ...(stored ? { stored_as: stored.as } : {}) }, cause });
     } else {
-      await recordCaseEvent(
-        tx,
-        deps,
+      await recordCaseEvent(tx, deps, {
         caseRow,
-        'connector.call_failed',
-        { ...data, error: error?.slice(0, 500) ?? null, final: decision.status === 'failed', next_attempt_at: decision.nextAttemptAt?.toISOString() ?? null },
+        eventType: 'connector.call_failed',
+        data: { ...data, error: error?.slice(0, 500) ?? null, final: decision.status === 'failed', next_attempt_at: decision.nextAttemptAt?.toISOString() ?? null },
         cause,
-      );
+      });
     }
     return true;
   });

@@ -18,17 +18,22 @@ export async function retryAction(
   input: { orgId: string; environment: CaseRow['environment']; caseId: string; nodeId: string; actor: string },
 ): Promise<Result<ReturnType<typeof renderActions>[number]>> {
   const outcome = await inTransactionResult(deps.db, async (tx) => {
-    const caseRow = await lockCaseRow(tx, input.caseId, input);
+    const caseRow = await lockCaseRow(tx, { tenant: input, caseId: input.caseId });
     if (!caseRow) return caseNotFound(input.caseId);
     const call = await lockCallOfCase(tx, input, input.caseId, input.nodeId);
     if (!call) return fail('not_found', `Case ${input.caseId} has no started action "${input.nodeId}".`);
     if (call.status !== 'failed') return fail('invalid_request', `Action "${input.nodeId}" is ${call.status}: only a failed action can be retried.`);
-    await requeueFailedCall(tx, call.call_id, deps.clock.now());
-    await recordCaseEvent(tx, deps, caseRow, 'connector.call_retried', { node_id: input.nodeId, actor: input.actor }, { traceId: `retry:${call.call_id}`, idempotencyKey: null });
+    await requeueFailedCall(tx, input, call.call_id, deps.clock.now());
+    await recordCaseEvent(tx, deps, {
+      caseRow,
+      eventType: 'connector.call_retried',
+      data: { node_id: input.nodeId, actor: input.actor },
+      cause: { traceId: `retry:${call.call_id}`, idempotencyKey: null },
+    });
     return ok(null);
   });
   if (!outcome.ok) return outcome;
-  const state = await loadCaseStateUnscoped(deps.db, input.caseId);
+  const state = await loadCaseStateUnscoped(deps, { caseId: input.caseId });
   const action = state && renderActions(state).find((a) => a.node_id === input.nodeId);
   return action ? ok(action) : caseNotFound(input.caseId);
 }

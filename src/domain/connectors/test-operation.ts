@@ -4,8 +4,9 @@ import type { OutboundHttp } from '../../net/safe-fetch.ts';
 import { findConnector } from '../../storage/connectors.ts';
 import { fail, ok, type Result } from '../errors.ts';
 import { buildOperationRequest } from './operation-request.ts';
-import { connectorNotFound, type Tenant } from './connectors.ts';
+import { connectorNotFound } from './connectors.ts';
 import type { ConnectorOperation } from './manifest.ts';
+import type { Tenant } from '../../ports/tenant.ts';
 
 /** How much of the answer a test shows: enough to see that the import is wired correctly. */
 const EXCERPT_CHARS = 2_000;

@@ -1,6 +1,6 @@
 import type { Deps } from '../deps.ts';
 import type { Tx } from '../../storage/schema.ts';
-import { caseHasLiveHandoffDelivery, recordAttemptOutcomes, type ClaimedDelivery, type RecordedAttempt } from '../../storage/webhooks/deliveries.ts';
+import { caseHasLiveHandoffDeliveryUnscoped, recordAttemptOutcomesUnscoped, type ClaimedDelivery, type RecordedAttempt } from '../../storage/webhooks/deliveries.ts';
 import { inTransaction } from '../../storage/unit-of-work.ts';
 import { moveHandoff } from '../../storage/webhooks/handoff.ts';
 import { insertNotification } from '../../storage/webhooks/notifications.ts';
@@ -73,7 +73,7 @@ export async function recordAttemptOutcome(
   input: { workerId: string; delivery: ClaimedDelivery; decision: AttemptDecision; record: RecordedAttempt },
 ): Promise<boolean> {
   return inTransaction(deps.db, async (tx) => {
-    const recorded = await recordAttemptOutcomes(tx, input.workerId, [input.record], deps.clock.now());
+    const recorded = await recordAttemptOutcomesUnscoped(tx, input.workerId, [input.record], deps.clock.now());
     if (recorded.length !== 1) return false;
     if (hasSideEffects(input.delivery, input.decision)) {
       await applyAttemptEffects({ ...deps, db: tx }, { delivery: input.delivery, decision: input.decision, attempt: { statusCode: input.record.status_code, error: input.record.error } });
@@ -151,7 +151,7 @@ export async function applyAttemptEffects(
     data: { ...failure, case_id: delivery.case_id },
     created_at: now,
   });
-  if (caseRef && delivery.event_type === CASE_COMPLETED && !(await caseHasLiveHandoffDelivery(tx, caseRef.caseId, delivery.delivery_id))) {
+  if (caseRef && delivery.event_type === CASE_COMPLETED && !(await caseHasLiveHandoffDeliveryUnscoped(tx, caseRef.caseId, delivery.delivery_id))) {
     await moveHandoff(tx, caseRef, { to: 'dispatch_failed', from: ['dispatching'], now });
   }
 }

@@ -1,4 +1,5 @@
 import type { Environment } from '../../config.ts';
+import type { Tenant } from '../../ports/tenant.ts';
 import type { Deps } from '../deps.ts';
 import { bringRetriesForward, findLeasedDelivery } from '../../storage/webhooks/deliveries.ts';
 import { findOrg, listOrgsUnscoped } from '../../storage/orgs.ts';
@@ -78,25 +79,24 @@ export async function connectListener(deps: EndpointDeps, input: ConnectListener
   if (!org) return fail('not_found', `No organization ${input.orgId}.`);
   const now = deps.clock.now();
   const newId = deps.ids.next('ep');
-  const row = await upsertListenerEndpoint(deps.db, {
+  const tenant = { orgId: input.orgId, environment: input.environment };
+  const row = await upsertListenerEndpoint(deps.db, tenant, {
     endpointId: newId,
-    orgId: input.orgId,
-    environment: input.environment,
     name: input.name ?? DEFAULT_LISTENER_NAME,
     url: forwardTo.value,
     eventTypes: subscription.eventTypes,
     secretBox: seal(deps.secret, secretLabel(newId), generateSigningSecret()),
     now,
   });
-  await markListenerConnected(deps.db, row.endpoint_id, new Date(now.getTime() + LISTENER_CONNECTED_MS));
-  await bringRetriesForward(deps.db, row.endpoint_id, now);
+  await markListenerConnected(deps.db, tenant, row.endpoint_id, new Date(now.getTime() + LISTENER_CONNECTED_MS));
+  await bringRetriesForward(deps.db, tenant, row.endpoint_id, now);
   const [signingSecret] = signingSecretsOf(deps.secret, row, now);
   return ok({ workspace: org.name, environment: row.environment, endpoint_id: row.endpoint_id, signing_secret: signingSecret!, forward_to: row.url, events: row.event_types });
 }
 
 /** The open stream's heartbeat: connected for another LISTENER_CONNECTED_MS. */
-export async function refreshListener(deps: Pick<Deps, 'db' | 'clock'>, endpointId: string): Promise<void> {
-  await markListenerConnected(deps.db, endpointId, new Date(deps.clock.now().getTime() + LISTENER_CONNECTED_MS));
+export async function refreshListener(deps: Pick<Deps, 'db' | 'clock'>, input: { tenant: Tenant; endpointId: string }): Promise<void> {
+  await markListenerConnected(deps.db, input.tenant, input.endpointId, new Date(deps.clock.now().getTime() + LISTENER_CONNECTED_MS));
 }
 
 /**
@@ -104,8 +104,8 @@ export async function refreshListener(deps: Pick<Deps, 'db' | 'clock'>, endpoint
  * attempts, "no `dossier listen` connected", until a stream reopens). A second stream of the same
  * listener still open marks it connected again at its next refresh.
  */
-export async function disconnectListener(deps: Pick<Deps, 'db'>, endpointId: string): Promise<void> {
-  await markListenerConnected(deps.db, endpointId, null);
+export async function disconnectListener(deps: Pick<Deps, 'db'>, input: { tenant: Tenant; endpointId: string }): Promise<void> {
+  await markListenerConnected(deps.db, input.tenant, input.endpointId, null);
 }
 
 export interface ListenerState {
@@ -114,10 +114,10 @@ export interface ListenerState {
 }
 
 /** The workspace's listeners by endpoint id, for the pages and commands that list endpoints. */
-export async function listenerStates(deps: Pick<Deps, 'db' | 'clock'>, input: { orgId: string; environment: Environment }): Promise<Map<string, ListenerState>> {
+export async function listenerStates(deps: Pick<Deps, 'db' | 'clock'>, tenant: Tenant): Promise<Map<string, ListenerState>> {
   const now = deps.clock.now();
   const states = new Map<string, ListenerState>();
-  for (const row of await listEndpoints(deps.db, input.orgId, input.environment)) {
+  for (const row of await listEndpoints(deps.db, tenant)) {
     if (row.kind !== 'listener') continue;
     states.set(row.endpoint_id, { name: row.listener_name ?? DEFAULT_LISTENER_NAME, connected: row.listener_connected_until !== null && row.listener_connected_until > now });
   }
@@ -158,7 +158,7 @@ export async function recordListenerResult(
   input: ListenerResultInput,
 ): Promise<Result<{ view: ListenerResultView; outcome: 'delivered' | 'http_status' | 'connection_failed'; final: boolean }>> {
   if (input.environment !== 'test') return fail('forbidden', TEST_KEYS_ONLY);
-  const delivery = await findLeasedDelivery(deps.db, { orgId: input.orgId, environment: input.environment, deliveryId: input.deliveryId, lockedBy: input.attemptToken });
+  const delivery = await findLeasedDelivery(deps.db, { orgId: input.orgId, environment: input.environment }, { deliveryId: input.deliveryId, lockedBy: input.attemptToken });
   if (!delivery || delivery.kind !== 'listener') {
     return failOn('attempt_token', 'invalid_request', `Delivery ${input.deliveryId} is not leased to this attempt (its lease ran out, or it was already recorded): it is sent again, and that attempt counts.`);
   }

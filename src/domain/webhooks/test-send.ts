@@ -1,4 +1,5 @@
 import type { Environment } from '../../config.ts';
+import type { Tenant } from '../../ports/tenant.ts';
 import type { Deps } from '../deps.ts';
 import type { Lookup } from '../../net/address-policy.ts';
 import type { OutboundHttp } from '../../net/safe-fetch.ts';
@@ -108,10 +109,9 @@ async function loggingEndpoint(
   now: Date,
 ): Promise<EndpointRow | undefined> {
   if (input.endpointId !== undefined) {
-    const row = await findEndpoint(deps.db, input.endpointId);
-    return row && row.org_id === input.orgId && row.environment === input.environment ? row : undefined;
+    return findEndpoint(deps.db, { orgId: input.orgId, environment: input.environment }, input.endpointId);
   }
-  const rows = await listEndpoints(deps.db, input.orgId, input.environment);
+  const rows = await listEndpoints(deps.db, { orgId: input.orgId, environment: input.environment });
   return rows.find((row) => row.kind === 'url' && row.url === url && signingSecretsOf(deps.secret, row, now).includes(input.signingSecret));
 }
 
@@ -166,16 +166,16 @@ async function storeSentTest(
  */
 export async function queueTestDelivery(
   deps: Pick<Deps, 'db' | 'clock' | 'ids'>,
-  input: { orgId: string; environment: Environment; endpointId: string; traceId: string },
+  input: { tenant: Tenant; endpointId: string; traceId: string },
 ): Promise<Result<{ delivery_id: string }>> {
-  const endpoint = await findEndpoint(deps.db, input.endpointId);
-  if (!endpoint || endpoint.org_id !== input.orgId || endpoint.environment !== input.environment) return fail('not_found', `No webhook endpoint ${input.endpointId}.`);
+  const endpoint = await findEndpoint(deps.db, input.tenant, input.endpointId);
+  if (!endpoint) return fail('not_found', `No webhook endpoint ${input.endpointId}.`);
   const now = deps.clock.now();
   const deliveryId = deps.ids.next('dlv');
   const envelope = buildEnvelope(
     {
-      orgId: input.orgId,
-      environment: input.environment,
+      orgId: endpoint.org_id,
+      environment: endpoint.environment,
       eventType: WEBHOOK_TEST,
       eventId: deps.ids.next('evt'),
       caseId: null,
@@ -195,8 +195,8 @@ export async function queueTestDelivery(
     await insertDeliveries(tx, [
       {
         delivery_id: deliveryId,
-        org_id: input.orgId,
-        environment: input.environment,
+        org_id: endpoint.org_id,
+        environment: endpoint.environment,
         endpoint_id: endpoint.endpoint_id,
         event_id: envelope.event_id,
         event_type: WEBHOOK_TEST,

@@ -87,6 +87,7 @@ export const listenWebhooksRoute: FastifyPluginAsyncZod<{ ctx: AppContext }> = a
       });
       raw.write(sseEvent('ready', { ...connection, timeout_ms: ctx.config.webhookTimeoutMs }));
       const stream = new ListenerStream({
+        tenant: { orgId: key.orgId, environment: key.environment },
         endpointId: connection.endpoint_id,
         connectionId: String(request.id),
         send: (delivery) => raw.write(sseEvent('delivery', delivery)),

@@ -1,6 +1,6 @@
 import type { AppContext } from '../../app-context.ts';
 import { hasSideEffects, recordAttemptOutcome } from '../../domain/webhooks/attempt-outcome.ts';
-import { recordAttemptOutcomes } from '../../storage/webhooks/deliveries.ts';
+import { recordAttemptOutcomesUnscoped } from '../../storage/webhooks/deliveries.ts';
 import type { AttemptOutcome } from './attempt.ts';
 
 /**
@@ -46,7 +46,7 @@ export class OutcomeWriter {
       const eventful = batch.filter((o) => hasSideEffects(o.delivery, o.decision));
       try {
         if (plain.length > 0) {
-          await recordAttemptOutcomes(ctx.db, this.#workerId, plain.map((o) => o.record), ctx.clock.now(), { relaxed: true });
+          await recordAttemptOutcomesUnscoped(ctx.db, this.#workerId, plain.map((o) => o.record), ctx.clock.now(), { relaxed: true });
         }
         for (const o of eventful) await recordAttemptOutcome(ctx, { workerId: this.#workerId, ...o });
       } catch (err) {

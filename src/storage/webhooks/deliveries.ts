@@ -3,6 +3,7 @@ import type { Environment } from '../../config.ts';
 import { PREPARED } from '../database.ts';
 import type { Executor, Tx } from '../schema.ts';
 import type { DeliveryStatus, EndpointKind, WebhookDeliveriesTable, WebhookDeliveryAttemptsTable } from '../tables/webhooks.ts';
+import type { Tenant } from '../../ports/tenant.ts';
 
 export type DeliveryRow = Selectable<WebhookDeliveriesTable>;
 export type AttemptRow = Selectable<WebhookDeliveryAttemptsTable>;
@@ -79,7 +80,7 @@ export interface ClaimRequest {
  * the outcome is recorded or the lease runs out (a worker that died mid-send). One statement, run
  * on its own and committed relaxed (see `relaxedCommit`): not for use inside a transaction.
  */
-export async function claimDueDeliveries(db: Executor, claim: ClaimRequest): Promise<ClaimedDelivery[]> {
+export async function claimDueDeliveriesUnscoped(db: Executor, claim: ClaimRequest): Promise<ClaimedDelivery[]> {
   if (claim.limit <= 0) return [];
   const busyIds = [...claim.inFlight.keys()];
   const busyCounts = busyIds.map((id) => claim.inFlight.get(id)!);
@@ -131,10 +132,7 @@ export async function claimDueDeliveries(db: Executor, claim: ClaimRequest): Pro
  * `dossier listen` result finds the delivery it reports on. Undefined once the lease was
  * recorded, handed back, or taken over after running out.
  */
-export async function findLeasedDelivery(
-  db: Executor,
-  query: { orgId: string; environment: Environment; deliveryId: string; lockedBy: string },
-): Promise<ClaimedDelivery | undefined> {
+export async function findLeasedDelivery(db: Executor, tenant: Tenant, query: { deliveryId: string; lockedBy: string }): Promise<ClaimedDelivery | undefined> {
   return db
     .selectFrom('webhook_deliveries as d')
     .innerJoin('webhook_endpoints as e', 'e.endpoint_id', 'd.endpoint_id')
@@ -157,8 +155,8 @@ export async function findLeasedDelivery(
       'e.previous_secret_expires_at',
     ])
     .where('d.delivery_id', '=', query.deliveryId)
-    .where('d.org_id', '=', query.orgId)
-    .where('d.environment', '=', query.environment)
+    .where('d.org_id', '=', tenant.orgId)
+    .where('d.environment', '=', tenant.environment)
     .where('d.locked_by', '=', query.lockedBy)
     .where('d.status', 'in', ['pending', 'retry_scheduled'])
     .executeTakeFirst();
@@ -168,11 +166,13 @@ export async function findLeasedDelivery(
  * A listener's waiting retries, due now: when `dossier listen` connects, what failed while no
  * stream was open is sent at once rather than at its scheduled time. Returns how many.
  */
-export async function bringRetriesForward(db: Executor, endpointId: string, now: Date): Promise<number> {
+export async function bringRetriesForward(db: Executor, tenant: Tenant, endpointId: string, now: Date): Promise<number> {
   const result = await db
     .updateTable('webhook_deliveries')
     .set({ next_attempt_at: now, updated_at: now })
     .where('endpoint_id', '=', endpointId)
+    .where('org_id', '=', tenant.orgId)
+    .where('environment', '=', tenant.environment)
     .where('status', '=', 'retry_scheduled')
     .where('next_attempt_at', '>', now)
     .executeTakeFirst();
@@ -203,7 +203,7 @@ export interface RecordedAttempt {
  * `relaxed`: the plain outcomes' batch, one statement run on its own and committed relaxed (see
  * `relaxedCommit`); never inside a transaction that must commit normally.
  */
-export async function recordAttemptOutcomes(
+export async function recordAttemptOutcomesUnscoped(
   db: Executor,
   workerId: string,
   outcomes: readonly RecordedAttempt[],
@@ -247,7 +247,7 @@ export async function recordAttemptOutcomes(
 }
 
 /** Gives a lease back without recording an attempt (a worker shutting down before it could send). */
-export async function releaseLease(db: Executor, workerId: string, deliveryIds: readonly string[]): Promise<void> {
+export async function releaseLeaseUnscoped(db: Executor, workerId: string, deliveryIds: readonly string[]): Promise<void> {
   if (deliveryIds.length === 0) return;
   await db
     .updateTable('webhook_deliveries')
@@ -257,34 +257,28 @@ export async function releaseLease(db: Executor, workerId: string, deliveryIds: 
     .execute();
 }
 
-export async function findDelivery(db: Executor, orgId: string, environment: Environment, deliveryId: string): Promise<DeliveryRow | undefined> {
+export async function findDelivery(db: Executor, tenant: Tenant, deliveryId: string): Promise<DeliveryRow | undefined> {
   return db
     .selectFrom('webhook_deliveries')
     .selectAll()
     .where('delivery_id', '=', deliveryId)
-    .where('org_id', '=', orgId)
-    .where('environment', '=', environment)
+    .where('org_id', '=', tenant.orgId)
+    .where('environment', '=', tenant.environment)
     .executeTakeFirst();
 }
 
-export async function lockDelivery(tx: Tx, orgId: string, environment: Environment, deliveryId: string): Promise<DeliveryRow | undefined> {
+export async function lockDelivery(tx: Tx, tenant: Tenant, deliveryId: string): Promise<DeliveryRow | undefined> {
   return tx
     .selectFrom('webhook_deliveries')
     .selectAll()
     .where('delivery_id', '=', deliveryId)
-    .where('org_id', '=', orgId)
-    .where('environment', '=', environment)
+    .where('org_id', '=', tenant.orgId)
+    .where('environment', '=', tenant.environment)
     .forUpdate()
     .executeTakeFirst();
 }
 
-export async function findDeliveryById(db: Executor, deliveryId: string): Promise<DeliveryRow | undefined> {
-  return db.selectFrom('webhook_deliveries').selectAll().where('delivery_id', '=', deliveryId).executeTakeFirst();
-}
-
-export interface DeliveryListQuery {
-  orgId: string;
-  environment: Environment;
+export interface DeliveryListQuery extends Tenant {
   caseId?: string;
   status?: DeliveryStatus;
   eventType?: string;
@@ -315,32 +309,43 @@ export async function listDeliveries(db: Executor, query: DeliveryListQuery): Pr
   return { rows: rows.slice(0, query.limit), hasMore: rows.length > query.limit };
 }
 
-export async function listAttempts(db: Executor, deliveryId: string): Promise<AttemptRow[]> {
-  return db.selectFrom('webhook_delivery_attempts').selectAll().where('delivery_id', '=', deliveryId).orderBy('attempt_number').execute();
+export async function listAttempts(db: Executor, tenant: Tenant, deliveryId: string): Promise<AttemptRow[]> {
+  return db
+    .selectFrom('webhook_delivery_attempts')
+    .selectAll()
+    .where('org_id', '=', tenant.orgId)
+    .where('environment', '=', tenant.environment)
+    .where('delivery_id', '=', deliveryId)
+    .orderBy('attempt_number')
+    .execute();
 }
 
 /** A failed delivery goes back to the queue with a fresh budget of attempts. */
-export async function requeueFailedDelivery(tx: Executor, deliveryId: string, now: Date): Promise<DeliveryRow | undefined> {
+export async function requeueFailedDelivery(tx: Executor, tenant: Tenant, deliveryId: string, now: Date): Promise<DeliveryRow | undefined> {
   return tx
     .updateTable('webhook_deliveries')
     .set({ status: 'pending', attempt_count: 0, next_attempt_at: now, failed_at: null, locked_by: null, locked_until: null, updated_at: now })
+    .where('org_id', '=', tenant.orgId)
+    .where('environment', '=', tenant.environment)
     .where('delivery_id', '=', deliveryId)
     .where('status', '=', 'failed')
     .returningAll()
     .executeTakeFirst();
 }
 
-export async function markDeliveryAcknowledged(tx: Executor, deliveryId: string, acknowledgementId: string | null, now: Date): Promise<void> {
+export async function markDeliveryAcknowledged(tx: Executor, tenant: Tenant, deliveryId: string, acknowledgementId: string | null, now: Date): Promise<void> {
   await tx
     .updateTable('webhook_deliveries')
     .set({ acknowledged_at: now, acknowledgement_id: acknowledgementId, updated_at: now })
+    .where('org_id', '=', tenant.orgId)
+    .where('environment', '=', tenant.environment)
     .where('delivery_id', '=', deliveryId)
     .where('acknowledged_at', 'is', null)
     .execute();
 }
 
 /** Whether another case.completed delivery of the case can still arrive, or already has. */
-export async function caseHasLiveHandoffDelivery(db: Executor, caseId: string, exceptDeliveryId: string): Promise<boolean> {
+export async function caseHasLiveHandoffDeliveryUnscoped(db: Executor, caseId: string, exceptDeliveryId: string): Promise<boolean> {
   const row = await db
     .selectFrom('webhook_deliveries')
     .select('delivery_id')
@@ -356,7 +361,7 @@ export async function caseHasLiveHandoffDelivery(db: Executor, caseId: string, e
 /** Deliveries per endpoint and status created since `since`: the endpoint list's recent success. */
 export async function countRecentDeliveriesByEndpoint(
   db: Executor,
-  query: { orgId: string; environment: Environment; since: Date },
+  query: Tenant & { since: Date },
 ): Promise<{ endpoint_id: string; status: DeliveryStatus; n: number }[]> {
   const rows = await db
     .selectFrom('webhook_deliveries')
@@ -370,11 +375,13 @@ export async function countRecentDeliveriesByEndpoint(
 }
 
 /** An endpoint's deliveries under a live lease: what a `dossier listen` stream has handed out and not heard back about. */
-export async function countLeasedDeliveries(db: Executor, endpointId: string, now: Date): Promise<number> {
+export async function countLeasedDeliveries(db: Executor, tenant: Tenant, endpointId: string, now: Date): Promise<number> {
   const row = await db
     .selectFrom('webhook_deliveries')
     .select((eb) => eb.fn.countAll<string>().as('n'))
     .where('endpoint_id', '=', endpointId)
+    .where('org_id', '=', tenant.orgId)
+    .where('environment', '=', tenant.environment)
     .where('status', 'in', ['pending', 'retry_scheduled'])
     .where('locked_until', '>', now)
     .executeTakeFirstOrThrow();

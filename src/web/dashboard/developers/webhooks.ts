@@ -99,11 +99,7 @@ export function registerWebhooks(scope: FastifyInstance, deps: DashboardRouteDep
 
   const listPage = async (request: FastifyRequest, reply: FastifyReply, form: { url: string; events: string[] }, errors: ErrorItem[] = [], status = 200) => {
     const tenant = tenantOf(request);
-    const [endpoints, stats, listeners] = await Promise.all([
-      listEndpointViews(ctx, { orgId: tenant.orgId, environment: tenant.environment }),
-      recentDeliveryStats(ctx, tenant),
-      listenerStates(ctx, tenant),
-    ]);
+    const [endpoints, stats, listeners] = await Promise.all([listEndpointViews(ctx, { tenant }), recentDeliveryStats(ctx, tenant), listenerStates(ctx, tenant)]);
     const notice = errors.length === 0 ? takeFlash(reply, request, flashDeps) : undefined;
     const err = (id: string) => errors.find((e) => e.href === id)?.text;
     return sendDeveloperPage(request, reply, deps, {
@@ -172,7 +168,7 @@ export function registerWebhooks(scope: FastifyInstance, deps: DashboardRouteDep
     if (form.events.length === 0) errors.push({ href: 'endpoint-events', text: 'Choose at least one event, or all events' });
     if (errors.length > 0) return listPage(request, reply, form, errors, 400);
     const tenant = tenantOf(request);
-    const created = await createEndpoint({ ...ctx, secret: deps.secret }, { orgId: tenant.orgId, environment: tenant.environment, url: form.url, events: form.events, selfServe: true });
+    const created = await createEndpoint({ ...ctx, secret: deps.secret }, { tenant, url: form.url, events: form.events, selfServe: true });
     if (!created.ok) {
       const field = created.code === 'invalid_request' ? 'endpoint-events' : 'endpoint-url';
       return listPage(request, reply, form, [{ href: field, text: created.message }], created.code === 'self_serve_webhooks_disabled' ? 428 : 400);
@@ -184,7 +180,7 @@ export function registerWebhooks(scope: FastifyInstance, deps: DashboardRouteDep
   scope.get('/developers/webhooks/:endpoint_id', { config: { auth: 'admin' } }, async (request, reply) => {
     const { endpoint_id } = request.params as { endpoint_id: string };
     const tenant = tenantOf(request);
-    const found = await getEndpoint(ctx, endpoint_id, tenant);
+    const found = await getEndpoint(ctx, { tenant, endpointId: endpoint_id });
     if (!found.ok) return reply.callNotFound();
     const e = found.value;
     const listener = (await listenerStates(ctx, tenant)).get(e.endpoint_id);
@@ -270,11 +266,11 @@ export function registerWebhooks(scope: FastifyInstance, deps: DashboardRouteDep
   scope.post('/developers/webhooks/:endpoint_id/test', { config: { auth: 'admin' } }, async (request, reply) => {
     const { endpoint_id } = request.params as { endpoint_id: string };
     const tenant = tenantOf(request);
-    const target = await currentSigningSecret({ ...ctx, secret: deps.secret }, endpoint_id, tenant);
+    const target = await currentSigningSecret({ ...ctx, secret: deps.secret }, { tenant, endpointId: endpoint_id });
     if (!target.ok) return reply.callNotFound();
     if ((await listenerStates(ctx, tenant)).has(endpoint_id)) {
       // The server never connects to a listener's URL: the test is queued for the listen stream, like any delivery.
-      const queued = await queueTestDelivery(ctx, { orgId: tenant.orgId, environment: tenant.environment, endpointId: endpoint_id, traceId: String(request.id) });
+      const queued = await queueTestDelivery(ctx, { tenant, endpointId: endpoint_id, traceId: String(request.id) });
       if (queued.ok) ctx.wake.notify('webhook-deliveries');
       setFlash(reply, request, flashDeps, { kind: 'notice', text: queued.ok ? 'Test event queued for dossier listen: it appears in the delivery log below.' : queued.message });
       return reply.redirect(endpointPath(endpoint_id), 303);
@@ -303,7 +299,7 @@ export function registerWebhooks(scope: FastifyInstance, deps: DashboardRouteDep
 
   scope.get('/developers/webhooks/:endpoint_id/rotate', { config: { auth: 'admin' } }, async (request, reply) => {
     const { endpoint_id } = request.params as { endpoint_id: string };
-    const found = await getEndpoint(ctx, endpoint_id, tenantOf(request));
+    const found = await getEndpoint(ctx, { tenant: tenantOf(request), endpointId: endpoint_id });
     if (!found.ok) return reply.callNotFound();
     return sendDeveloperPage(request, reply, deps, {
       title: 'Rotate signing secret',
@@ -322,7 +318,7 @@ export function registerWebhooks(scope: FastifyInstance, deps: DashboardRouteDep
 
   scope.post('/developers/webhooks/:endpoint_id/rotate', { config: { auth: 'admin' } }, async (request, reply) => {
     const { endpoint_id } = request.params as { endpoint_id: string };
-    const rotated = await rotateEndpointSecret({ ...ctx, secret: deps.secret }, endpoint_id, tenantOf(request));
+    const rotated = await rotateEndpointSecret({ ...ctx, secret: deps.secret }, { tenant: tenantOf(request), endpointId: endpoint_id });
     if (!rotated.ok) return reply.callNotFound();
     setFlash(reply, request, flashDeps, { kind: 'endpoint_secret', endpoint_id, signing_secret: rotated.value.signing_secret, rotated: true });
     return reply.redirect(endpointPath(endpoint_id), 303);
@@ -331,7 +327,7 @@ export function registerWebhooks(scope: FastifyInstance, deps: DashboardRouteDep
   for (const action of ['disable', 'enable'] as const) {
     scope.post(`/developers/webhooks/:endpoint_id/${action}`, { config: { auth: 'admin' } }, async (request, reply) => {
       const { endpoint_id } = request.params as { endpoint_id: string };
-      const changed = await (action === 'disable' ? disableEndpointById : enableEndpointById)(ctx, endpoint_id, tenantOf(request));
+      const changed = await (action === 'disable' ? disableEndpointById : enableEndpointById)(ctx, { tenant: tenantOf(request), endpointId: endpoint_id });
       if (!changed.ok) return reply.callNotFound();
       setFlash(reply, request, flashDeps, { kind: 'notice', text: action === 'disable' ? 'The endpoint is disabled: it receives no new deliveries.' : 'The endpoint is enabled.' });
       return reply.redirect(endpointPath(endpoint_id), 303);

@@ -10,7 +10,7 @@ import type { Migration } from './index.ts';
  * it, the delivery worker counts an attempt as failed ("no `dossier listen` connected").
  */
 export const webhookListeners: Migration = {
-  id: '0021_webhook_listeners',
+  id: '0023_webhook_listeners',
   async up(trx) {
     await sql`alter table webhook_endpoints add column kind text not null default 'url' check (kind in ('url', 'listener'))`.execute(trx);
     await sql`alter table webhook_endpoints add column listener_name text`.execute(trx);
