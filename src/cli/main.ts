@@ -28,6 +28,9 @@ const USAGE = `usage: dossier <command> [--json]
   endpoint rotate-secret ENDPOINT_ID   (the old secret keeps signing for 24 hours)
   notifications list --org ORG_ID --env test|live [--limit N]
   operator create --org ORG_ID --email E --password P [--role admin|reviewer]
+  listen --forward-to URL [--events e1,e2] [--api-key sk_test_… --base-url URL] [--org ORG_ID]
+                          test deliveries forwarded to a URL on this machine, signed as an endpoint gets them
+  key listen [--org ORG_ID]   a test key with the webhooks:listen scope (what listen uses locally)
   demo                    the demo workspace and its test key (created once)
   trigger CASE_TYPE OUTCOME [--org ORG_ID] [--kind KIND] [--timeout S]   a test case from a sample document, then its events
                           (OUTCOME: all_facts, missing_fact, gate_mismatch, unreadable, slow; no --org: the demo workspace)
@@ -58,6 +61,10 @@ async function main(argv: string[]): Promise<number> {
     const { runWorker } = await import('./commands/worker.ts');
     await runWorker({ json });
     return -1;
+  }
+  if (command === 'listen') {
+    const { listen } = await import('./commands/listen.ts');
+    return listen(words.slice(1), { json, adminCommand: runAdminCommand });
   }
   if (command === 'restore') {
     const { restoreBackup } = await import('./commands/backup.ts');
