@@ -67,6 +67,7 @@ export async function openRuntime(config: Config, options: RuntimeOptions): Prom
         await ctx.rateLimits.close();
         await ctx.outbound.close();
         await ctx.extraction.close();
+        ctx.blobs.close();
         await database.close();
       },
     };

@@ -7,11 +7,40 @@ import type { Executor, Tx } from './schema.ts';
  */
 export async function inTransaction<T>(db: Executor, work: (tx: Tx) => Promise<T>): Promise<T> {
   if (db.isTransaction) return work(db as Tx);
-  return db.transaction().execute(async (tx) => {
+  let opened: Tx | undefined;
+  const result = await db.transaction().execute(async (tx) => {
+    opened = tx;
     const result = await work(tx);
     await runBeforeCommit(tx);
     return result;
   });
+  await runAfterCommit(opened!);
+  return result;
+}
+
+const afterCommitWork = new WeakMap<Tx, (() => Promise<void>)[]>();
+
+/**
+ * Registers work to run once the transaction has committed (a rolled back one runs none): what
+ * must not happen unless the change stands, outside the database, such as deleting an erased
+ * document's objects from the bucket. Best effort: a failure is the work's own to log, and the
+ * work must have a safety net (the orphan sweep, for objects). Only transactions opened by
+ * `inTransaction` run it.
+ */
+export function afterCommit(tx: Tx, work: () => Promise<void>): void {
+  let pending = afterCommitWork.get(tx);
+  if (!pending) {
+    pending = [];
+    afterCommitWork.set(tx, pending);
+  }
+  pending.push(work);
+}
+
+async function runAfterCommit(tx: Tx): Promise<void> {
+  const pending = afterCommitWork.get(tx);
+  if (!pending) return;
+  afterCommitWork.delete(tx);
+  for (const work of pending) await work().catch(() => {});
 }
 
 const beforeCommitWork = new WeakMap<Tx, Map<string, () => Promise<void>>>();
