@@ -9,6 +9,7 @@ import { drainCaseJobs } from '../engine/engine-fixtures.ts';
 import { startDocumentServer } from '../documents/document-server.ts';
 import { incomeVerification, uniqueKey } from '../support/fixtures.ts';
 import { createTestApp, describeEachBackend, type TestApp, type TestWorkspace } from '../support/harness.ts';
+import { describeEachStore } from '../support/object-store.ts';
 import { addEndpoint, insertCase } from '../webhooks/fixtures.ts';
 import { PAY_STUB } from './fixtures.ts';
 
@@ -127,7 +128,7 @@ describeEachBackend('webhook retention', (backend) => {
   });
 });
 
-describeEachBackend('document retention', (backend) => {
+describeEachStore('document retention', (backend, _store, storeEnv) => {
   let t: TestApp;
   let ws: TestWorkspace;
   let docs: Awaited<ReturnType<typeof startDocumentServer>>;
@@ -135,7 +136,7 @@ describeEachBackend('document retention', (backend) => {
 
   beforeAll(async () => {
     docs = await startDocumentServer({ '/paystub.txt': { body: PAY_STUB, type: 'text/plain' } });
-    t = await createTestApp(backend, { clock, env: { DOSSIER_ALLOW_PRIVATE_NETWORK: 'true', DOCUMENT_RETENTION_DAYS: '30' } });
+    t = await createTestApp(backend, { clock, env: { ...(await storeEnv()), DOSSIER_ALLOW_PRIVATE_NETWORK: 'true', DOCUMENT_RETENTION_DAYS: '30' } });
     ws = await t.workspace();
     const variants: Record<string, Record<string, unknown>> = {
       week_kept: { retention: { documents_days: 7 } },
