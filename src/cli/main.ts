@@ -30,7 +30,8 @@ const USAGE = `usage: dossier <command> [--json]
   operator create --org ORG_ID --email E --password P [--role admin|reviewer]
   demo                    the demo workspace and its test key (created once)
   backup --out FILE       a consistent copy of the embedded database (while a server runs, too)
-  restore --in FILE [--force]   a backup into DATA_DIR (empty, unless --force; no server running)`;
+  restore --in FILE [--force]   a backup into DATA_DIR (empty, unless --force; no server running)
+  documents migrate --to s3|database [--batch N]   move document bytes between the database and DOCUMENT_STORE's bucket (while serving)`;
 
 async function main(argv: string[]): Promise<number> {
   const json = argv.includes('--json');
