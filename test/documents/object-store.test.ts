@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { executeAdminCommand } from '../../src/cli/admin-commands.ts';
 import { moveAllDocuments } from '../../src/domain/documents/move-document.ts';
 import { ORPHAN_GRACE_MS, sweepOrphanObjects } from '../../src/domain/documents/orphan-objects.ts';
 import { ManualClock } from '../../src/ports/clock.ts';
@@ -205,6 +206,14 @@ describe.each(backends().slice(-1))('documents in an object store [%s]', (backen
       } finally {
         store.close();
       }
+      // The command: without a bucket it says what it needs; with one it prints its summary line.
+      const refused = await executeAdminCommand(dbApp.runtime, ['documents', 'migrate', '--to', 's3']);
+      expect(refused.result).toMatchObject({ error: { code: 'precondition_required' } });
+      const usage = await executeAdminCommand(t.runtime, ['documents', 'migrate', '--to', 'tape']);
+      expect(usage.exitCode).toBe(2);
+      const ran = await executeAdminCommand(t.runtime, ['documents', 'migrate', '--to', 's3']);
+      expect(ran.exitCode).toBe(0);
+      expect(ran.result).toMatchObject({ to: 's3', moved: 0, remaining: 0, summary: expect.stringMatching(/^moved 0 documents to s3 in [\d.]+ s \(\d+ already there, 0 erased meanwhile, 0 unavailable\); 0 not in s3$/) });
     } finally {
       await dbApp.close();
     }
