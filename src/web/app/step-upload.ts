@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { UploadNode } from '../../domain/case-types/definition.ts';
-import { removeApplicantDocument, uploadApplicantDocument, type ApplicantDocument, type UploadProblem } from '../../domain/sessions/applicant-intake.ts';
+import { MAX_DOCUMENT_BYTES, removeApplicantDocument, uploadApplicantDocument, type ApplicantDocument, type UploadProblem } from '../../domain/sessions/applicant-intake.ts';
 import { CSRF_FIELD, csrfMatches } from '../csrf.ts';
 import { formField } from '../face.ts';
 import type { Translate } from '../i18n/index.ts';
@@ -176,14 +176,39 @@ async function readUpload(request: FastifyRequest, a: ApplicantRequest, secret: 
       if (part.fieldname === 'replaces') out.replaces = String(part.value);
       continue;
     }
-    const chunks: Buffer[] = [];
-    for await (const chunk of part.file) if (out.csrfOk && !out.file) chunks.push(chunk as Buffer);
+    const chunks = fileCollector(request);
+    for await (const chunk of part.file) if (out.csrfOk && !out.file) chunks.add(chunk as Buffer);
     if (!out.csrfOk || out.file) continue;
-    const bytes = Buffer.concat(chunks);
+    const bytes = chunks.bytes();
     if (part.filename === '' && bytes.byteLength === 0) continue;
     out.file = { filename: part.filename, bytes, truncated: part.file.truncated };
   }
   return out;
+}
+
+/**
+ * Gathers a file's chunks into one buffer. The request's length bounds the file's, so the buffer
+ * is allocated once at that size and the chunks copied in as they arrive: a 20 MB file is held
+ * once, not as chunks plus their concatenation (issue 30). A request without a length (chunked)
+ * falls back to joining the chunks at the end.
+ */
+function fileCollector(request: FastifyRequest): { add(chunk: Buffer): void; bytes(): Buffer } {
+  const declared = Number(request.headers['content-length']);
+  const bound = Number.isSafeInteger(declared) && declared > 0 && declared <= MAX_DOCUMENT_BYTES + 64 * 1024 ? declared : undefined;
+  if (bound === undefined) {
+    const chunks: Buffer[] = [];
+    return { add: (chunk) => void chunks.push(chunk), bytes: () => Buffer.concat(chunks) };
+  }
+  // Allocated at the first chunk: the form's unused (empty) camera input costs nothing.
+  let into: Buffer | undefined;
+  let at = 0;
+  return {
+    add(chunk) {
+      into ??= Buffer.allocUnsafe(bound);
+      at += chunk.copy(into, at);
+    },
+    bytes: () => (into ? into.subarray(0, at) : Buffer.alloc(0)),
+  };
 }
 
 function uploadNode(a: ApplicantRequest, nodeId: string): UploadNode | undefined {
