@@ -130,14 +130,14 @@ describeEachBackend('OpenAPI import', (backend) => {
 
     it('openapi_fetch_failed: the address policy and the deadline', async () => {
       const strict = createSafeHttpClient({ policy: { allowPrivateNetwork: false }, timeoutMs: 2_000 });
-      const base = { ...t.ctx, config: { ...t.ctx.config, allowPrivateNetwork: false }, outbound: strict };
+      const base = { ...t.ctx, config: { ...t.ctx.config, allowPrivateNetwork: false }, http: strict };
       const input = { orgId: ws.orgId, environment: 'test' as const, connector_key: 'x_policy' };
       for (const url of [`${docs.url}/docs/petstore-3.0.json`, 'https://127.0.0.1/openapi.json', 'https://[::1]/openapi.json', 'https://169.254.169.254/latest']) {
         const refused = await importOpenApiConnector(base, { ...input, openapi_url: url });
         expect(refused.ok ? 'ok' : `${refused.code}: ${refused.message}`).toMatch(/^openapi_fetch_failed: openapi_url is refused by the address policy/);
       }
       await strict.close();
-      const slow = await importOpenApiConnector({ ...t.ctx, openApiFetch: { timeoutMs: 200 } }, { ...input, openapi_url: `${docs.url}/slow` });
+      const slow = await importOpenApiConnector({ ...t.ctx, http: t.ctx.outbound.connectors, openApiFetch: { timeoutMs: 200 } }, { ...input, openapi_url: `${docs.url}/slow` });
       expect(slow.ok ? 'ok' : `${slow.code}: ${slow.message}`).toMatch(/^openapi_fetch_failed: openapi_url timed out: no complete answer within 200 ms/);
     });
 

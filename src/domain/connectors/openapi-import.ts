@@ -25,7 +25,7 @@ export interface SkippedOperation {
   reason: string;
 }
 
-export type ImportDeps = ConnectorDeps & { outbound: OutboundHttp; openApi: OpenApiReader; openApiFetch?: { timeoutMs?: number; maxBytes?: number } };
+export type ImportDeps = ConnectorDeps & { http: OutboundHttp; openApi: OpenApiReader; openApiFetch?: { timeoutMs?: number; maxBytes?: number } };
 
 type Obj = Record<string, unknown>;
 const isObject = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -103,7 +103,7 @@ export async function importOpenApiConnector(
   if (given.length > 1) return fail('invalid_request', 'Give exactly one of openapi_url, openapi_json or openapi, not several.');
 
   let parsed: Result<unknown>;
-  if (input.openapi_url !== undefined && input.openapi_url !== '') parsed = await fetchOpenApiDocument(deps.outbound, input.openapi_url, deps.openApiFetch);
+  if (input.openapi_url !== undefined && input.openapi_url !== '') parsed = await fetchOpenApiDocument(deps.http, input.openapi_url, deps.openApiFetch);
   else if (input.openapi_json !== undefined && input.openapi_json !== '') parsed = await parseDocumentText(input.openapi_json);
   else parsed = ok(input.openapi);
   if (!parsed.ok) return parsed;

@@ -7,7 +7,7 @@ import type { Db, Executor } from '../../storage/schema.ts';
 import type { PageRenderer } from '../documents/index.ts';
 import { renderPdfPage } from '../documents/pdf.ts';
 import { fail, ok, type Result } from '../errors.ts';
-import type { Tenant } from '../cases/read-case.ts';
+import type { Tenant } from '../../ports/tenant.ts';
 
 /**
  * Scale of console page images: 1.5 ≈ 108 dpi (an A4 page is 893 × 1263 px), sharp at 100 % and
@@ -31,7 +31,7 @@ type PageRef = { caseId: string; docId: string; pageIndex: number };
  */
 export async function ensurePageImage(deps: PageImageDeps, input: { tenant: Tenant; ref: PageRef }): Promise<Result<PageImageMeta | null>> {
   const { tenant, ref } = input;
-  const doc = await findDocument(deps.db, ref.docId, { ...tenant, caseId: ref.caseId });
+  const doc = await findDocument(deps.db, tenant, ref.docId, ref.caseId);
   if (!doc) return fail('not_found', `Case ${ref.caseId} has no document ${ref.docId}.`);
   if (doc.erased_at !== null || (doc.mime_type !== 'application/pdf' && doc.mime_type !== 'image/png' && doc.mime_type !== 'image/jpeg')) return ok(null);
   if (!Number.isInteger(ref.pageIndex) || ref.pageIndex < 0 || (doc.page_count !== null && ref.pageIndex >= doc.page_count)) return ok(null);
@@ -76,7 +76,7 @@ export const PRERENDER_MAX_PAGES = 8;
  */
 export async function prerenderPageImages(
   deps: { db: Db; clock: Clock; renderer: PageRenderer; blobs: BlobStore },
-  input: { docId: string; bytes: Uint8Array; pageIndexes: readonly number[] },
+  input: { tenant: Tenant; docId: string; bytes: Uint8Array; pageIndexes: readonly number[] },
 ): Promise<number> {
   const wanted = [...new Set([0, ...input.pageIndexes])].sort((a, b) => a - b).slice(0, PRERENDER_MAX_PAGES);
   const pages = await deps.renderer.renderPages({ bytes: input.bytes, pageIndexes: wanted, scale: PAGE_IMAGE_SCALE, maxRenderPixels: MAX_PAGE_PIXELS });
@@ -95,21 +95,22 @@ export async function prerenderPageImages(
     created_at: now,
     ...places[i]!,
   }));
-  if (await savePageImagesOfLiveDocument(deps.db, input.docId, rows)) return rows.length;
+  if (await savePageImagesOfLiveDocument(deps.db, input.tenant, input.docId, rows)) return rows.length;
   // Erased meanwhile: its objects go with it.
   for (const place of places) if (place.object_key) await deps.blobs.discard({ place: 'object', docId: input.docId, objectKey: place.object_key, sealedKey: '' });
   return 0;
 }
 
 /** The stored image of a page, rendering it first when nobody has looked at it yet. */
-export async function readPageImage(deps: PageImageDeps, input: { tenant: Tenant; ref: PageRef }): Promise<Result<PageImageMeta & { bytes: Uint8Array }>> {
+export async function readPageImage(deps: PageImageDeps, input: { tenant: Tenant; ref: PageRef }): Promise<Result<PageImageMeta & { bytes: Buffer }>> {
   const { ref } = input;
   const meta = await ensurePageImage(deps, input);
   if (!meta.ok) return meta;
   const row = meta.value ? await findPageImage(deps.db, ref.docId, ref.pageIndex) : undefined;
   const image = row ? await deps.blobs.readPageImage(deps.db, row) : undefined;
   if (!row || !image?.ok) return fail('not_found', `Document ${ref.docId} has no image of page ${ref.pageIndex + 1}${image && !image.ok ? ' (document_unavailable: its stored file is missing)' : ''}.`);
-  return ok({ ...row, bytes: image.bytes });
+  const { bytes: _inline, object_key: _key, ...stored } = row;
+  return ok({ ...stored, bytes: Buffer.from(image.bytes.buffer, image.bytes.byteOffset, image.bytes.byteLength) });
 }
 
 /** The original file of a case's document, for download; not_found once erased. */
@@ -118,7 +119,7 @@ export async function readOriginalFile(
   input: { tenant: Tenant; ref: { caseId: string; docId: string } },
 ): Promise<Result<{ stream: Readable; size: number; filename: string; mimeType: string }>> {
   const { tenant, ref } = input;
-  const doc = await findDocument(deps.db, ref.docId, { ...tenant, caseId: ref.caseId });
+  const doc = await findDocument(deps.db, tenant, ref.docId, ref.caseId);
   if (!doc) return fail('not_found', `Case ${ref.caseId} has no document ${ref.docId}.`);
   // Streamed from the store: a 20 MB original is never held whole to be sent.
   const file = doc.erased_at === null ? await deps.blobs.open(deps.db, doc.doc_id) : undefined;

@@ -69,7 +69,7 @@ export const importOpenApiConnectorRoute: FastifyPluginAsyncZod<{ ctx: AppContex
       const key = authOf(request);
       const b = request.body;
       const imported = unwrap(
-        await importOpenApiConnector(ctx, {
+        await importOpenApiConnector({ ...ctx, http: ctx.outbound.connectors }, {
           orgId: key.orgId,
           environment: key.environment,
           connector_key: b.connector_key,

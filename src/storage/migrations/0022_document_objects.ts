@@ -8,7 +8,7 @@ import type { Migration } from './index.ts';
  * half moved by `dossier documents migrate` cannot exist.
  */
 export const documentObjects: Migration = {
-  id: '0020_document_objects',
+  id: '0022_document_objects',
   async up(trx) {
     await sql`alter table document_blobs alter column bytes drop not null`.execute(trx);
     await sql`alter table document_blobs add column object_key text, add column sealed_key text`.execute(trx);
