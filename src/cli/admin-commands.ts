@@ -6,6 +6,7 @@ import { BACKUP_COMMANDS } from './commands/backup.ts';
 import { CASE_TYPE_COMMANDS } from './commands/case-type.ts';
 import { UsageError, type AdminCommand, type CommandOutcome } from './commands/command.ts';
 import { DEMO_COMMANDS } from './commands/demo.ts';
+import { DOCUMENT_COMMANDS } from './commands/documents.ts';
 import { ENDPOINT_COMMANDS } from './commands/endpoint.ts';
 import { KEY_COMMANDS } from './commands/key.ts';
 import { MIGRATE_COMMANDS } from './commands/migrate.ts';
@@ -28,6 +29,7 @@ export const ADMIN_COMMANDS: readonly AdminCommand[] = [
   ...OPERATOR_COMMANDS,
   ...BACKUP_COMMANDS,
   ...TRIGGER_COMMANDS,
+  ...DOCUMENT_COMMANDS,
 ];
 
 export type { CommandOutcome };

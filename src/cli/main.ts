@@ -36,7 +36,8 @@ const USAGE = `usage: dossier <command> [--json]
                           (OUTCOME: all_facts, missing_fact, gate_mismatch, unreadable, slow; no --org: the demo workspace)
   case events CASE_ID --org ORG_ID --env test|live [--after CURSOR]
   backup --out FILE       a consistent copy of the embedded database (while a server runs, too)
-  restore --in FILE [--force]   a backup into DATA_DIR (empty, unless --force; no server running)`;
+  restore --in FILE [--force]   a backup into DATA_DIR (empty, unless --force; no server running)
+  documents migrate --to s3|database [--batch N]   move document bytes between the database and DOCUMENT_STORE's bucket (while serving)`;
 
 async function main(argv: string[]): Promise<number> {
   const json = argv.includes('--json');

@@ -106,7 +106,8 @@ export async function processDocument(
         erased_at: null,
       });
       // A sample's bytes are stored now, as an upload's are: the worker reads them instead of fetching.
-      if (drawnSample) await deps.blobs.put(tx, docId, drawnSample.bytes);
+      // Staged before the row commits; a transaction that fails leaves an object the orphan sweep removes.
+      if (drawnSample) await deps.blobs.attach(tx, await deps.blobs.stage(docId, drawnSample.bytes));
       await recordCaseEvent(tx, deps, {
         caseRow,
         eventType: 'document.uploaded',

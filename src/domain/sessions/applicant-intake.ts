@@ -139,7 +139,12 @@ export async function uploadApplicantDocument(
   const mime = sniffed.ok ? sniffed.value : null;
   const locked = mime === 'application/pdf' && (await pdfNeedsPassword(input.bytes));
   const now = deps.clock.now();
-  return inTransactionResult(deps.db, async (tx) => {
+  // The object is written before its row commits (a bucket is outside the transaction), and
+  // only for a file that can be accepted; a store that is down throws here, before anything is
+  // written, and the applicant is asked to try again.
+  const docId = deps.ids.next('doc');
+  const staged = !problem && !locked ? await deps.blobs.stage(docId, input.bytes) : undefined;
+  const outcome = await inTransactionResult(deps.db, async (tx) => {
     const authorized = await authorizeApplicant(tx, input);
     if (!authorized.ok) return authorized;
     const session = authorized.value;
@@ -165,7 +170,6 @@ export async function uploadApplicantDocument(
         row = (await lockCaseRow(tx, { tenant: tenantOfRow(row), caseId: row.case_id }))!;
       }
     }
-    const docId = deps.ids.next('doc');
     await insertDocument(tx, {
       doc_id: docId,
       case_id: row.case_id,
@@ -185,7 +189,7 @@ export async function uploadApplicantDocument(
       updated_at: now,
       erased_at: null,
     });
-    await deps.blobs.put(tx, docId, input.bytes);
+    await deps.blobs.attach(tx, staged!);
     await recordCaseEvent(tx, deps, {
       caseRow: row,
       eventType: 'document.uploaded',
@@ -196,7 +200,13 @@ export async function uploadApplicantDocument(
     // As /process does for a case that is still open: processing takes it back to the applicant when done.
     if (row.runtime_status === 'intake_in_progress') await transitionCase(tx, deps, { row, to: 'processing', cause });
     return ok<UploadOutcome>({ kind: 'uploaded', doc_id: docId });
+  }).catch(async (err: unknown) => {
+    if (staged) await deps.blobs.discard(staged);
+    throw err;
   });
+  // Refused (or rolled back): the object has no row and goes now, not an hour later.
+  if (staged && !(outcome.ok && outcome.value.kind === 'uploaded')) await deps.blobs.discard(staged);
+  return outcome;
 }
 
 /** Removes an uploaded file before submission: it is erased (bytes, text and derived facts), as erasure does. */
