@@ -34,6 +34,8 @@ export interface ApplicantFollowUp {
 export interface ApplicantIntake {
   session_id: string;
   case_id: string;
+  /** The integrator's own reference for the case, shown to the applicant when given. */
+  external_case_id: string | null;
   status: SessionStatus;
   expired: boolean;
   expires_at: Date;
@@ -68,6 +70,7 @@ export async function loadApplicantIntake(deps: { db: Db; clock: WriterDeps['clo
   return ok({
     session_id: row.session_id,
     case_id: row.case_id,
+    external_case_id: row.external_case_id,
     status: row.status,
     expired: row.status === 'expired' || row.expires_at <= deps.clock.now(),
     expires_at: row.expires_at,

@@ -7,7 +7,8 @@ import type { Translate } from '../i18n/index.ts';
 import { html, sendPage } from '../render.ts';
 import { button, notification, tag, type ErrorItem } from '../ui/components.ts';
 import { fileInput, hiddenInput } from '../ui/fields.ts';
-import { afterStep, applicantOf, beforeStep, CSRF_PURPOSE, labelParams, paths, stepsOf, type AppRouteDeps, type ApplicantRequest } from './context.ts';
+import { afterStep, applicantOf, beforeStep, CSRF_PURPOSE, labelled, paths, stepsOf, type AppRouteDeps, type ApplicantRequest } from './context.ts';
+import { formatOneDecimal } from './formats.ts';
 import { sendAppError } from './errors.ts';
 import { appPage, csrfInput } from './layout.ts';
 
@@ -33,9 +34,9 @@ function acceptsImages(kind: Kind): boolean {
   return kind.accept.some((m) => m.startsWith('image/'));
 }
 
-export function fileSize(bytes: number | null, t: Translate): string {
+export function fileSize(bytes: number | null, t: Translate, locale = 'en'): string {
   if (bytes === null) return '';
-  return bytes >= 1_000_000 ? t('upload.size_mb', { n: (bytes / 1_000_000).toFixed(1) }) : t('upload.size_kb', { n: Math.max(1, Math.round(bytes / 1000)) });
+  return bytes >= 1_000_000 ? t('upload.size_mb', { n: formatOneDecimal(locale, bytes / 1_000_000) }) : t('upload.size_kb', { n: Math.max(1, Math.round(bytes / 1000)) });
 }
 
 type UploadError = UploadProblem | 'none_chosen' | 'failed';
@@ -51,9 +52,10 @@ const STATUS_OF: Record<UploadError, number> = {
   closed: 409,
 };
 
-function uploadErrorText(problem: UploadError, kind: Kind, t: Translate): string {
-  const params = { ...labelParams(kind.label), types: typeList(kind, t), max: kind.max_files };
-  return t(`upload.error.${problem}`, params);
+function uploadErrorText(problem: UploadError, kind: Kind, a: ApplicantRequest): string {
+  const params = { types: typeList(kind, a.t), max: kind.max_files };
+  if (problem === 'none_chosen' || problem === 'too_many_files') return labelled(a, `upload.error.${problem}`, kind.label, params);
+  return a.t(`upload.error.${problem}`, params);
 }
 
 interface UploadView {
@@ -78,7 +80,7 @@ function fileRow(deps: AppRouteDeps, a: ApplicantRequest, node: UploadNode, kind
   const replaceId = `replace-${doc.doc_id}`;
   return html`<li class=${failed ? 'file-list__item file-list__item--failed' : 'file-list__item'}>
     <div class="file-list__row">
-      <span><span class="file-list__name">${doc.filename}</span> <span class="muted small">${fileSize(doc.byte_size, t)}</span></span>
+      <span><span class="file-list__name">${doc.filename}</span> <span class="muted small">${fileSize(doc.byte_size, t, a.locale)}</span></span>
       <span class="cluster">
         ${failed ? tag(t('upload.status.failed'), 'danger') : tag(t(`upload.status.${doc.status as 'uploaded'}`), 'success')}
         <form method="post" action=${p.removeFile(node.node_id)}>
@@ -112,14 +114,14 @@ function kindSection(deps: AppRouteDeps, a: ApplicantRequest, node: UploadNode, 
     <form method="post" enctype="multipart/form-data" action=${paths(deps.prefix, a.intake.session_id).uploadFiles(node.node_id)} novalidate data-upload-form="" data-uploading-text=${t('upload.uploading')} data-failed-text=${t('upload.error.failed')} data-retry-text=${t('upload.retry')}>
       ${csrfInput(a.csrf)}${hiddenInput('kind', kind.document_kind)}
       <div class="dropzone" data-dropzone="">
-        ${fileInput({ id: fileId, name: 'file', label: t('upload.choose_label', { label: kind.label }), hint, error, errorPrefix: t('common.error_prefix'), accept: kind.accept.join(',') })}
+        ${fileInput({ id: fileId, name: 'file', label: labelled(a, 'upload.choose_label', kind.label), hint, error, errorPrefix: t('common.error_prefix'), accept: kind.accept.join(',') })}
         ${acceptsImages(kind)
-          ? fileInput({ id: photoId, name: 'photo', label: t('upload.photo_label', { label: kind.label }), hint: t('upload.photo_hint'), accept: kind.accept.filter((m) => m.startsWith('image/')).join(','), capture: 'environment' })
+          ? fileInput({ id: photoId, name: 'photo', label: labelled(a, 'upload.photo_label', kind.label), hint: t('upload.photo_hint'), accept: kind.accept.filter((m) => m.startsWith('image/')).join(','), capture: 'environment' })
           : null}
         <p class="dropzone__hint" data-drop-hint="" hidden>${t('upload.drop')}</p>
         <div class="preview-area" data-preview="" data-preview-title=${t('upload.preview')} data-preview-alt=${t('upload.preview_alt')}></div>
       </div>
-      ${button({ text: t('upload.button', labelParams(kind.label)), variant: 'secondary', data: { 'prevent-double-submit': '' } })}
+      ${button({ text: labelled(a, 'upload.button', kind.label), variant: 'secondary', data: { 'prevent-double-submit': '' } })}
     </form>
     <h3 class="file-list__heading">${t('upload.uploaded_heading')}</h3>
     ${docs.length === 0
@@ -141,6 +143,7 @@ function uploadPage(deps: AppRouteDeps, a: ApplicantRequest, v: UploadView) {
     testMode: intake.environment === 'test',
     back: v.returnTo === 'check' ? p.check : beforeStep(deps.prefix, intake, v.node),
     errors: v.errors,
+    languages: a.languages,
     children: html`
       ${steps.length > 1 ? html`<span class="caption">${t('common.step_of', { n: index + 1, total: steps.length })}</span>` : null}
       <h1>${v.node.title}</h1>
@@ -255,7 +258,7 @@ export function registerUploadStep(scope: FastifyInstance, deps: AppRouteDeps): 
   });
 
   const refuse = (request: FastifyRequest, reply: FastifyReply, a: ApplicantRequest, node: UploadNode, kind: Kind, problem: UploadError, href = `file-${kind.document_kind}`) => {
-    const text = uploadErrorText(problem, kind, a.t);
+    const text = uploadErrorText(problem, kind, a);
     if (wantsJson(request)) return reply.code(STATUS_OF[problem]).header('cache-control', 'no-store').send({ ok: false, problem, message: text });
     return sendPage(reply, uploadPage(deps, a, { node, errors: [{ href, text }] }), STATUS_OF[problem]);
   };
@@ -280,7 +283,7 @@ export function registerUploadStep(scope: FastifyInstance, deps: AppRouteDeps): 
     const live = a.intake.documents.filter((d) => d.status !== 'failed');
     const errors = node.documents
       .filter((k) => k.required && !live.some((d) => d.document_kind === k.document_kind))
-      .map((k) => ({ href: `file-${k.document_kind}`, text: a.t('upload.error.required', labelParams(k.label)) }));
+      .map((k) => ({ href: `file-${k.document_kind}`, text: labelled(a, 'upload.error.required', k.label) }));
     const returnTo = formField(request.body, 'return') === 'check' ? 'check' : '';
     if (errors.length > 0) return sendPage(reply, uploadPage(deps, a, { node, errors, returnTo }), 400);
     return reply.redirect(afterStep(deps.prefix, a.intake, node, returnTo), 303);
