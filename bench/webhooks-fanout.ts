@@ -269,7 +269,7 @@ const mean = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0) / xs.lengt
 try {
   const org = await createOrg(ctx, { name: 'bench' });
   for (let i = 0; i < ENDPOINTS; i++) {
-    const created = await createEndpoint(ctx, { orgId: org.org_id, environment: 'test', url: `http://127.0.0.1:${port}/e${i}`, events: ['*'] });
+    const created = await createEndpoint(ctx, { tenant: { orgId: org.org_id, environment: 'test' }, url: `http://127.0.0.1:${port}/e${i}`, events: ['*'] });
     if (!created.ok) throw new Error(created.message);
   }
   // Deliveries name their case but need no case row: the case id is carried, not joined.
@@ -298,7 +298,7 @@ try {
 
   log(`idle latency: ${LATENCY_SAMPLES} single events into an idle worker`);
   const solo = await createOrg(ctx, { name: 'bench-latency' });
-  const soloEndpoint = await createEndpoint(ctx, { orgId: solo.org_id, environment: 'test', url: `http://127.0.0.1:${port}/solo`, events: ['*'] });
+  const soloEndpoint = await createEndpoint(ctx, { tenant: { orgId: solo.org_id, environment: 'test' }, url: `http://127.0.0.1:${port}/solo`, events: ['*'] });
   if (!soloEndpoint.ok) throw new Error(soloEndpoint.message);
   receiver.send({ type: 'latency' });
   const task = webhookDeliveryTask({ maxInFlight: CONCURRENCY, listenUrl: DATABASE_URL });

@@ -1,23 +1,24 @@
 import type { AppContext, Deps } from './domain/deps.ts';
-import { caseActionEnqueuer } from './domain/connectors/actions.ts';
-import { wakeConnectorWorkers } from './jobs/connector-wake.ts';
+import { caseActionEnqueuer } from './domain/connectors/action-triggers.ts';
 import { cacheKeyLookup } from './domain/keys/verified-key-cache.ts';
 import type { RateLimitStore } from './ports/rate-limit-store.ts';
 import type { Metrics } from './metrics/metrics.ts';
-import { createSafeHttpClient } from './net/safe-fetch.ts';
+import { createOutboundClients } from './net/outbound-clients.ts';
+import { inProcessWakeUps } from './ports/wake.ts';
 import { createExtractionPool } from './jobs/extraction-pool.ts';
+import { createOpenApiReader } from './jobs/openapi-reader.ts';
 import { findApiKeyByHash, listLiveApiKeyHashPrefixesUnscoped } from './storage/api-keys.ts';
 import { knownKeyHashes } from './domain/keys/known-keys.ts';
 import { databaseBlobStore } from './storage/document-blobs.ts';
 import { caseWebhookEnqueuer } from './domain/webhooks/case-enqueuer.ts';
-import { wakeDeliveryWorkers } from './jobs/webhook-wake.ts';
 import { hasEnabledEndpoint } from './storage/webhooks/endpoints.ts';
 import { pingDatabase } from './storage/database.ts';
 
 export type { AppContext };
 
 export function createAppContext(deps: Deps, secret: string, rateLimits: RateLimitStore, metrics: Metrics): AppContext {
-  const outbound = createSafeHttpClient({ policy: { allowPrivateNetwork: deps.config.allowPrivateNetwork }, timeoutMs: 30_000 });
+  const outbound = createOutboundClients(deps.config);
+  const wake = inProcessWakeUps();
   const known = knownKeyHashes((since, now) => listLiveApiKeyHashPrefixesUnscoped(deps.db, since, now), deps.clock);
   const keys = cacheKeyLookup(async (hash) => {
     const row = await findApiKeyByHash(deps.db, hash);
@@ -41,13 +42,15 @@ export function createAppContext(deps: Deps, secret: string, rateLimits: RateLim
     metrics,
     keys: { find: keys.find, forget: keys.forget, isKnown: known.has },
     outbound,
+    wake,
     blobs: databaseBlobStore,
     extraction: createExtractionPool({ size: deps.config.extractionProcesses, maxRssBytes: deps.config.extractionMemoryMb * 1024 * 1024 }),
+    openApi: createOpenApiReader(),
     // Catalog case events write their deliveries in the event's transaction; workers in this
     // process start at once, others hear the NOTIFY the outbox issues.
-    enqueueWebhook: caseWebhookEnqueuer(deps, () => wakeDeliveryWorkers(deps.db)),
-    enqueueActions: caseActionEnqueuer(deps, () => wakeConnectorWorkers(deps.db)),
+    enqueueWebhook: caseWebhookEnqueuer(deps, () => wake.notify('webhook-deliveries')),
+    enqueueActions: caseActionEnqueuer(deps, () => wake.notify('connector-calls')),
     databaseReachable: () => pingDatabase(deps.db),
-    hasEnabledWebhookEndpoint: (orgId, environment) => hasEnabledEndpoint(deps.db, orgId, environment),
+    hasEnabledWebhookEndpoint: (orgId, environment) => hasEnabledEndpoint(deps.db, { orgId, environment }),
   };
 }

@@ -28,9 +28,18 @@ const SECRET_FIELDS = new Set([
   'sealed_key',
 ]);
 
+/**
+ * Fields of the database drivers' errors that quote the row being written (issue 23 §5: a NUL in
+ * an applicant's answer logged `err.where` with the answers' JSON). pg and PGlite put the server's
+ * `detail`, `where`, `hint` and `internalQuery` on the error; PGlite adds the statement's `params`.
+ * The message, SQLSTATE `code`, `routine` and the statement text stay: they say what failed
+ * without saying whose data it was.
+ */
+const DRIVER_DETAIL_FIELDS = new Set(['detail', 'where', 'hint', 'internalquery', 'params', 'parameters', 'queryoptions']);
+
 export function isSecretField(name: string): boolean {
   const lower = name.toLowerCase();
-  return SECRET_FIELDS.has(lower) || lower.endsWith('_token') || lower.endsWith('_secret') || lower.endsWith('_password');
+  return SECRET_FIELDS.has(lower) || DRIVER_DETAIL_FIELDS.has(lower) || lower.endsWith('_token') || lower.endsWith('_secret') || lower.endsWith('_password');
 }
 
 /** Credentials that can sit inside ordinary text (an error message quoting a URL or a header). */
@@ -56,6 +65,10 @@ export function redactDeep(value: unknown, depth = 0, seen: WeakSet<object> = ne
   if (value === null || typeof value !== 'object') return value;
   if (depth >= MAX_DEPTH || seen.has(value)) return '[truncated]';
   seen.add(value);
+  // The log formatter runs before pino's serializers, so an error is still an Error here: its
+  // message and stack are not enumerable and used to be dropped (issue 23 §5 found 500s logged
+  // with neither). Serialize it the way pino would, then redact the copy.
+  if (value instanceof Error) return redactDeep(pino.stdSerializers.err(value), depth + 1, seen);
   if (Array.isArray(value)) return value.map((item) => redactDeep(item, depth + 1, seen));
   if (value instanceof Date || Buffer.isBuffer(value)) return value;
   const out: Record<string, unknown> = {};
@@ -69,8 +82,10 @@ export function createLogger(level: string, destination?: NodeJS.WritableStream)
   return pino(
     {
       level,
-      // Runs on every line's merged object, after serializers (so `err` is a plain object by then).
+      // Runs on every line's merged object *before* pino's serializers, so it serializes errors
+      // itself (at any depth) and the `err` serializer lets its result through unchanged.
       formatters: { log: (object) => redactDeep(object) as Record<string, unknown> },
+      serializers: { err: (value: unknown) => value },
       hooks: {
         logMethod(args, method) {
           // The message string too: an error text may quote a URL with its token.

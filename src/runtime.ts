@@ -11,6 +11,7 @@ import { MissingSecretError, resolveDeploymentSecret } from './deployment-secret
 import { checkDataDirMode } from './storage/data-dir.ts';
 import { resealLegacyEndpointSecrets } from './domain/webhooks/endpoints.ts';
 import { createMetrics } from './metrics/metrics.ts';
+import { closeOutboundClients } from './net/outbound-clients.ts';
 import { registerCollectors } from './metrics/collectors.ts';
 
 export interface Runtime {
@@ -65,7 +66,7 @@ export async function openRuntime(config: Config, options: RuntimeOptions): Prom
       migrations,
       async close() {
         await ctx.rateLimits.close();
-        await ctx.outbound.close();
+        await closeOutboundClients(ctx.outbound);
         await ctx.extraction.close();
         await database.close();
       },

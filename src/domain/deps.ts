@@ -1,13 +1,15 @@
 import type { Logger } from 'pino';
 import type { Config, Environment } from '../config.ts';
 import type { Metrics } from '../metrics/metrics.ts';
-import type { OutboundHttp } from '../net/safe-fetch.ts';
+import type { OutboundClients } from '../net/outbound-clients.ts';
 import type { BlobStore } from '../ports/blob-store.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Ids } from '../ports/ids.ts';
 import type { RateLimitStore } from '../ports/rate-limit-store.ts';
+import type { WakeUps } from '../ports/wake.ts';
 import type { Db } from '../storage/schema.ts';
 import type { ActionEnqueuer, WebhookEnqueuer } from './cases/case-events.ts';
+import type { OpenApiReader } from './connectors/openapi-digest.ts';
 import type { ExtractionPool } from './documents/index.ts';
 import type { StoredKey } from './keys/authenticate.ts';
 
@@ -43,12 +45,16 @@ export interface AppContext extends Deps {
   enqueueWebhook: WebhookEnqueuer;
   /** Writes the connector calls of the action nodes a case event triggers, in the event's transaction. */
   enqueueActions: ActionEnqueuer;
-  /** The one SSRF-safe outbound HTTP client (document fetching; webhooks keep their own pool). */
-  outbound: OutboundHttp;
+  /** The SSRF-safe outbound clients, one per kind of traffic; closed with the runtime. */
+  outbound: OutboundClients;
+  /** Wakes this process's workers when work is queued (webhook deliveries, connector calls). */
+  wake: WakeUps;
   /** Where document bytes live (the database by default). */
   blobs: BlobStore;
   /** Document page extraction in child processes, started on first use (jobs/extraction-pool.ts). */
   extraction: ExtractionPool;
+  /** Reads OpenAPI documents for the connector import in worker threads with a deadline (jobs/openapi-reader.ts). */
+  openApi: OpenApiReader;
   /** Whether the database answers (readiness). */
   databaseReachable: () => Promise<boolean>;
   /** Whether the workspace has an enabled webhook endpoint (SELF_SERVE_WEBHOOKS=false refuses sessions then). */

@@ -53,7 +53,7 @@ export const MAX_PATH_ID_LENGTH = 255;
  * characters such as NUL, which PostgreSQL refuses in text), so the answer is 404 without a
  * database round trip. Invalid UTF-8 never gets this far: the router refuses it as a bad URL.
  */
-function impossiblePathValue(params: unknown): string | undefined {
+export function impossiblePathValue(params: unknown): string | undefined {
   if (params === null || typeof params !== 'object') return undefined;
   for (const [name, value] of Object.entries(params)) {
     if (typeof value === 'string' && (value.length > MAX_PATH_ID_LENGTH || /[\u0000-\u001f\u007f]/.test(value))) return name;
@@ -61,7 +61,8 @@ function impossiblePathValue(params: unknown): string | undefined {
   return undefined;
 }
 
-function fieldWithNul(data: unknown): string | undefined {
+/** The name of a field (query, header or flat form body) whose text holds NUL, which PostgreSQL refuses in text. */
+export function fieldWithNul(data: unknown): string | undefined {
   if (data === null || typeof data !== 'object') return undefined;
   for (const [name, value] of Object.entries(data)) {
     const values = Array.isArray(value) ? value : [value];

@@ -1,10 +1,10 @@
-import { hostname } from 'node:os';
-import type { AppContext } from '../app-context.ts';
+import type { AppContext } from '../domain/deps.ts';
 import { evaluateCaseGates, GATE_EVALUATION_JOB } from '../domain/cases/evaluate-case.ts';
-import { claimDueCaseJobs, finishCaseJob } from '../storage/case-jobs.ts';
+import { claimDueCaseJobsUnscoped, finishCaseJobUnscoped } from '../storage/case-jobs.ts';
 import { abandonDocumentJob, processDocumentJob } from '../domain/processing/document-job.ts';
 import { DOCUMENT_PROCESSING_JOB } from '../domain/processing/process-document.ts';
 import type { CaseJobRow } from '../storage/cases.ts';
+import { BatchLeasedTask, type LeasedKind } from './leased-tasks.ts';
 import type { JobTask } from './worker.ts';
 
 /** What a case job kind does. Document processing registers its handler here too. */
@@ -19,10 +19,10 @@ export type CaseJobGiveUp = (ctx: AppContext, job: CaseJobRow) => Promise<void>;
 
 /**
  * Longer than the slowest legitimate job: a document job fetches for up to 30 s and extracts for
- * up to 120 s + 5 s before its child is killed. A lease that ended mid-run would let a second
- * worker start the same document.
+ * up to 120 s + 5 s before its child is killed. With LEASE_MARGIN_MS the lease is 180 s; a lease
+ * that ended mid-run would let a second worker start the same document.
  */
-const LEASE_MS = 180_000;
+const RUN_MS = 175_000;
 const MAX_ATTEMPTS = 5;
 
 export interface CaseJobsOptions {
@@ -33,77 +33,74 @@ export interface CaseJobsOptions {
   giveUp?: Record<string, CaseJobGiveUp>;
 }
 
+type CaseJobOutcome = { seconds: number } & ({ kind: 'succeeded' } | { kind: 'threw'; error: string } | { kind: 'abandoned' });
+
 /**
- * Runs queued case jobs (gate evaluation, document processing): claims a batch with SKIP LOCKED
- * under a lease, runs each, and records the outcome only while it still owns the job. Attempts
- * are counted when a job is claimed, so an attempt that took its worker down counts too. A
- * failure is retried with backoff; after the kind's attempts the job is `failed` with its last
- * error, and its give-up handler settles the subject. A job claimed with its attempts already
- * spent (each one ended with the worker gone) is not run again: it is given up on at once.
+ * Runs queued case jobs (gate evaluation, document processing) in the leased pipeline
+ * (`leased-tasks.ts`): a batch claimed with SKIP LOCKED under a lease, run one by one, each outcome
+ * recorded only while this worker still owns the job. Attempts are counted when a job is claimed,
+ * so an attempt that took its worker down counts too. A failure is retried with backoff; after the
+ * kind's attempts the job is `failed` with its last error, and its give-up handler settles the
+ * subject. A job claimed with its attempts already spent (each one ended with the worker gone) is
+ * not run again: it is given up on at once.
  */
 export function caseJobsTask(handlers: Record<string, CaseJobHandler>, options: CaseJobsOptions = {}): JobTask {
-  const workerId = `${hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`;
-  const giveUp = async (ctx: AppContext, job: CaseJobRow, error: string) => {
+  const maxAttemptsOf = (job: CaseJobRow) => options.maxAttempts?.[job.kind] ?? MAX_ATTEMPTS;
+  const giveUp = async (ctx: AppContext, workerId: string, job: CaseJobRow, error: string) => {
     try {
       await options.giveUp?.[job.kind]?.(ctx, job);
     } catch (err) {
       ctx.logger.error({ err, job_id: job.job_id, kind: job.kind }, 'case job give-up failed');
     }
-    await finishCaseJob(ctx.db, { jobId: job.job_id, workerId, now: ctx.clock.now(), status: 'failed', error: error.slice(0, 500) });
+    await finishCaseJobUnscoped(ctx.db, { jobId: job.job_id, workerId, now: ctx.clock.now(), status: 'failed', error: error.slice(0, 500) });
   };
-  return {
-    name: 'case-jobs',
-    idleMs: options.idleMs ?? 500,
-    async run(ctx) {
-      const now = ctx.clock.now();
-      const jobs = await claimDueCaseJobs(ctx.db, {
-        kinds: Object.keys(handlers),
-        workerId,
-        now,
-        leaseUntil: new Date(now.getTime() + LEASE_MS),
-        limit: options.batch ?? 10,
-      });
-      for (const job of jobs) {
-        const started = performance.now();
-        const observe = (outcome: 'succeeded' | 'retried' | 'failed') =>
-          ctx.metrics.observeJobRun({ kind: job.kind, outcome, seconds: (performance.now() - started) / 1000 });
-        const maxAttempts = options.maxAttempts?.[job.kind] ?? MAX_ATTEMPTS;
-        if (job.attempts > maxAttempts) {
-          ctx.logger.error({ job_id: job.job_id, kind: job.kind, attempts: job.attempts - 1 }, 'case job abandoned: every attempt ended without an outcome');
-          observe('failed');
-          await giveUp(ctx, job, `abandoned after ${job.attempts - 1} attempts that ended without an outcome (the worker stopped during each)`);
-          continue;
-        }
-        try {
-          await handlers[job.kind]!(ctx, job);
-          observe('succeeded');
-          await finishCaseJob(ctx.db, { jobId: job.job_id, workerId, now: ctx.clock.now(), status: 'succeeded' });
-        } catch (err) {
-          ctx.logger.error({ err, job_id: job.job_id, kind: job.kind }, 'case job failed');
-          const finalAttempt = job.attempts >= maxAttempts;
-          observe(finalAttempt ? 'failed' : 'retried');
-          if (finalAttempt) {
-            await giveUp(ctx, job, (err as Error).message);
-            continue;
-          }
-          await finishCaseJob(ctx.db, {
-            jobId: job.job_id,
-            workerId,
-            now: ctx.clock.now(),
-            status: 'queued',
-            error: (err as Error).message.slice(0, 500),
-            runAfter: new Date(ctx.clock.now().getTime() + 2 ** job.attempts * 1000),
-          });
-        }
+  const caseJobs: LeasedKind<CaseJobRow, CaseJobOutcome> = {
+    runMs: () => RUN_MS,
+    claim: (ctx, lease) => claimDueCaseJobsUnscoped(ctx.db, { ...lease, kinds: Object.keys(handlers) }),
+    async run(ctx, job) {
+      const started = performance.now();
+      const seconds = () => (performance.now() - started) / 1000;
+      if (job.attempts > maxAttemptsOf(job)) return { kind: 'abandoned', seconds: 0 };
+      try {
+        await handlers[job.kind]!(ctx, job);
+        return { kind: 'succeeded', seconds: seconds() };
+      } catch (err) {
+        ctx.logger.error({ err, job_id: job.job_id, kind: job.kind }, 'case job failed');
+        return { kind: 'threw', error: (err as Error).message, seconds: seconds() };
       }
-      return jobs.length;
     },
+    async record(ctx, workerId, job, outcome) {
+      const observe = (result: 'succeeded' | 'retried' | 'failed') => ctx.metrics.observeJobRun({ kind: job.kind, outcome: result, seconds: outcome.seconds });
+      if (outcome.kind === 'abandoned') {
+        ctx.logger.error({ job_id: job.job_id, kind: job.kind, attempts: job.attempts - 1 }, 'case job abandoned: every attempt ended without an outcome');
+        observe('failed');
+        await giveUp(ctx, workerId, job, `abandoned after ${job.attempts - 1} attempts that ended without an outcome (the worker stopped during each)`);
+      } else if (outcome.kind === 'succeeded') {
+        observe('succeeded');
+        await finishCaseJobUnscoped(ctx.db, { jobId: job.job_id, workerId, now: ctx.clock.now(), status: 'succeeded' });
+      } else if (job.attempts >= maxAttemptsOf(job)) {
+        observe('failed');
+        await giveUp(ctx, workerId, job, outcome.error);
+      } else {
+        observe('retried');
+        await finishCaseJobUnscoped(ctx.db, {
+          jobId: job.job_id,
+          workerId,
+          now: ctx.clock.now(),
+          status: 'queued',
+          error: outcome.error.slice(0, 500),
+          runAfter: new Date(ctx.clock.now().getTime() + 2 ** job.attempts * 1000),
+        });
+      }
+    },
+    describe: (job) => ({ job_id: job.job_id, kind: job.kind }),
   };
+  return new BatchLeasedTask(caseJobs, { name: 'case-jobs', pollMs: options.idleMs ?? 500, idleMs: options.idleMs ?? 500, batch: options.batch ?? 10, concurrent: false });
 }
 
 export const CASE_ENGINE_HANDLERS: Record<string, CaseJobHandler> = {
   [GATE_EVALUATION_JOB]: (ctx, job) => evaluateCaseGates(ctx, { caseId: job.case_id }),
-  [DOCUMENT_PROCESSING_JOB]: (ctx, job) => processDocumentJob({ ...ctx, http: ctx.outbound, extractor: ctx.extraction, renderer: ctx.extraction }, { docId: job.subject_id! }),
+  [DOCUMENT_PROCESSING_JOB]: (ctx, job) => processDocumentJob({ ...ctx, http: ctx.outbound.documents, extractor: ctx.extraction, renderer: ctx.extraction }, { docId: job.subject_id! }),
 };
 
 /**

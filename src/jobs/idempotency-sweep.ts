@@ -1,4 +1,4 @@
-import { deleteExpiredIdempotencyRecords } from '../storage/idempotency.ts';
+import { deleteExpiredIdempotencyRecordsUnscoped } from '../storage/idempotency.ts';
 import type { JobTask } from './worker.ts';
 
 const BATCH = 500;
@@ -11,7 +11,7 @@ export const idempotencySweep: JobTask = {
   name: 'idempotency-sweep',
   idleMs: 60_000,
   async run(ctx) {
-    const deleted = await deleteExpiredIdempotencyRecords(ctx.db, ctx.clock.now(), BATCH);
+    const deleted = await deleteExpiredIdempotencyRecordsUnscoped(ctx.db, ctx.clock.now(), BATCH);
     // A full batch means there may be more: the worker runs again at once.
     return deleted >= BATCH ? deleted : 0;
   },

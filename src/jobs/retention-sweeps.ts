@@ -1,5 +1,5 @@
 import { eraseExpiredDocuments } from '../domain/erasure/retention.ts';
-import { pruneFinishedDeliveries } from '../storage/webhooks/retention.ts';
+import { pruneFinishedDeliveriesUnscoped } from '../storage/webhooks/retention.ts';
 import type { JobTask } from './worker.ts';
 
 const DAY_MS = 86_400_000;
@@ -16,7 +16,7 @@ export function webhookRetentionSweep(options: { batch?: number } = {}): JobTask
     idleMs: 10 * 60_000,
     async run(ctx) {
       const before = new Date(ctx.clock.now().getTime() - ctx.config.webhookRetentionDays * DAY_MS);
-      const pruned = await pruneFinishedDeliveries(ctx.db, { before, limit: batch });
+      const pruned = await pruneFinishedDeliveriesUnscoped(ctx.db, { before, limit: batch });
       ctx.metrics.countRetentionDeletions('webhook_deliveries', pruned.deliveries);
       ctx.metrics.countRetentionDeletions('webhook_delivery_attempts', pruned.attempts);
       return pruned.deliveries >= batch ? pruned.deliveries : 0;

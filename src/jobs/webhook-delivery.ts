@@ -1,14 +1,11 @@
-import { hostname } from 'node:os';
-import type { AppContext } from '../app-context.ts';
-import { createSafeHttpClient, type OutboundHttp } from '../net/safe-fetch.ts';
-import { randomBase62 } from '../ports/ids.ts';
-import { claimDueDeliveries, releaseLease, type ClaimedDelivery } from '../storage/webhooks/deliveries.ts';
+import type { AppContext } from '../domain/deps.ts';
+import { claimDueDeliveriesUnscoped, DELIVERY_CHANNEL, releaseLeaseUnscoped, type ClaimedDelivery } from '../storage/webhooks/deliveries.ts';
 import { attemptDelivery, type AttemptOutcome } from './webhook-delivery/attempt.ts';
 import { EndpointCounts } from './webhook-delivery/endpoint-counts.ts';
 import { OutcomeWriter } from './webhook-delivery/outcome-writer.ts';
 import { SigningSecretCache } from './webhook-delivery/secret-cache.ts';
-import type { JobTask } from './worker.ts';
-import { Latch, subscribeToDeliveryWakeUps, type DeliveryListener } from './webhook-wake.ts';
+import { LeasedTask, tooLateToStart } from './leased-tasks.ts';
+import { listenForNotifications } from './notify-listener.ts';
 
 export const WEBHOOK_DELIVERY_TASK = 'webhook-delivery';
 
@@ -21,13 +18,9 @@ export interface WebhookDeliveryOptions {
   pollMs?: number;
   /** The PostgreSQL URL to LISTEN on; default DATABASE_URL; null: no LISTEN (in-process wake-ups and the poll only). */
   listenUrl?: string | null;
-  /** The outbound client; default the SSRF-safe client built from the configuration. */
-  http?: OutboundHttp;
   workerId?: string;
 }
 
-/** Beyond the attempt deadline, how long a lease lasts: time to record the outcome. */
-const LEASE_MARGIN_MS = 5_000;
 /** In hand (in flight plus leased ahead), as a multiple of the slots. */
 const PREFETCH_FACTOR = 2;
 /** Claims top up the ready queue in groups of at least this many. */
@@ -36,27 +29,19 @@ const CLAIM_BATCH = 8;
 const UNRECORDED_FACTOR = 4;
 
 /**
- * The delivery engine of one worker: slot scheduling. It leases due deliveries up to its free
- * slots, sends each as soon as it is leased, and hands outcomes to the batched writer as they
- * finish, so a receiver taking ten seconds holds its own slots and nobody else's. The parts live
- * beside it in `webhook-delivery/`: the attempt itself (`attempt.ts`), per-endpoint counts
- * (`endpoint-counts.ts`), the signing-secret cache (`secret-cache.ts`) and the batched outcome
- * writes (`outcome-writer.ts`); wake-ups (LISTEN, in-process) are in `webhook-wake.ts`.
+ * The delivery engine of one worker: the leased pipeline (`leased-tasks.ts`) specialised with
+ * slot scheduling. It leases due deliveries up to its free slots, sends each as soon as it is
+ * leased, and hands outcomes to the batched writer as they finish, so a receiver taking ten
+ * seconds holds its own slots and nobody else's. The parts live beside it in `webhook-delivery/`:
+ * the attempt itself (`attempt.ts`), per-endpoint counts (`endpoint-counts.ts`), the
+ * signing-secret cache (`secret-cache.ts`) and the batched outcome writes (`outcome-writer.ts`).
  *
- * `run` is the Worker's loop body: it claims what it can and, when there is nothing to claim,
- * waits itself for a wake-up (NOTIFY, an in-process enqueue, a freed slot while work remains, a
- * retry falling due) up to `pollMs`. The Worker cannot be woken from outside its tasks, so the
- * waiting lives here; `idleMs` only spaces out the loop after an idle run.
+ * Idle, it waits for a wake-up: NOTIFY (on PostgreSQL), an in-process enqueue, a freed slot
+ * while work remains, or a retry falling due, up to `pollMs`.
  */
-export class WebhookDeliveryTask implements JobTask {
-  readonly name = WEBHOOK_DELIVERY_TASK;
-  readonly idleMs = 5;
-  readonly workerId: string;
-
+export class WebhookDeliveryTask extends LeasedTask {
   readonly #maxInFlight: number;
-  readonly #pollMs: number;
-  readonly #options: WebhookDeliveryOptions;
-  readonly #latch = new Latch();
+  readonly #listenUrl: string | null | undefined;
   /** Delivery id → its endpoint, for the attempts being sent. */
   readonly #inFlight = new Map<string, string>();
   readonly #endpoints: EndpointCounts;
@@ -66,44 +51,16 @@ export class WebhookDeliveryTask implements JobTask {
   /** Leased ahead of a free slot, oldest first. */
   #ready: { delivery: ClaimedDelivery; claimedAt: number }[] = [];
   #ctx: AppContext | undefined;
-  #http: OutboundHttp | undefined;
-  #ownsHttp = false;
-  #wakeUps: DeliveryListener | undefined;
   #backlog = false;
   #coalesce: NodeJS.Timeout | undefined;
   #nextDueAt: number | undefined;
-  #stopped = false;
 
   constructor(options: WebhookDeliveryOptions = {}) {
-    this.#options = options;
+    super({ name: WEBHOOK_DELIVERY_TASK, pollMs: options.pollMs ?? 1_000, wakeOn: 'webhook-deliveries', ...(options.workerId ? { workerId: options.workerId } : {}) });
     this.#maxInFlight = options.maxInFlight ?? 32;
+    this.#listenUrl = options.listenUrl;
     this.#endpoints = new EndpointCounts(Math.min(options.perEndpointInFlight ?? 8, this.#maxInFlight));
-    this.#pollMs = options.pollMs ?? 1_000;
-    this.workerId = options.workerId ?? `${hostname()}:${process.pid}:${randomBase62(8)}`;
     this.#writer = new OutcomeWriter(this.workerId, (batch) => this.#written(batch));
-  }
-
-  async run(ctx: AppContext): Promise<number> {
-    if (this.#stopped) return 0;
-    this.#start(ctx);
-    try {
-      let claimed = await this.#fill(ctx);
-      if (claimed === 0) {
-        await this.#latch.wait(this.#waitMs(ctx));
-        if (this.#stopped) return 0;
-        claimed = await this.#fill(ctx);
-      }
-      return claimed;
-    } catch (err) {
-      ctx.logger.error({ err, task: this.name }, 'webhook delivery claim failed');
-      await this.#latch.wait(this.#pollMs);
-      return 0;
-    }
-  }
-
-  /** Wakes this task's wait now (tests, and callers that know work was queued in-process). */
-  wake(): void {
-    this.#latch.set();
   }
 
   /** Deliveries this worker is sending right now. */
@@ -111,40 +68,39 @@ export class WebhookDeliveryTask implements JobTask {
     return this.#inFlight.size;
   }
 
-  /**
-   * Stops claiming, lets the attempts in flight finish and their outcomes be recorded, and closes
-   * the LISTEN connection and the HTTP client. Call before closing the database.
-   */
-  async stop(): Promise<void> {
-    this.#stopped = true;
-    this.#latch.set();
+  protected runMs(ctx: AppContext): number {
+    return ctx.config.webhookTimeoutMs;
+  }
+
+  /** In-process enqueues, and given a PostgreSQL URL (default DATABASE_URL), a LISTEN connection. */
+  protected override subscribe(ctx: AppContext, wake: () => void): () => Promise<void> {
+    this.#ctx = ctx;
+    const unsubscribe = super.subscribe(ctx, wake);
+    const listenUrl = this.#listenUrl === undefined ? ctx.config.databaseUrl : this.#listenUrl;
+    const listener = listenUrl ? listenForNotifications(listenUrl, DELIVERY_CHANNEL, wake, ctx.logger) : undefined;
+    return async () => {
+      await unsubscribe();
+      await listener?.close();
+    };
+  }
+
+  protected override waitMs(ctx: AppContext): number {
+    if (this.#nextDueAt === undefined) return this.pollMs;
+    return Math.max(0, Math.min(this.pollMs, this.#nextDueAt - ctx.clock.now().getTime()));
+  }
+
+  protected claimAndRun(ctx: AppContext): Promise<number> {
+    return this.#fill(ctx);
+  }
+
+  /** Hands back what was leased ahead, and lets the attempts in flight finish and their outcomes be recorded. */
+  protected async settle(): Promise<void> {
     clearTimeout(this.#coalesce);
     if (this.#ctx) this.#launchReady(this.#ctx);
     while (this.#sends.size > 0 || this.#writer.busy) {
       await Promise.all([...this.#sends]);
       await this.#writer.busy;
     }
-    await this.#wakeUps?.close();
-    if (this.#ownsHttp) await this.#http?.close();
-    this.#wakeUps = undefined;
-  }
-
-  #start(ctx: AppContext): void {
-    if (this.#ctx) return;
-    this.#ctx = ctx;
-    if (this.#options.http) {
-      this.#http = this.#options.http;
-    } else {
-      this.#http = createSafeHttpClient({ policy: { allowPrivateNetwork: ctx.config.allowPrivateNetwork }, timeoutMs: ctx.config.webhookTimeoutMs });
-      this.#ownsHttp = true;
-    }
-    const listenUrl = this.#options.listenUrl === undefined ? ctx.config.databaseUrl : this.#options.listenUrl;
-    this.#wakeUps = subscribeToDeliveryWakeUps(ctx, listenUrl, () => this.#latch.set());
-  }
-
-  #waitMs(ctx: AppContext): number {
-    if (this.#nextDueAt === undefined) return this.#pollMs;
-    return Math.max(0, Math.min(this.#pollMs, this.#nextDueAt - ctx.clock.now().getTime()));
   }
 
   /**
@@ -160,12 +116,10 @@ export class WebhookDeliveryTask implements JobTask {
       this.#backlog = true;
       return 0;
     }
-    const now = ctx.clock.now();
-    const claimed = await claimDueDeliveries(ctx.db, {
-      workerId: this.workerId,
-      now,
-      leaseUntil: new Date(now.getTime() + ctx.config.webhookTimeoutMs + LEASE_MARGIN_MS),
-      limit: room,
+    const lease = this.lease(ctx, room);
+    const now = lease.now;
+    const claimed = await claimDueDeliveriesUnscoped(ctx.db, {
+      ...lease,
       perEndpointLimit: this.#endpoints.limit,
       inFlight: this.#endpoints.counts,
     });
@@ -192,13 +146,13 @@ export class WebhookDeliveryTask implements JobTask {
     const stale: ClaimedDelivery[] = [];
     while (this.#inFlight.size < this.#maxInFlight && this.#ready.length > 0) {
       const { delivery, claimedAt } = this.#ready.shift()!;
-      if (performance.now() - claimedAt > LEASE_MARGIN_MS / 2 || this.#stopped) stale.push(delivery);
+      if (tooLateToStart(claimedAt) || this.stopped) stale.push(delivery);
       else this.#launch(ctx, delivery);
     }
-    if (this.#stopped) stale.push(...this.#ready.splice(0).map((r) => r.delivery));
+    if (this.stopped) stale.push(...this.#ready.splice(0).map((r) => r.delivery));
     if (stale.length === 0) return;
     for (const d of stale) this.#endpoints.give(d.endpoint_id);
-    const giveBack = releaseLease(ctx.db, this.workerId, stale.map((d) => d.delivery_id)).catch((err: unknown) =>
+    const giveBack = releaseLeaseUnscoped(ctx.db, this.workerId, stale.map((d) => d.delivery_id)).catch((err: unknown) =>
       ctx.logger.warn({ err }, 'could not hand leases back; they run out on their own'),
     );
     this.#sends.add(giveBack);
@@ -207,7 +161,7 @@ export class WebhookDeliveryTask implements JobTask {
 
   #launch(ctx: AppContext, delivery: ClaimedDelivery): void {
     this.#inFlight.set(delivery.delivery_id, delivery.endpoint_id);
-    const send = attemptDelivery(ctx, { http: this.#http!, secrets: this.#secrets }, delivery).then(
+    const send = attemptDelivery(ctx, { http: ctx.outbound.webhooks, secrets: this.#secrets }, delivery).then(
       // The slot frees as soon as the answer is in; the lease keeps the delivery out of every
       // claim until the writer has recorded its outcome.
       (outcome) => {
@@ -229,7 +183,7 @@ export class WebhookDeliveryTask implements JobTask {
       const at = o.record.next_attempt_at?.getTime();
       if (at !== undefined && (this.#nextDueAt === undefined || at < this.#nextDueAt)) this.#nextDueAt = at;
     }
-    if (this.#backlog) this.#latch.set();
+    if (this.#backlog) this.latch.set();
   }
 
   /**
@@ -242,16 +196,16 @@ export class WebhookDeliveryTask implements JobTask {
     this.#inFlight.delete(deliveryId);
     this.#endpoints.give(endpointId);
     this.#launchReady(ctx);
-    if (this.#stopped || !(this.#backlog || this.#endpoints.wasCapped(endpointId))) return;
+    if (this.stopped || !(this.#backlog || this.#endpoints.wasCapped(endpointId))) return;
     const room = this.#maxInFlight * PREFETCH_FACTOR - this.#inFlight.size - this.#ready.length;
     if ((this.#backlog && room >= CLAIM_BATCH) || this.#inFlight.size === 0) {
       clearTimeout(this.#coalesce);
       this.#coalesce = undefined;
-      this.#latch.set();
+      this.latch.set();
     } else if (!this.#coalesce) {
       this.#coalesce = setTimeout(() => {
         this.#coalesce = undefined;
-        this.#latch.set();
+        this.latch.set();
       }, 2);
     }
   }

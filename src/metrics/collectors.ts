@@ -2,7 +2,7 @@ import { Counter } from 'prom-client';
 import type { Clock } from '../ports/clock.ts';
 import type { RateLimitStore } from '../ports/rate-limit-store.ts';
 import type { PoolStats } from '../storage/database.ts';
-import { summarizeAttemptQueue, summarizeCaseJobs, type JobQueueSummary } from '../storage/job-summaries.ts';
+import { summarizeAttemptQueue, summarizeCaseJobsUnscoped, type JobQueueSummary } from '../storage/job-summaries.ts';
 import type { Db } from '../storage/schema.ts';
 import { scrapeGauge, type Metrics } from './metrics.ts';
 
@@ -18,7 +18,7 @@ export interface JobSource {
 const CASE_JOB_KINDS = ['document_processing', 'gate_evaluation'] as const;
 
 export const JOB_SOURCES: readonly JobSource[] = [
-  { summarize: (db, now) => summarizeCaseJobs(db, { now, kinds: CASE_JOB_KINDS }) },
+  { summarize: (db, now) => summarizeCaseJobsUnscoped(db, { now, kinds: CASE_JOB_KINDS }) },
   { summarize: (db, now) => summarizeAttemptQueue(db, { table: 'webhook_deliveries', kind: 'webhook_delivery', now }) },
   { summarize: (db, now) => summarizeAttemptQueue(db, { table: 'connector_calls', kind: 'connector_call', now }) },
 ];

@@ -6,22 +6,32 @@ export async function insertApiKey(db: Executor, row: NewApiKeyRow): Promise<Api
   return db.insertInto('api_keys').values(row).returningAll().executeTakeFirstOrThrow();
 }
 
+/** The key-authentication lookup: keyed by the hash of the secret the caller holds, which names its workspace. */
 export async function findApiKeyByHash(db: Executor, keyHash: string): Promise<ApiKeyRow | undefined> {
   return db.selectFrom('api_keys').selectAll().where('key_hash', '=', keyHash).executeTakeFirst();
 }
 
-export async function findApiKey(db: Executor, keyId: string): Promise<ApiKeyRow | undefined> {
+/**
+ * Keys are managed per organisation: the dashboard's keys page lists and revokes both
+ * environments' keys, so these functions take the organisation rather than a Tenant.
+ */
+export async function findApiKey(db: Executor, orgId: string, keyId: string): Promise<ApiKeyRow | undefined> {
+  return db.selectFrom('api_keys').selectAll().where('org_id', '=', orgId).where('key_id', '=', keyId).executeTakeFirst();
+}
+
+/** A key by id alone, for the deployment's operator (the CLI) and the demo workspace's setup. */
+export async function findApiKeyUnscoped(db: Executor, keyId: string): Promise<ApiKeyRow | undefined> {
   return db.selectFrom('api_keys').selectAll().where('key_id', '=', keyId).executeTakeFirst();
 }
 
 /** Revokes once: a second revocation keeps the original time. */
-export async function markApiKeyRevoked(db: Executor, keyId: string, at: Date): Promise<ApiKeyRow | undefined> {
-  await db.updateTable('api_keys').set({ revoked_at: at }).where('key_id', '=', keyId).where('revoked_at', 'is', null).execute();
-  return findApiKey(db, keyId);
+export async function markApiKeyRevoked(db: Executor, orgId: string, keyId: string, at: Date): Promise<ApiKeyRow | undefined> {
+  await db.updateTable('api_keys').set({ revoked_at: at }).where('org_id', '=', orgId).where('key_id', '=', keyId).where('revoked_at', 'is', null).execute();
+  return findApiKey(db, orgId, keyId);
 }
 
-export async function touchApiKeyLastUsed(db: Executor, keyId: string, at: Date): Promise<void> {
-  await db.updateTable('api_keys').set({ last_used_at: at }).where('key_id', '=', keyId).execute();
+export async function touchApiKeyLastUsed(db: Executor, orgId: string, keyId: string, at: Date): Promise<void> {
+  await db.updateTable('api_keys').set({ last_used_at: at }).where('org_id', '=', orgId).where('key_id', '=', keyId).execute();
 }
 
 /** The workspace's keys (of one environment when given), newest first (revoked ones included: the list says so). */

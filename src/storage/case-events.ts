@@ -1,16 +1,14 @@
 import { sql, type Selectable } from 'kysely';
-import type { Environment } from '../config.ts';
 import { toJsonb } from './json.ts';
 import type { Executor, Tx } from './schema.ts';
 import type { CaseEventsTable } from './tables/cases.ts';
+import type { Tenant } from '../ports/tenant.ts';
 
 export type CaseEventRow = Selectable<CaseEventsTable>;
 
-export interface NewCaseEvent {
+export interface NewCaseEvent extends Tenant {
   eventId: string;
   caseId: string;
-  orgId: string;
-  environment: Environment;
   eventType: string;
   data: Record<string, unknown>;
   createdAt: Date;
@@ -30,6 +28,8 @@ export async function appendCaseEvent(tx: Tx, event: NewCaseEvent): Promise<Case
         .updateTable('cases')
         .set({ last_event_cursor: sql`last_event_cursor + 1`, updated_at: event.createdAt })
         .where('case_id', '=', event.caseId)
+        .where('org_id', '=', event.orgId)
+        .where('environment', '=', event.environment)
         .returning('last_event_cursor'),
     )
     .insertInto('case_events')
@@ -55,6 +55,7 @@ export async function appendCaseEvent(tx: Tx, event: NewCaseEvent): Promise<Case
 /** Events after `afterCursor`, oldest first; one more than `limit` is read to tell whether more remain. */
 export async function listCaseEvents(
   db: Executor,
+  tenant: Tenant,
   caseId: string,
   afterCursor: number,
   limit: number,
@@ -62,6 +63,8 @@ export async function listCaseEvents(
   const rows = await db
     .selectFrom('case_events')
     .selectAll()
+    .where('org_id', '=', tenant.orgId)
+    .where('environment', '=', tenant.environment)
     .where('case_id', '=', caseId)
     .where('cursor', '>', afterCursor)
     .orderBy('cursor')

@@ -1,11 +1,11 @@
 import { sql } from 'kysely';
-import type { Environment } from '../config.ts';
 import type { CaseJobRow } from './cases.ts';
 import type { Executor, Tx } from './schema.ts';
+import type { Tenant } from '../ports/tenant.ts';
 
 export async function enqueueCaseJob(
   tx: Tx,
-  job: { jobId: string; caseId: string; orgId: string; environment: Environment; kind: string; subjectId: string | null; runAfter: Date },
+  job: Tenant & { jobId: string; caseId: string; kind: string; subjectId: string | null; runAfter: Date },
 ): Promise<void> {
   await tx
     .insertInto('case_jobs')
@@ -33,7 +33,7 @@ export async function enqueueCaseJob(
  * lets any number of workers claim side by side; an expired lease (a worker that died) makes its
  * job claimable again.
  */
-export async function claimDueCaseJobs(
+export async function claimDueCaseJobsUnscoped(
   db: Executor,
   input: { kinds: readonly string[]; workerId: string; now: Date; leaseUntil: Date; limit: number },
 ): Promise<CaseJobRow[]> {
@@ -56,7 +56,7 @@ export async function claimDueCaseJobs(
 }
 
 /** Ends a job this worker still owns; a job whose lease was lost to another worker is left alone. */
-export async function finishCaseJob(
+export async function finishCaseJobUnscoped(
   db: Executor,
   input: { jobId: string; workerId: string; now: Date; status: 'succeeded' | 'failed' | 'queued'; error?: string; runAfter?: Date },
 ): Promise<boolean> {

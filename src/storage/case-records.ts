@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
-import type { Environment } from '../config.ts';
 import { coalescedLookup } from './coalesced-reads.ts';
 import type { Executor } from './schema.ts';
+import type { Tenant } from '../ports/tenant.ts';
 
 /** The case's current revision and, when one is stored, the rendered record and its revision. */
 export interface StoredCaseRecord {
@@ -9,7 +9,7 @@ export interface StoredCaseRecord {
   stored: { revision: number; format: string; body: string } | undefined;
 }
 
-type CaseRecordScope = { orgId: string; environment: Environment; caseId: string };
+type CaseRecordScope = Tenant & { caseId: string };
 type CaseRecordRow = { case_id: string; org_id: string; environment: string; revision: string; stored_revision: string | null; format: string | null; body: string | null };
 
 const lookUpCaseRecordRows = coalescedLookup<string, CaseRecordRow>(async (db, caseIds) => {

@@ -1,49 +1,54 @@
 import type { Selectable } from 'kysely';
-import type { Environment } from '../config.ts';
 import { toJsonb } from './json.ts';
 import type { Executor } from './schema.ts';
 import type { CaseTypesTable, CaseTypeVersionsTable } from './tables/cases.ts';
+import type { Tenant } from '../ports/tenant.ts';
 
 export type CaseTypeRow = Selectable<CaseTypesTable>;
 export type CaseTypeVersionRow = Selectable<CaseTypeVersionsTable>;
 
-export async function findCaseType(db: Executor, orgId: string, environment: Environment, caseTypeId: string): Promise<CaseTypeRow | undefined> {
+export async function findCaseType(db: Executor, tenant: Tenant, caseTypeId: string): Promise<CaseTypeRow | undefined> {
   return db
     .selectFrom('case_types')
     .selectAll()
-    .where('org_id', '=', orgId)
-    .where('environment', '=', environment)
+    .where('org_id', '=', tenant.orgId)
+    .where('environment', '=', tenant.environment)
     .where('case_type_id', '=', caseTypeId)
     .executeTakeFirst();
 }
 
-export async function selectCaseTypes(db: Executor, orgId: string, environment: Environment): Promise<CaseTypeRow[]> {
-  return db.selectFrom('case_types').selectAll().where('org_id', '=', orgId).where('environment', '=', environment).orderBy('case_type_id').execute();
+export async function selectCaseTypes(db: Executor, tenant: Tenant): Promise<CaseTypeRow[]> {
+  return db
+    .selectFrom('case_types')
+    .selectAll()
+    .where('org_id', '=', tenant.orgId)
+    .where('environment', '=', tenant.environment)
+    .orderBy('case_type_id')
+    .execute();
 }
 
 export async function findCaseTypeVersion(
   db: Executor,
-  orgId: string,
-  environment: Environment,
+  tenant: Tenant,
   caseTypeId: string,
   workflowVersion: string,
 ): Promise<CaseTypeVersionRow | undefined> {
   return db
     .selectFrom('case_type_versions')
     .selectAll()
-    .where('org_id', '=', orgId)
-    .where('environment', '=', environment)
+    .where('org_id', '=', tenant.orgId)
+    .where('environment', '=', tenant.environment)
     .where('case_type_id', '=', caseTypeId)
     .where('workflow_version', '=', workflowVersion)
     .executeTakeFirst();
 }
 
-export async function latestCaseTypeVersion(db: Executor, orgId: string, environment: Environment, caseTypeId: string): Promise<CaseTypeVersionRow | undefined> {
+export async function latestCaseTypeVersion(db: Executor, tenant: Tenant, caseTypeId: string): Promise<CaseTypeVersionRow | undefined> {
   return db
     .selectFrom('case_type_versions')
     .selectAll()
-    .where('org_id', '=', orgId)
-    .where('environment', '=', environment)
+    .where('org_id', '=', tenant.orgId)
+    .where('environment', '=', tenant.environment)
     .where('case_type_id', '=', caseTypeId)
     .orderBy('version_number', 'desc')
     .limit(1)
@@ -78,8 +83,7 @@ export async function insertCaseTypeVersion(db: Executor, row: Omit<CaseTypeVers
 /** Every workflow version of the workspace's case types, with how many cases are pinned to each. */
 export async function listCaseTypeVersionsWithCaseCounts(
   db: Executor,
-  orgId: string,
-  environment: Environment,
+  tenant: Tenant,
 ): Promise<{ case_type_id: string; workflow_version: string; version_number: number; created_at: Date; cases: number }[]> {
   const rows = await db
     .selectFrom('case_type_versions as v')
@@ -91,8 +95,8 @@ export async function listCaseTypeVersionsWithCaseCounts(
         .onRef('c.workflow_version', '=', 'v.workflow_version'),
     )
     .select(['v.case_type_id', 'v.workflow_version', 'v.version_number', 'v.created_at', (eb) => eb.fn.count<string>('c.case_id').as('cases')])
-    .where('v.org_id', '=', orgId)
-    .where('v.environment', '=', environment)
+    .where('v.org_id', '=', tenant.orgId)
+    .where('v.environment', '=', tenant.environment)
     .groupBy(['v.case_type_id', 'v.workflow_version', 'v.version_number', 'v.created_at'])
     .orderBy('v.case_type_id')
     .orderBy('v.version_number', 'desc')

@@ -1,7 +1,7 @@
 import type { ConnectorCallRow } from './connector-calls.ts';
 import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
-import type { Environment } from '../config.ts';
 import type { Executor, Tx } from './schema.ts';
+import type { Tenant } from '../ports/tenant.ts';
 import type { CaseJobsTable, CasesTable, DocumentsTable, FactsTable, SessionsTable } from './tables/cases.ts';
 
 export type CaseRow = Selectable<CasesTable>;
@@ -17,28 +17,28 @@ export async function insertCase(tx: Tx, row: NewCaseRow): Promise<CaseRow> {
   return tx.insertInto('cases').values(row).returningAll().executeTakeFirstOrThrow();
 }
 
-/** A case by id alone, for callers that proved their right to it another way (the applicant's session). */
-export async function findCaseById(db: Executor, caseId: string): Promise<CaseRow | undefined> {
+/** A case by id alone, for deployment-wide callers (the demo workspace's setup). */
+export async function findCaseByIdUnscoped(db: Executor, caseId: string): Promise<CaseRow | undefined> {
   return db.selectFrom('cases').selectAll().where('case_id', '=', caseId).executeTakeFirst();
 }
 
 /** A case as its workspace sees it: another org's or environment's case does not exist. */
-export async function findCase(db: Executor, orgId: string, environment: Environment, caseId: string): Promise<CaseRow | undefined> {
+export async function findCase(db: Executor, tenant: Tenant, caseId: string): Promise<CaseRow | undefined> {
   return db
     .selectFrom('cases')
     .selectAll()
     .where('case_id', '=', caseId)
-    .where('org_id', '=', orgId)
-    .where('environment', '=', environment)
+    .where('org_id', '=', tenant.orgId)
+    .where('environment', '=', tenant.environment)
     .executeTakeFirst();
 }
 
-export async function externalCaseIdTaken(db: Executor, orgId: string, environment: Environment, externalCaseId: string): Promise<boolean> {
+export async function externalCaseIdTaken(db: Executor, tenant: Tenant, externalCaseId: string): Promise<boolean> {
   const row = await db
     .selectFrom('cases')
     .select('case_id')
-    .where('org_id', '=', orgId)
-    .where('environment', '=', environment)
+    .where('org_id', '=', tenant.orgId)
+    .where('environment', '=', tenant.environment)
     .where('external_case_id', '=', externalCaseId)
     .executeTakeFirst();
   return row !== undefined;
@@ -64,9 +64,18 @@ const toDate = (v: unknown) => (v === null || v === undefined ? null : new Date(
 
 /**
  * The case and everything shown with it in one round trip: the case read is the hottest query,
- * and five sequential or pooled queries cost several times one.
+ * and five sequential or pooled queries cost several times one. Another workspace's case is undefined.
  */
-export async function findCaseSnapshot(db: Executor, caseId: string, scope?: { orgId: string; environment: Environment }): Promise<CaseSnapshot | undefined> {
+export async function findCaseSnapshot(db: Executor, tenant: Tenant, caseId: string): Promise<CaseSnapshot | undefined> {
+  return readCaseSnapshot(db, caseId, tenant);
+}
+
+/** The same snapshot by case id alone, for deployment-wide callers (workers holding a claimed job's case id). */
+export async function findCaseSnapshotUnscoped(db: Executor, caseId: string): Promise<CaseSnapshot | undefined> {
+  return readCaseSnapshot(db, caseId, null);
+}
+
+async function readCaseSnapshot(db: Executor, caseId: string, scope: Tenant | null): Promise<CaseSnapshot | undefined> {
   const result = await sql<CaseRow & { x_facts: unknown[]; x_documents: unknown[]; x_jobs: unknown[]; x_session: unknown; x_calls: unknown[] }>`
     select c.*,
       coalesce((select json_agg(f) from facts f where f.case_id = c.case_id), '[]'::json) as x_facts,
@@ -98,50 +107,114 @@ export async function findCaseSnapshot(db: Executor, caseId: string, scope?: { o
   return { row: row as CaseRow, facts, documents, jobs, session, calls, revision: Number(revision) };
 }
 
-/** The session row, locked for the rest of the transaction (applicant writes serialise on it). */
+/**
+ * The session row, locked for the rest of the transaction (applicant writes serialise on it). By
+ * id alone because this is the applicant's proof check: authorizeApplicant compares the row's token
+ * hash before anything else is read, and the row then names the workspace.
+ */
 export async function lockSession(tx: Tx, sessionId: string): Promise<SessionRow | undefined> {
   return tx.selectFrom('sessions').selectAll().where('session_id', '=', sessionId).forUpdate().executeTakeFirst();
 }
 
-/** Locks a case row for the rest of the transaction, scoped to its workspace when `scope` is given. */
-export async function lockCase(tx: Tx, caseId: string, scope?: { orgId: string; environment: Environment }): Promise<CaseRow | undefined> {
-  let q = tx.selectFrom('cases').selectAll().where('case_id', '=', caseId);
-  if (scope) q = q.where('org_id', '=', scope.orgId).where('environment', '=', scope.environment);
-  return q.forUpdate().executeTakeFirst();
+/**
+ * Locks a session of the workspace for the rest of the transaction (the integrator's
+ * `POST /sessions/{id}/expire`); another workspace's session is undefined.
+ */
+export async function lockWorkspaceSession(tx: Tx, tenant: Tenant, sessionId: string): Promise<SessionRow | undefined> {
+  return tx
+    .selectFrom('sessions')
+    .selectAll()
+    .where('session_id', '=', sessionId)
+    .where('org_id', '=', tenant.orgId)
+    .where('environment', '=', tenant.environment)
+    .forUpdate()
+    .executeTakeFirst();
 }
 
-export async function updateCaseRow(tx: Tx, caseId: string, changes: Updateable<CasesTable>): Promise<void> {
-  await tx.updateTable('cases').set(changes).where('case_id', '=', caseId).execute();
+/** Locks a session by id alone, for the expiry sweep holding an id it selected deployment-wide. */
+export async function lockSessionUnscoped(tx: Tx, sessionId: string): Promise<SessionRow | undefined> {
+  return tx.selectFrom('sessions').selectAll().where('session_id', '=', sessionId).forUpdate().executeTakeFirst();
+}
+
+/** Locks a case row of the workspace for the rest of the transaction; another workspace's case is undefined. */
+export async function lockCase(tx: Tx, tenant: Tenant, caseId: string): Promise<CaseRow | undefined> {
+  return tx
+    .selectFrom('cases')
+    .selectAll()
+    .where('case_id', '=', caseId)
+    .where('org_id', '=', tenant.orgId)
+    .where('environment', '=', tenant.environment)
+    .forUpdate()
+    .executeTakeFirst();
+}
+
+/** Locks a case row by id alone, for workers holding a claimed job's case id. */
+export async function lockCaseUnscoped(tx: Tx, caseId: string): Promise<CaseRow | undefined> {
+  return tx.selectFrom('cases').selectAll().where('case_id', '=', caseId).forUpdate().executeTakeFirst();
+}
+
+export async function updateCaseRow(tx: Tx, tenant: Tenant, caseId: string, changes: Updateable<CasesTable>): Promise<void> {
+  await tx
+    .updateTable('cases')
+    .set(changes)
+    .where('case_id', '=', caseId)
+    .where('org_id', '=', tenant.orgId)
+    .where('environment', '=', tenant.environment)
+    .execute();
 }
 
 /**
  * Changes a case only if its runtime_status is still `expected` (the guard of a transition);
  * undefined when it was not.
  */
-export async function updateCaseIfStatus(tx: Tx, caseId: string, expected: CaseRow['runtime_status'], changes: Updateable<CasesTable>): Promise<CaseRow | undefined> {
-  return tx.updateTable('cases').set(changes).where('case_id', '=', caseId).where('runtime_status', '=', expected).returningAll().executeTakeFirst();
+export async function updateCaseIfStatus(
+  tx: Tx,
+  tenant: Tenant,
+  caseId: string,
+  expected: CaseRow['runtime_status'],
+  changes: Updateable<CasesTable>,
+): Promise<CaseRow | undefined> {
+  return tx
+    .updateTable('cases')
+    .set(changes)
+    .where('case_id', '=', caseId)
+    .where('org_id', '=', tenant.orgId)
+    .where('environment', '=', tenant.environment)
+    .where('runtime_status', '=', expected)
+    .returningAll()
+    .executeTakeFirst();
 }
 
 /** The newest session of a case (a case has one today; the newest wins if that changes). */
-export async function findLatestSession(db: Executor, caseId: string): Promise<SessionRow | undefined> {
-  return db.selectFrom('sessions').selectAll().where('case_id', '=', caseId).orderBy('created_at', 'desc').limit(1).executeTakeFirst();
+export async function findLatestSession(db: Executor, tenant: Tenant, caseId: string): Promise<SessionRow | undefined> {
+  return db
+    .selectFrom('sessions')
+    .selectAll()
+    .where('case_id', '=', caseId)
+    .where('org_id', '=', tenant.orgId)
+    .where('environment', '=', tenant.environment)
+    .orderBy('created_at', 'desc')
+    .limit(1)
+    .executeTakeFirst();
 }
 
-export async function findSession(db: Executor, sessionId: string): Promise<SessionRow | undefined> {
-  return db.selectFrom('sessions').selectAll().where('session_id', '=', sessionId).executeTakeFirst();
+export async function updateSessionRow(tx: Tx, tenant: Tenant, sessionId: string, changes: Updateable<SessionsTable>): Promise<void> {
+  await tx
+    .updateTable('sessions')
+    .set(changes)
+    .where('session_id', '=', sessionId)
+    .where('org_id', '=', tenant.orgId)
+    .where('environment', '=', tenant.environment)
+    .execute();
 }
 
-export async function updateSessionRow(tx: Tx, sessionId: string, changes: Updateable<SessionsTable>): Promise<void> {
-  await tx.updateTable('sessions').set(changes).where('session_id', '=', sessionId).execute();
-}
-
-/** Open sessions whose time ran out, oldest first. */
-export async function selectExpiredOpenSessions(db: Executor, now: Date, limit: number): Promise<{ session_id: string; case_id: string }[]> {
+/** Open sessions whose time ran out, oldest first, in every workspace. */
+export async function selectExpiredOpenSessionsUnscoped(db: Executor, now: Date, limit: number): Promise<{ session_id: string; case_id: string }[]> {
   return db.selectFrom('sessions').select(['session_id', 'case_id']).where('status', '=', 'open').where('expires_at', '<=', now).orderBy('expires_at').limit(limit).execute();
 }
 
 /** Submitted sessions that expired while their case still waits on the applicant (open follow-ups). */
-export async function selectExpiredSessionsAwaitingFollowUp(db: Executor, now: Date, limit: number): Promise<{ session_id: string; case_id: string }[]> {
+export async function selectExpiredSessionsAwaitingFollowUpUnscoped(db: Executor, now: Date, limit: number): Promise<{ session_id: string; case_id: string }[]> {
   return db
     .selectFrom('sessions')
     .innerJoin('cases', 'cases.case_id', 'sessions.case_id')

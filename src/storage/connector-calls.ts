@@ -1,8 +1,8 @@
 import { sql, type Selectable } from 'kysely';
-import type { Environment } from '../config.ts';
 import { toJsonb } from './json.ts';
 import type { Executor, Tx } from './schema.ts';
 import type { ConnectorCallStatus, ConnectorCallsTable } from './tables/connectors.ts';
+import type { Tenant } from '../ports/tenant.ts';
 
 export type ConnectorCallRow = Selectable<ConnectorCallsTable>;
 
@@ -12,7 +12,7 @@ export type ConnectorCallRow = Selectable<ConnectorCallsTable>;
  */
 export async function insertConnectorCall(
   tx: Executor,
-  call: { callId: string; orgId: string; environment: Environment; caseId: string; nodeId: string; connectorKey: string; operationId: string; trigger: Record<string, unknown>; now: Date },
+  call: Tenant & { callId: string; caseId: string; nodeId: string; connectorKey: string; operationId: string; trigger: Record<string, unknown>; now: Date },
 ): Promise<boolean> {
   const result = await tx
     .insertInto('connector_calls')
@@ -52,7 +52,7 @@ export async function insertConnectorCall(
  * or the lease runs out. A lease outlasts the attempt's deadline, so a call is never made twice
  * at once: another worker can only take it after the first attempt's deadline has passed.
  */
-export async function claimDueCalls(db: Executor, claim: { workerId: string; now: Date; leaseUntil: Date; limit: number }): Promise<ConnectorCallRow[]> {
+export async function claimDueCallsUnscoped(db: Executor, claim: { workerId: string; now: Date; leaseUntil: Date; limit: number }): Promise<ConnectorCallRow[]> {
   if (claim.limit <= 0) return [];
   const result = await sql<ConnectorCallRow>`
     with picked as (
@@ -90,7 +90,7 @@ export interface CallOutcome {
  * Writes an attempt's outcome only while `workerId` still holds the lease and no attempt was
  * recorded since the claim; a late outcome after a takeover is a no-op. Returns the row written.
  */
-export async function recordCallOutcome(tx: Tx, workerId: string, o: CallOutcome, now: Date): Promise<ConnectorCallRow | undefined> {
+export async function recordCallOutcomeUnscoped(tx: Tx, workerId: string, o: CallOutcome, now: Date): Promise<ConnectorCallRow | undefined> {
   return tx
     .updateTable('connector_calls')
     .set((eb) => ({
@@ -117,12 +117,12 @@ export async function recordCallOutcome(tx: Tx, workerId: string, o: CallOutcome
 }
 
 /** Gives leases back without an attempt (a worker stopping). */
-export async function releaseCallLeases(db: Executor, workerId: string, callIds: readonly string[]): Promise<void> {
+export async function releaseCallLeasesUnscoped(db: Executor, workerId: string, callIds: readonly string[]): Promise<void> {
   if (callIds.length === 0) return;
   await db.updateTable('connector_calls').set({ locked_by: null, locked_until: null }).where('call_id', 'in', callIds).where('locked_by', '=', workerId).execute();
 }
 
-export async function lockCallOfCase(tx: Tx, scope: { orgId: string; environment: Environment }, caseId: string, nodeId: string): Promise<ConnectorCallRow | undefined> {
+export async function lockCallOfCase(tx: Tx, scope: Tenant, caseId: string, nodeId: string): Promise<ConnectorCallRow | undefined> {
   return tx
     .selectFrom('connector_calls')
     .selectAll()
@@ -135,18 +135,20 @@ export async function lockCallOfCase(tx: Tx, scope: { orgId: string; environment
 }
 
 /** A failed call goes back to the queue with a fresh budget of attempts. */
-export async function requeueFailedCall(tx: Executor, callId: string, now: Date): Promise<ConnectorCallRow | undefined> {
+export async function requeueFailedCall(tx: Executor, tenant: Tenant, callId: string, now: Date): Promise<ConnectorCallRow | undefined> {
   return tx
     .updateTable('connector_calls')
     .set({ status: 'pending', attempt_count: 0, next_attempt_at: now, failed_at: null, locked_by: null, locked_until: null, updated_at: now })
     .where('call_id', '=', callId)
+    .where('org_id', '=', tenant.orgId)
+    .where('environment', '=', tenant.environment)
     .where('status', '=', 'failed')
     .returningAll()
     .executeTakeFirst();
 }
 
 /** `store_response … as structured_input:<key>` writes the value into the case's structured inputs. */
-export async function setCaseStructuredInput(tx: Executor, caseId: string, key: string, value: unknown, now: Date): Promise<void> {
+export async function setCaseStructuredInput(tx: Executor, tenant: Tenant, caseId: string, key: string, value: unknown, now: Date): Promise<void> {
   await sql`update cases set structured_inputs = jsonb_set(structured_inputs, ${sql.val([key])}::text[], ${toJsonb(value ?? null)}::jsonb, true), updated_at = ${now}
-    where case_id = ${caseId}`.execute(tx);
+    where case_id = ${caseId} and org_id = ${tenant.orgId} and environment = ${tenant.environment}`.execute(tx);
 }

@@ -1,17 +1,12 @@
 import type { Selectable } from 'kysely';
-import type { Environment } from '../config.ts';
 import type { Executor, Tx } from './schema.ts';
 import { toJsonb } from './json.ts';
 import type { ConnectorAuthType, ConnectorsTable } from './tables/connectors.ts';
+import type { Tenant } from '../ports/tenant.ts';
 
 export type ConnectorRow = Selectable<ConnectorsTable>;
 
-export interface ConnectorScope {
-  orgId: string;
-  environment: Environment;
-}
-
-export async function findConnector(db: Executor, scope: ConnectorScope, connectorKey: string): Promise<ConnectorRow | undefined> {
+export async function findConnector(db: Executor, scope: Tenant, connectorKey: string): Promise<ConnectorRow | undefined> {
   return db
     .selectFrom('connectors')
     .selectAll()
@@ -22,7 +17,7 @@ export async function findConnector(db: Executor, scope: ConnectorScope, connect
 }
 
 /** The row under the caller's lock, so a replacement reads and bumps `version` without a race. */
-export async function lockConnector(tx: Tx, scope: ConnectorScope, connectorKey: string): Promise<ConnectorRow | undefined> {
+export async function lockConnector(tx: Tx, scope: Tenant, connectorKey: string): Promise<ConnectorRow | undefined> {
   return tx
     .selectFrom('connectors')
     .selectAll()
@@ -33,7 +28,7 @@ export async function lockConnector(tx: Tx, scope: ConnectorScope, connectorKey:
     .executeTakeFirst();
 }
 
-export async function listConnectorRows(db: Executor, scope: ConnectorScope): Promise<ConnectorRow[]> {
+export async function listConnectorRows(db: Executor, scope: Tenant): Promise<ConnectorRow[]> {
   return db
     .selectFrom('connectors')
     .selectAll()
@@ -54,7 +49,7 @@ export interface ConnectorWrite {
 
 export async function insertConnector(
   tx: Executor,
-  row: ConnectorWrite & ConnectorScope & { connectorId: string; connectorKey: string; now: Date },
+  row: ConnectorWrite & Tenant & { connectorId: string; connectorKey: string; now: Date },
 ): Promise<ConnectorRow> {
   return tx
     .insertInto('connectors')
@@ -78,7 +73,7 @@ export async function insertConnector(
 }
 
 /** Replaces a connector's manifest and bumps its version; the id (and so the secret's binding) stays. */
-export async function replaceConnector(tx: Executor, connectorId: string, write: ConnectorWrite, now: Date): Promise<ConnectorRow> {
+export async function replaceConnector(tx: Executor, tenant: Tenant, connectorId: string, write: ConnectorWrite, now: Date): Promise<ConnectorRow> {
   return tx
     .updateTable('connectors')
     .set((eb) => ({
@@ -91,12 +86,14 @@ export async function replaceConnector(tx: Executor, connectorId: string, write:
       version: eb('version', '+', 1),
       updated_at: now,
     }))
+    .where('org_id', '=', tenant.orgId)
+    .where('environment', '=', tenant.environment)
     .where('connector_id', '=', connectorId)
     .returningAll()
     .executeTakeFirstOrThrow();
 }
 
-export async function deleteConnector(db: Executor, scope: ConnectorScope, connectorKey: string): Promise<boolean> {
+export async function deleteConnector(db: Executor, scope: Tenant, connectorKey: string): Promise<boolean> {
   const result = await db
     .deleteFrom('connectors')
     .where('org_id', '=', scope.orgId)

@@ -19,7 +19,7 @@ export interface CaseDueForErasure {
  * for each, so a sweep that finds nothing reads every completed case older than the shortest
  * retention once: about a second per million such cases, once per sweep interval.
  */
-export async function findCasesDueForDocumentErasure(
+export async function findCasesDueForDocumentErasureUnscoped(
   db: Executor,
   input: { now: Date; defaultDays: number | null; limit: number },
 ): Promise<CaseDueForErasure[]> {

@@ -1,21 +1,33 @@
 import type { Insertable, Selectable, Updateable } from 'kysely';
-import type { Environment } from '../config.ts';
 import type { DocumentRow } from './cases.ts';
 import type { Executor, Tx } from './schema.ts';
+import type { Tenant } from '../ports/tenant.ts';
 import type { DocumentPagesTable, DocumentsTable } from './tables/cases.ts';
 
 export async function insertDocument(tx: Tx, row: Insertable<DocumentsTable>): Promise<DocumentRow> {
   return tx.insertInto('documents').values(row).returningAll().executeTakeFirstOrThrow();
 }
 
-export async function findDocument(db: Executor, docId: string, scope?: { orgId: string; environment: Environment; caseId: string }): Promise<DocumentRow | undefined> {
-  let q = db.selectFrom('documents').selectAll().where('doc_id', '=', docId);
-  if (scope) q = q.where('org_id', '=', scope.orgId).where('environment', '=', scope.environment).where('case_id', '=', scope.caseId);
+/** A document of the workspace; with `caseId`, only when it belongs to that case. */
+export async function findDocument(db: Executor, tenant: Tenant, docId: string, caseId?: string): Promise<DocumentRow | undefined> {
+  let q = db.selectFrom('documents').selectAll().where('doc_id', '=', docId).where('org_id', '=', tenant.orgId).where('environment', '=', tenant.environment);
+  if (caseId !== undefined) q = q.where('case_id', '=', caseId);
   return q.executeTakeFirst();
 }
 
-export async function updateDocument(tx: Tx, docId: string, changes: Updateable<DocumentsTable>): Promise<void> {
-  await tx.updateTable('documents').set(changes).where('doc_id', '=', docId).execute();
+/** A document by id alone, for workers holding a claimed job's document id. */
+export async function findDocumentUnscoped(db: Executor, docId: string): Promise<DocumentRow | undefined> {
+  return db.selectFrom('documents').selectAll().where('doc_id', '=', docId).executeTakeFirst();
+}
+
+export async function updateDocument(tx: Tx, tenant: Tenant, docId: string, changes: Updateable<DocumentsTable>): Promise<void> {
+  await tx
+    .updateTable('documents')
+    .set(changes)
+    .where('doc_id', '=', docId)
+    .where('org_id', '=', tenant.orgId)
+    .where('environment', '=', tenant.environment)
+    .execute();
 }
 
 /** What a page stores: its canonical text, how it was read, and its size when it has one. */
@@ -57,18 +69,41 @@ export async function deletePages(tx: Tx, docId: string): Promise<void> {
 }
 
 /** Every document of a case, oldest id first. */
-export async function selectCaseDocuments(db: Executor, caseId: string): Promise<DocumentRow[]> {
-  return db.selectFrom('documents').selectAll().where('case_id', '=', caseId).orderBy('doc_id').execute();
+export async function selectCaseDocuments(db: Executor, tenant: Tenant, caseId: string): Promise<DocumentRow[]> {
+  return db
+    .selectFrom('documents')
+    .selectAll()
+    .where('case_id', '=', caseId)
+    .where('org_id', '=', tenant.orgId)
+    .where('environment', '=', tenant.environment)
+    .orderBy('doc_id')
+    .execute();
 }
 
 /** Whether any document of the case is still uploaded or processing. */
-export async function hasUnfinishedDocuments(db: Executor, caseId: string): Promise<boolean> {
-  const row = await db.selectFrom('documents').select('doc_id').where('case_id', '=', caseId).where('status', 'in', ['uploaded', 'processing']).limit(1).executeTakeFirst();
+export async function hasUnfinishedDocuments(db: Executor, tenant: Tenant, caseId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('documents')
+    .select('doc_id')
+    .where('case_id', '=', caseId)
+    .where('org_id', '=', tenant.orgId)
+    .where('environment', '=', tenant.environment)
+    .where('status', 'in', ['uploaded', 'processing'])
+    .limit(1)
+    .executeTakeFirst();
   return row !== undefined;
 }
 
 /** How many documents of one kind the case holds that count (neither erased nor failed). */
-export async function countLiveDocumentsOfKind(db: Executor, caseId: string, documentKind: string): Promise<number> {
-  const rows = await db.selectFrom('documents').select('doc_id').where('case_id', '=', caseId).where('document_kind', '=', documentKind).where('status', 'not in', ['erased', 'failed']).execute();
+export async function countLiveDocumentsOfKind(db: Executor, tenant: Tenant, caseId: string, documentKind: string): Promise<number> {
+  const rows = await db
+    .selectFrom('documents')
+    .select('doc_id')
+    .where('case_id', '=', caseId)
+    .where('org_id', '=', tenant.orgId)
+    .where('environment', '=', tenant.environment)
+    .where('document_kind', '=', documentKind)
+    .where('status', 'not in', ['erased', 'failed'])
+    .execute();
   return rows.length;
 }

@@ -1,15 +1,13 @@
 import { sql, type Selectable } from 'kysely';
-import type { Environment } from '../config.ts';
 import { toJsonb } from './json.ts';
 import { coalescedLookup } from './coalesced-reads.ts';
 import type { Executor, Tx } from './schema.ts';
 import type { IdempotencyRecordsTable } from './tables/cases.ts';
+import type { Tenant } from '../ports/tenant.ts';
 
 export type IdempotencyRow = Selectable<IdempotencyRecordsTable>;
 
-export interface IdempotencyScope {
-  orgId: string;
-  environment: Environment;
+export interface IdempotencyScope extends Tenant {
   operation: string;
   key: string;
 }
@@ -90,7 +88,7 @@ export function completeIdempotencyRecordQuery(scope: IdempotencyScope, status: 
 }
 
 /** Deletes up to `batch` expired records; the worker calls it until it returns less than `batch`. */
-export async function deleteExpiredIdempotencyRecords(db: Executor, now: Date, batch: number): Promise<number> {
+export async function deleteExpiredIdempotencyRecordsUnscoped(db: Executor, now: Date, batch: number): Promise<number> {
   const result = await sql`
     delete from idempotency_records
     where ctid in (select ctid from idempotency_records where expires_at <= ${now} limit ${batch})`.execute(db);

@@ -48,7 +48,7 @@ function toSummaries(rows: readonly JobSummaryRow[], kinds: readonly string[], s
  * Case jobs (document processing, gate evaluation). Runnable: queued and due, or running under a
  * lease that ran out (its worker died), which is claimable since the lease ended.
  */
-export async function summarizeCaseJobs(db: Executor, input: { now: Date; kinds: readonly string[] }): Promise<JobQueueSummary[]> {
+export async function summarizeCaseJobsUnscoped(db: Executor, input: { now: Date; kinds: readonly string[] }): Promise<JobQueueSummary[]> {
   const result = await sql<JobSummaryRow>`
     select kind, status as state, count(*) as count,
       min(case

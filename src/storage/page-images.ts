@@ -1,6 +1,7 @@
 import type { Insertable, Selectable } from 'kysely';
 import type { Db, Executor } from './schema.ts';
 import type { DocumentPageImagesTable } from './tables/console.ts';
+import type { Tenant } from '../ports/tenant.ts';
 
 export type PageImageRow = Selectable<DocumentPageImagesTable>;
 export type PageImageMeta = Omit<PageImageRow, 'bytes'>;
@@ -28,10 +29,17 @@ export async function savePageImage(db: Executor, row: Insertable<DocumentPageIm
  * read FOR SHARE, so an erasure (which updates that row and deletes the images in one
  * transaction) runs either wholly before (nothing is stored) or after (it deletes these too).
  */
-export async function savePageImagesOfLiveDocument(db: Db, docId: string, rows: readonly Insertable<DocumentPageImagesTable>[]): Promise<boolean> {
+export async function savePageImagesOfLiveDocument(db: Db, tenant: Tenant, docId: string, rows: readonly Insertable<DocumentPageImagesTable>[]): Promise<boolean> {
   if (rows.length === 0) return false;
   return db.transaction().execute(async (tx) => {
-    const doc = await tx.selectFrom('documents').select(['erased_at']).where('doc_id', '=', docId).forShare().executeTakeFirst();
+    const doc = await tx
+      .selectFrom('documents')
+      .select(['erased_at'])
+      .where('doc_id', '=', docId)
+      .where('org_id', '=', tenant.orgId)
+      .where('environment', '=', tenant.environment)
+      .forShare()
+      .executeTakeFirst();
     if (!doc || doc.erased_at !== null) return false;
     await tx.insertInto('document_page_images').values([...rows]).onConflict((oc) => oc.columns(['doc_id', 'page_index']).doNothing()).execute();
     return true;

@@ -1,10 +1,8 @@
 import { sql } from 'kysely';
-import type { Environment } from '../config.ts';
 import type { Executor } from './schema.ts';
+import type { Tenant } from '../ports/tenant.ts';
 
-export interface QueueFilter {
-  orgId: string;
-  environment: Environment;
+export interface QueueFilter extends Tenant {
   queueCategory?: string;
   runtimeStatus?: string;
   caseTypeId?: string;
@@ -38,12 +36,12 @@ export async function listQueueRows(db: Executor, f: QueueFilter) {
 }
 
 /** How many open cases (every category but `done`) sit in each queue category: an index-only walk of cases_queue_open_counts. */
-export async function countOpenQueueCategories(db: Executor, orgId: string, environment: Environment): Promise<Record<string, number>> {
+export async function countOpenQueueCategories(db: Executor, tenant: Tenant): Promise<Record<string, number>> {
   const rows = await db
     .selectFrom('cases')
     .select(['queue_category', sql<string>`count(*)`.as('n')])
-    .where('org_id', '=', orgId)
-    .where('environment', '=', environment)
+    .where('org_id', '=', tenant.orgId)
+    .where('environment', '=', tenant.environment)
     .where('queue_category', '<>', 'done')
     .groupBy('queue_category')
     .execute();
@@ -51,12 +49,12 @@ export async function countOpenQueueCategories(db: Executor, orgId: string, envi
 }
 
 /** How many cases are done (a range of cases_queue). */
-export async function countDoneCases(db: Executor, orgId: string, environment: Environment): Promise<number> {
+export async function countDoneCases(db: Executor, tenant: Tenant): Promise<number> {
   const row = await db
     .selectFrom('cases')
     .select(sql<string>`count(*)`.as('n'))
-    .where('org_id', '=', orgId)
-    .where('environment', '=', environment)
+    .where('org_id', '=', tenant.orgId)
+    .where('environment', '=', tenant.environment)
     .where('queue_category', '=', 'done')
     .executeTakeFirstOrThrow();
   return Number(row.n);

@@ -1,5 +1,4 @@
 import { sql } from 'kysely';
-import type { Environment } from '../config.ts';
 import { PREPARED } from './database.ts';
 import { claimIdempotencyKeyQuery, completeIdempotencyRecordQuery, type IdempotencyScope } from './idempotency.ts';
 import type { CaseEventRow } from './case-events.ts';
@@ -7,6 +6,7 @@ import type { CaseRow, FactRow, SessionRow } from './cases.ts';
 import type { OrgRow, Tx } from './schema.ts';
 import type { CaseEventsTable, CasesTable, FactsTable, SessionsTable } from './tables/cases.ts';
 import { incrementUsageCounterQuery, type UsagePeriodKey } from './usage-counters.ts';
+import type { Tenant } from '../ports/tenant.ts';
 
 /*
  * Session creation in two statements between BEGIN and COMMIT (issue 16; it sent 13 before), both
@@ -50,10 +50,8 @@ export interface SessionGateRead {
   usageLock: 'shared' | 'exclusive' | null;
 }
 
-export interface SessionGateQuery {
+export interface SessionGateQuery extends Tenant {
   claim: { scope: IdempotencyScope; fingerprint: string; now: Date; expiresAt: Date };
-  orgId: string;
-  environment: Environment;
   period: string;
   caseTypeId: string;
   externalCaseId: string | null;
@@ -154,7 +152,7 @@ const CASE_COLUMNS = columnsOf<CasesTable>({
 });
 const FACT_COLUMNS = columnsOf<FactsTable>({
   case_id: true, fact_id: true, org_id: true, environment: true, fact_label: true, status: true, value: true, candidate_id: true,
-  anchor_match_quality: true, source: true, reason_codes: true, provenance: true, evidence: true, verification_metadata: true, updated_at: true,
+  anchor_match_quality: true, source: true, reason_codes: true, provenance: true, evidence: true, verification_metadata: true, corrected_by: true, updated_at: true,
 });
 const EVENT_COLUMNS = columnsOf<CaseEventsTable>({
   event_id: true, case_id: true, org_id: true, environment: true, cursor: true, event_type: true, data: true, created_at: true,

@@ -1,10 +1,8 @@
 import { sql } from 'kysely';
-import type { Environment } from '../config.ts';
 import type { Executor, Tx } from './schema.ts';
+import type { Tenant } from '../ports/tenant.ts';
 
-export interface UsagePeriodKey {
-  orgId: string;
-  environment: Environment;
+export interface UsagePeriodKey extends Tenant {
   /** UTC month, `YYYY-MM`. */
   period: string;
 }

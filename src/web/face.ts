@@ -2,15 +2,16 @@ import compress from '@fastify/compress';
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import type { FastifyInstance } from 'fastify';
+import { registerInputRules } from './input-rules.ts';
 import { registerSecurityHeaders } from './security.ts';
 
 /** Form posts are small: answers and settings, never files (uploads are multipart, with their own limits). */
 export const FORM_BODY_LIMIT = 64 * 1024;
 
 /**
- * What both web faces need and the API must not get: cookies, URL-encoded forms, compressed HTML
- * and the security headers. Registered inside the web scope only, so API responses keep their
- * byte-for-byte JSON and their own error envelope.
+ * What both web faces need and the API must not get: cookies, URL-encoded forms, compressed HTML,
+ * the security headers and the API's rules for impossible input. Registered inside the web scope
+ * only, so API responses keep their byte-for-byte JSON and their own error envelope.
  */
 export async function registerFaceBasics(scope: FastifyInstance): Promise<void> {
   await scope.register(cookie);
@@ -18,6 +19,7 @@ export async function registerFaceBasics(scope: FastifyInstance): Promise<void> 
   // Assets are compressed ahead of time (they carry content-encoding already, so this skips them).
   await scope.register(compress, { global: true, threshold: 1024, encodings: ['br', 'gzip'] });
   registerSecurityHeaders(scope);
+  registerInputRules(scope);
 }
 
 /** Cookie attributes both faces share: not readable by script, and Secure when the address is https. */

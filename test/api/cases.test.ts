@@ -156,13 +156,13 @@ describeEachBackend('case reads', (backend) => {
     itOnPostgres(backend, 'a poller running against concurrent writers never misses or repeats an event', async () => {
       const writers = 4;
       const perWriter = 25;
-      const row = (await findCase(t.ctx.db, ws.orgId, 'test', caseId))!;
+      const row = (await findCase(t.ctx.db, { orgId: ws.orgId, environment: 'test' }, caseId))!;
       const before = (await firstPage(dossier, caseId, 0, 500)).next_cursor;
       let writing = true;
       const write = async (w: number) => {
         for (let i = 0; i < perWriter; i++) {
           await inTransaction(t.ctx.db, async (tx) => {
-            await recordCaseEvent(tx, t.ctx, row, 'test.tick', { writer: w, i }, { traceId: 'test', idempotencyKey: null });
+            await recordCaseEvent(tx, t.ctx, { caseRow: row, eventType: 'test.tick', data: { writer: w, i }, cause: { traceId: 'test', idempotencyKey: null } });
             // Hold the transaction open a moment so commits interleave with polls.
             if (i % 5 === 0) await new Promise((r) => setTimeout(r, 2));
           });
@@ -245,7 +245,7 @@ describeEachBackend('package without an applicant app (APP_URL=none)', (backend)
     // A case without a session (as /process creates) still has a package.
     const { openCase } = await import('../../src/domain/cases/open-case.ts');
     const { loadPinnedDefinition } = await import('../../src/domain/case-types/case-types.ts');
-    const definition = await loadPinnedDefinition(t.ctx.db, ws.orgId, 'test', 'address_proof', 'v1');
+    const definition = await loadPinnedDefinition(t.ctx, { tenant: { orgId: ws.orgId, environment: 'test' }, caseTypeId: 'address_proof', workflowVersion: 'v1' });
     const row = await inTransaction(t.ctx.db, (tx) =>
       openCase(tx, t.ctx, {
         orgId: ws.orgId, environment: 'test', caseTypeId: 'address_proof', workflowVersion: 'v1', definition, origin: 'process',

@@ -108,7 +108,7 @@ describeEachBackend('POST /api/v1/sessions', (backend) => {
       const revision = await sql<{ revision: number }>`select revision::int from cases where case_id = ${body.case_id}`.execute(t.ctx.db);
       expect(revision.rows[0]!.revision).toBe(1);
       expect(stored.last_event_cursor).toBe(2);
-      await inTransaction(t.ctx.db, (tx) => refreshQueueProjection(tx, body.case_id));
+      await inTransaction(t.ctx.db, (tx) => refreshQueueProjection(tx, { tenant: { orgId: ws.orgId, environment: 'test' }, caseId: body.case_id }));
       const refreshed = await t.ctx.db.selectFrom('cases').select(['queue_category', 'queue_status', 'queue_row', 'last_event_cursor']).where('case_id', '=', body.case_id).executeTakeFirstOrThrow();
       expect(refreshed).toEqual(stored);
       const facts = await t.ctx.db.selectFrom('facts').select(['fact_id', 'status']).where('case_id', '=', body.case_id).execute();

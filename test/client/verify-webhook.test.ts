@@ -143,7 +143,7 @@ describe('a secret rotation', () => {
     const deliveries = startDeliveries(t.ctx, 'embedded');
     try {
       const endpoint = await addEndpoint(t.ctx, ws.orgId, rotationReceiver.url, ['v1.case.completed']);
-      const rotated = await rotateEndpointSecret(t.ctx, endpoint.endpoint_id);
+      const rotated = await rotateEndpointSecret(t.ctx, { tenant: { orgId: ws.orgId, environment: 'test' }, endpointId: endpoint.endpoint_id });
       if (!rotated.ok) throw new Error(rotated.message);
       const [oldSecret, newSecret] = [endpoint.signing_secret, rotated.value.signing_secret];
       const caseId = await insertCase(t.ctx, ws.orgId);

@@ -33,7 +33,7 @@ describeEachBackend('OpenAPI import', (backend) => {
   });
 
   describe('five real-world shaped documents', () => {
-    it('Pet Store (3.0, as an object): four operations, no auth, schemas dereferenced', async () => {
+    it('Pet Store (3.0, as an object): four operations, no auth, schemas bundled with their references kept', async () => {
       const res = await importDoc({ connector_key: 'petstore', openapi: fixtureJson('petstore-3.0.json') });
       expect(res.statusCode, res.body).toBe(201);
       const c = res.json();
@@ -46,7 +46,14 @@ describeEachBackend('OpenAPI import', (backend) => {
       ]);
       const create = c.operations.find((o: Op) => o.operation_id === 'createPets');
       expect(create.request_body_schema).toMatchObject({ type: 'object', required: ['id', 'name'] });
-      expect(JSON.stringify(c.operations)).not.toContain('$ref');
+      // A schema that is one reference becomes its target; references inside point into its own `$defs` (issue 23).
+      expect(create.request_body_schema).toEqual({ type: 'object', required: ['id', 'name'], properties: { id: { type: 'integer', format: 'int64' }, name: { type: 'string' }, tag: { type: 'string' } } });
+      expect(c.operations.find((o: Op) => o.operation_id === 'listPets').response_schema).toEqual({
+        type: 'array',
+        maxItems: 100,
+        items: { $ref: '#/$defs/Pet' },
+        $defs: { Pet: create.request_body_schema },
+      });
       expect(c.operations.find((o: Op) => o.operation_id === 'showPetById').parameters).toEqual([{ name: 'petId', in: 'path', required: true, schema: { type: 'string' } }]);
     });
 
@@ -123,14 +130,14 @@ describeEachBackend('OpenAPI import', (backend) => {
 
     it('openapi_fetch_failed: the address policy and the deadline', async () => {
       const strict = createSafeHttpClient({ policy: { allowPrivateNetwork: false }, timeoutMs: 2_000 });
-      const base = { ...t.ctx, config: { ...t.ctx.config, allowPrivateNetwork: false }, outbound: strict };
+      const base = { ...t.ctx, config: { ...t.ctx.config, allowPrivateNetwork: false }, http: strict };
       const input = { orgId: ws.orgId, environment: 'test' as const, connector_key: 'x_policy' };
       for (const url of [`${docs.url}/docs/petstore-3.0.json`, 'https://127.0.0.1/openapi.json', 'https://[::1]/openapi.json', 'https://169.254.169.254/latest']) {
         const refused = await importOpenApiConnector(base, { ...input, openapi_url: url });
         expect(refused.ok ? 'ok' : `${refused.code}: ${refused.message}`).toMatch(/^openapi_fetch_failed: openapi_url is refused by the address policy/);
       }
       await strict.close();
-      const slow = await importOpenApiConnector({ ...t.ctx, openApiFetch: { timeoutMs: 200 } }, { ...input, openapi_url: `${docs.url}/slow` });
+      const slow = await importOpenApiConnector({ ...t.ctx, http: t.ctx.outbound.connectors, openApiFetch: { timeoutMs: 200 } }, { ...input, openapi_url: `${docs.url}/slow` });
       expect(slow.ok ? 'ok' : `${slow.code}: ${slow.message}`).toMatch(/^openapi_fetch_failed: openapi_url timed out: no complete answer within 200 ms/);
     });
 

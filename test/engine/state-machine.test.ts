@@ -48,8 +48,8 @@ describeEachBackend('transitions in storage', (backend) => {
   it.each(pairs)('%s → %s is %s', async (from, to) => {
     await t.ctx.db.updateTable('cases').set({ runtime_status: from }).where('case_id', '=', caseId).execute();
     const attempt = inTransaction(t.ctx.db, async (tx) => {
-      const row = (await lockCaseRow(tx, caseId))!;
-      return transitionCase(tx, t.ctx, row, to, {}, cause);
+      const row = (await lockCaseRow(tx, { tenant: { orgId: ws.orgId, environment: 'test' }, caseId }))!;
+      return transitionCase(tx, t.ctx, { row, to, cause });
     });
     const stored = async () => (await t.ctx.db.selectFrom('cases').select('runtime_status').where('case_id', '=', caseId).executeTakeFirstOrThrow()).runtime_status;
     if (canTransition(from, to)) {

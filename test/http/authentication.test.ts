@@ -80,7 +80,7 @@ describeEachBackend('authentication', (backend) => {
   it('refuses a key revoked through the domain at once', async () => {
     const key = await t.createKey(ws.orgId);
     expect((await read(`Bearer ${key.key}`)).statusCode).toBe(200);
-    const revoked = await revokeApiKey(t.ctx, { keyId: key.key_id });
+    const revoked = await revokeApiKey(t.ctx, { orgId: ws.orgId, keyId: key.key_id });
     expect(revoked.ok).toBe(true);
     t.ctx.keys.forget(key.key_id);
     expectInvalidKey(await read(`Bearer ${key.key}`), /has been revoked/);
@@ -117,14 +117,14 @@ describeEachBackend('authentication', (backend) => {
 
   it('records last_used_at', async () => {
     const key = await t.createKey(ws.orgId);
-    expect((await findApiKey(t.ctx.db, key.key_id))?.last_used_at).toBeNull();
+    expect((await findApiKey(t.ctx.db, ws.orgId, key.key_id))?.last_used_at).toBeNull();
     await read(`Bearer ${key.key}`);
-    expect((await findApiKey(t.ctx.db, key.key_id))?.last_used_at?.toISOString()).toBe(clock.now().toISOString());
+    expect((await findApiKey(t.ctx.db, ws.orgId, key.key_id))?.last_used_at?.toISOString()).toBe(clock.now().toISOString());
   });
 
   it('stores only a hash of the key', async () => {
     const key = await t.createKey(ws.orgId);
-    const row = await findApiKey(t.ctx.db, key.key_id);
+    const row = await findApiKey(t.ctx.db, ws.orgId, key.key_id);
     expect(JSON.stringify(row)).not.toContain(key.key.slice(8));
     expect(row?.key_hash).toMatch(/^[0-9a-f]{64}$/);
   });

@@ -3,7 +3,12 @@ import type { RouteOptions } from 'fastify';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_CODES } from '../../src/domain/errors.ts';
+import { ManualClock } from '../../src/ports/clock.ts';
 import { createTestApp, type TestApp, type TestWorkspace } from '../support/harness.ts';
+import { newSession, withExampleCaseTypes } from '../support/fixtures.ts';
+import { ApplicantAgent, multipartBody } from '../support/applicant.ts';
+import { cookieHeader, csrfOf, form, newOperator, signInOperator } from '../support/web.ts';
+import { textPdf } from '../extraction/helpers.ts';
 
 /**
  * Issue 9 §1: generated malformed requests over every route of the real app. Whatever arrives,
@@ -189,4 +194,157 @@ describe('generated malformed requests', () => {
       expect(JSON.parse(body ?? '')).toEqual({ error: { type: 'validation_error', code: 'invalid_request', message: expect.any(String), request_id: id } });
     }
   });
+});
+
+/**
+ * Issue 23 §5: the same property over the two faces for people, from the inside. Every dashboard
+ * and applicant route, with a signed-in admin or reviewer (or nobody), the applicant cookie of a
+ * real session, and the right CSRF token most of the time, so generated values reach the handlers
+ * rather than the sign-in redirect. Path ids are mostly real ones (a case, its document, form and
+ * upload nodes, a key, an operator) and sometimes odd; form fields carry odd text, NUL included,
+ * in every encoding. Nothing may answer 5xx.
+ */
+const WEB_RUNS = 1_200;
+
+const WEB_FIELD_NAMES = [
+  'full_name', 'email', 'date_of_birth-day', 'date_of_birth-month', 'date_of_birth-year', 'doc_id', 'kind', 'replaces', 'return', 'decision', 'reason',
+  'value', 'id', 'all', 'role', 'action', 'environment', 'return_to', 'next', 'password', 'url', 'events', 'scopes', 'name', 'label', 'doc', 'confirm',
+];
+
+describe('generated requests over the dashboard and the applicant app, signed in', () => {
+  let t: TestApp;
+  let ws: TestWorkspace;
+  const clock = new ManualClock(new Date());
+  const routes: RouteOptions[] = [];
+  const operators: Record<'admin' | 'reviewer', { email: string; password: string; operator_id: string; cookie: string; csrf: string }> = {} as never;
+  const applicants: Array<{ sessionId: string; caseId: string; cookie: string; csrf: string }> = [];
+  let docId = '';
+
+  async function signIn(role: 'admin' | 'reviewer') {
+    const op = operators[role];
+    op.cookie = (await signInOperator(t, op.email, op.password)).cookie;
+    // A generated request may have disabled the reviewer: they stay signed out for the rest of the run.
+    const page = await t.app.inject({ method: 'GET', url: '/dashboard', headers: { cookie: op.cookie } });
+    op.csrf = page.statusCode === 200 ? csrfOf(page.body) : '';
+  }
+
+  beforeAll(async () => {
+    t = await createTestApp('embedded', {
+      clock,
+      env: { APP_URL: 'http://127.0.0.1:3000/app', RATE_LIMIT_PER_MINUTE: '1000000', TEST_SESSIONS_PER_MONTH: '1000000' },
+      onRoute: (route) => routes.push(route),
+    });
+    ws = await t.workspace({ name: 'Fuzz Lending' });
+    await withExampleCaseTypes(t, ws.orgId);
+    for (const role of ['admin', 'reviewer'] as const) {
+      const op = await newOperator(t, ws.orgId, role);
+      operators[role] = { ...op, cookie: '', csrf: '' };
+      await signIn(role);
+    }
+    for (let i = 0; i < 3; i++) {
+      const s = await newSession(t, ws, 'income_verification');
+      const agent = new ApplicantAgent(t);
+      await agent.open(s.signed_url);
+      const page = `/app/s/${s.session_id}/upload/documents`;
+      const csrf = csrfOf((await agent.get(page)).body);
+      applicants.push({ sessionId: s.session_id, caseId: s.case_id, cookie: cookieHeader(agent.cookies), csrf });
+      if (i === 0) {
+        const pdf = await textPdf([{ text: 'Employee name: Jane Doe', y: 740 }, { text: 'Gross pay: $100.00', y: 720 }]);
+        const upload = multipartBody({ _csrf: csrf, kind: 'pay_stub' }, { name: 'file', filename: 'pay.pdf', type: 'application/pdf', bytes: pdf });
+        const res = await t.app.inject({ method: 'POST', url: `${page}/files`, headers: { 'content-type': upload.contentType, cookie: cookieHeader(agent.cookies) }, payload: upload.payload });
+        expect(res.statusCode).toBe(303);
+        docId = (await t.ctx.db.selectFrom('documents').select('doc_id').where('case_id', '=', s.case_id).executeTakeFirstOrThrow()).doc_id;
+      }
+    }
+  }, 120_000);
+  afterAll(() => t.close());
+
+  it(`answers ${WEB_RUNS} generated requests over every dashboard and applicant route without a 5xx`, async () => {
+    const targets = [...new Map(routes.filter((r) => r.url.startsWith('/dashboard') || r.url.startsWith('/app')).map((r) => [`${String(r.method)} ${r.url}`, r])).values()];
+    expect(targets.filter((r) => r.url.startsWith('/app/s/')).length).toBeGreaterThan(10);
+    expect(targets.filter((r) => r.url.startsWith('/dashboard/cases')).length).toBeGreaterThan(5);
+    const real: Record<string, string[]> = {
+      sessionId: applicants.map((a) => a.sessionId),
+      nodeId: ['applicant', 'documents', 'checks', 'review'],
+      case_id: applicants.map((a) => a.caseId),
+      doc_id: [docId],
+      fact_id: ['employee_name', 'gross_pay', 'pay_date'],
+      page: ['1', '2', '0'],
+      case_type_id: ['income_verification', 'address_proof'],
+      key_id: [ws.keyId],
+      operator_id: [operators.reviewer.operator_id],
+      endpoint_id: ['ep_0000000000000000'],
+      delivery_id: ['dlv_0000000000000000'],
+      '*': ['app.css', 'dashboard.css', 'js/dashboard.js'],
+    };
+    // Impossible ids (NUL, control characters, too long) are over-weighted: they are what issue 23 found.
+    const impossible = fc.constantFrom('%00', 'case_%00', '%01', 'a%0Ab', '%7f', 'c'.repeat(300));
+    const paramValue = (name: string) => fc.oneof({ arbitrary: fc.constantFrom(...(real[name] ?? ['x'])), weight: 6 }, { arbitrary: impossible, weight: 2 }, { arbitrary: pathValue, weight: 2 });
+    const webQuery = fc.dictionary(
+      fc.constantFrom('starting_after', 'status', 'tab', 'q', 'fact', 'ev', 'page', 'zoom', 'notice', 'doc', 'added', 'removed', 'return', 'next', 'reason', 'token', 'limit'),
+      fc.oneof(fc.constantFrom('%00', 'a%00b', ...ODD_STRINGS), fc.string({ maxLength: 20 }).map(encodeURIComponent), fc.constantFrom(docId, 'employee_name', '1', '150', 'check', 'erased')),
+      { maxKeys: 3 },
+    ).map((q) => Object.entries(q).map(([k, v]) => `${k}=${v}`).join('&'));
+    const byLabel = new Map(targets.map((r) => [`${String(r.method)} ${r.url}`, r]));
+    const fieldValue = fc.oneof(
+      { arbitrary: fc.constantFrom('Jane Doe', 'jane@example.com', '7', '1990', 'check', 'approve', 'reject', 'a reason', 'admin', 'reviewer', 'disable', 'role', 'live', 'test', 'true', docId, 'pay_stub'), weight: 5 },
+      { arbitrary: fc.constantFrom('Jane\u0000Doe', '\u0000', 'a@example.com\u0000'), weight: 2 },
+      { arbitrary: fc.constantFrom(...ODD_STRINGS.map((v) => { try { return decodeURIComponent(v); } catch { return v; } }), 'a\u0001b', 'x'.repeat(3_000)), weight: 2 },
+      { arbitrary: fc.string({ maxLength: 40 }), weight: 2 },
+    );
+    const fields = fc.dictionary(fc.oneof({ arbitrary: fc.constantFrom(...WEB_FIELD_NAMES), weight: 5 }, { arbitrary: fc.string({ maxLength: 8 }), weight: 1 }), fieldValue, { maxKeys: 6 });
+    const request = fc.record({
+      route: fc.constantFrom(...byLabel.keys()).map((label) => byLabel.get(label)!),
+      params: fc.record(Object.fromEntries(Object.keys(real).map((name) => [name, paramValue(name)]))),
+      query: webQuery,
+      who: fc.constantFrom('admin', 'admin', 'admin', 'reviewer', 'nobody') as fc.Arbitrary<'admin' | 'reviewer' | 'nobody'>,
+      withCsrf: fc.constantFrom(true, true, true, true, false),
+      encoding: fc.constantFrom('urlencoded', 'urlencoded', 'urlencoded', 'multipart', 'json', 'text/plain'),
+      fields,
+    });
+
+    const seen = { requests: 0, byStatus: new Map<number, number>() };
+    await fc.assert(
+      fc.asyncProperty(request, async (r) => {
+        const params = r.params as Record<string, string>;
+        const url = r.route.url.replace(/:([A-Za-z_]+)/g, (_m, name: string) => params[name] ?? 'x').replace('*', params['*'] ?? '') + (r.query ? `?${r.query}` : '');
+        const method = String(Array.isArray(r.route.method) ? r.route.method[0] : r.route.method) as 'GET' | 'HEAD' | 'POST';
+        const headers: Record<string, string> = {};
+        let csrf = '';
+        if (url.startsWith('/app/')) {
+          const applicant = applicants.find((a) => url.includes(a.sessionId)) ?? applicants[0]!;
+          if (r.who !== 'nobody') headers.cookie = applicant.cookie;
+          csrf = applicant.csrf;
+        } else if (r.who !== 'nobody') {
+          headers.cookie = operators[r.who].cookie;
+          csrf = operators[r.who].csrf;
+        }
+        const body: Record<string, string> = { ...(r.withCsrf && csrf ? { _csrf: csrf } : {}), ...(r.fields as Record<string, string>) };
+        let payload: string | Buffer | undefined;
+        if (method === 'POST') {
+          if (r.encoding === 'urlencoded') [headers['content-type'], payload] = ['application/x-www-form-urlencoded', form(body)];
+          else if (r.encoding === 'json') [headers['content-type'], payload] = ['application/json', JSON.stringify(body)];
+          else if (r.encoding === 'text/plain') [headers['content-type'], payload] = ['text/plain', Object.entries(body).map(([k, v]) => `${k}=${v}`).join('\n')];
+          else {
+            const multipart = multipartBody(Object.fromEntries(Object.entries(body).map(([k, v]) => [k.replace(/["\r\n]/g, ''), v.replace(/\r\n/g, ' ')])));
+            [headers['content-type'], payload] = [multipart.contentType, multipart.payload];
+          }
+        }
+        const res = await t.app.inject({ method, url, headers, remoteAddress: '203.0.113.9', ...(payload !== undefined ? { payload } : {}) });
+        seen.requests++;
+        seen.byStatus.set(res.statusCode, (seen.byStatus.get(res.statusCode) ?? 0) + 1);
+        expect(res.statusCode, `${method} ${url.slice(0, 200)} as ${r.who} (${r.encoding}) → ${res.statusCode} ${res.body.slice(0, 300)}`).toBeLessThan(500);
+        // Sign-out (or an environment switch gone wrong) must not end the run's coverage.
+        if (r.who !== 'nobody' && !url.startsWith('/app/') && (url.startsWith('/dashboard/logout') || res.headers.location?.toString().startsWith('/dashboard/login'))) await signIn(r.who);
+        // The applicant write limit counts per minute: move the clock so later posts reach their handlers.
+        if (seen.requests % 50 === 0) clock.advance(61_000);
+      }),
+      { numRuns: WEB_RUNS, endOnFailure: true },
+    );
+    expect(seen.requests).toBe(WEB_RUNS);
+    // Most requests got past access control to a page or a form's answer, not only to refusals.
+    const reached = [...seen.byStatus].filter(([status]) => status === 200 || status === 303 || status === 400).reduce((n, [, c]) => n + c, 0);
+    expect(reached, JSON.stringify([...seen.byStatus])).toBeGreaterThan(WEB_RUNS / 3);
+    console.info(`web faces: ${seen.requests} requests, by status ${JSON.stringify([...seen.byStatus].sort((a, b) => a[0] - b[0]))}`);
+  }, 300_000);
 });

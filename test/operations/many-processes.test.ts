@@ -68,7 +68,7 @@ describe.runIf(postgresUrl && redisUrl)('two servers and two workers on one Post
     const put = await putCaseType(runtime.ctx, { orgId: org.org_id, environment: 'test', definition: incomeVerification });
     if (!put.ok) throw new Error(JSON.stringify(put.problems));
     for (const path of ['/hooks/a', '/hooks/b']) {
-      const created = await createEndpoint(runtime.ctx, { orgId: org.org_id, environment: 'test', url: receiver.url(path), events: ['*'] });
+      const created = await createEndpoint(runtime.ctx, { tenant: { orgId: org.org_id, environment: 'test' }, url: receiver.url(path), events: ['*'] });
       if (!created.ok) throw new Error(created.message);
       endpoints.push({ endpoint_id: created.value.endpoint_id, path });
     }

@@ -43,8 +43,8 @@ describeEachBackend('webhook endpoint secrets', (backend) => {
     const t = await createTestApp(backend, { env: { DOSSIER_ALLOW_PRIVATE_NETWORK: 'true' } });
     try {
       const ws = await t.workspace();
-      const a = await createEndpoint(t.ctx, { orgId: ws.orgId, environment: 'test', url: 'http://127.0.0.1:1/a', events: ['*'] });
-      const b = await createEndpoint(t.ctx, { orgId: ws.orgId, environment: 'test', url: 'http://127.0.0.1:1/b', events: ['*'] });
+      const a = await createEndpoint(t.ctx, { tenant: { orgId: ws.orgId, environment: 'test' }, url: 'http://127.0.0.1:1/a', events: ['*'] });
+      const b = await createEndpoint(t.ctx, { tenant: { orgId: ws.orgId, environment: 'test' }, url: 'http://127.0.0.1:1/b', events: ['*'] });
       if (!a.ok || !b.ok) throw new Error('endpoints not created');
       const rowA = await t.ctx.db.selectFrom('webhook_endpoints').selectAll().where('endpoint_id', '=', a.value.endpoint_id).executeTakeFirstOrThrow();
       expect(signingSecretsOf(t.ctx.secret, rowA, new Date())).toEqual([a.value.signing_secret]);
@@ -70,8 +70,8 @@ describeEachBackend('legacy sealed endpoint secrets', (backend) => {
     const t = await createTestApp(backend, { env: { DOSSIER_ALLOW_PRIVATE_NETWORK: 'true' } });
     try {
       const ws = await t.workspace();
-      const a = await createEndpoint(t.ctx, { orgId: ws.orgId, environment: 'test', url: 'http://127.0.0.1:1/a', events: ['*'] });
-      const b = await createEndpoint(t.ctx, { orgId: ws.orgId, environment: 'test', url: 'http://127.0.0.1:1/b', events: ['*'] });
+      const a = await createEndpoint(t.ctx, { tenant: { orgId: ws.orgId, environment: 'test' }, url: 'http://127.0.0.1:1/a', events: ['*'] });
+      const b = await createEndpoint(t.ctx, { tenant: { orgId: ws.orgId, environment: 'test' }, url: 'http://127.0.0.1:1/b', events: ['*'] });
       if (!a.ok || !b.ok) throw new Error('endpoints not created');
       const old = legacySeal(t.ctx.secret, 'webhook-signing-secret', 'whsec_legacy');
       await t.ctx.db.updateTable('webhook_endpoints').set({ secret_box: old }).where('endpoint_id', '=', a.value.endpoint_id).execute();

@@ -131,25 +131,50 @@ describeEachBackend('dashboard case page and operator actions', (backend) => {
     expect(again.body).toContain('is already complete (approved)');
   });
 
-  it('erases one document behind a confirmation that names it, with its page images', async () => {
+  it('regression: refuses erasure to a reviewer (403, nothing erased) and shows them no Erase link; an admin sees them (issue 23 §6)', async () => {
+    const { caseId, docId } = await processedCase(t, ws, docs.url('/stub.pdf'), 'loan-106');
+    const page = `/dashboard/cases/${caseId}`;
+    const shown = await get(page);
+    expect(shown.statusCode).toBe(200);
+    expect(shown.body).not.toContain('/erasure');
+    expect((await get(`${page}/erasure?doc=${docId}`)).statusCode).toBe(403);
+    for (const fields of [{ doc: docId }, {}] as Record<string, string>[]) {
+      const res = await post(page, `${page}/erasure`, fields);
+      expect(res.statusCode).toBe(403);
+      expect(res.body).toContain('for workspace admins');
+    }
+    const doc = await t.ctx.db.selectFrom('documents').select('status').where('doc_id', '=', docId).executeTakeFirstOrThrow();
+    expect(doc.status).not.toBe('erased');
+    expect(await t.ctx.db.selectFrom('case_events').select('event_type').where('case_id', '=', caseId).where('event_type', '=', 'document.erased').execute()).toEqual([]);
+    const admin = await newOperator(t, ws.orgId, 'admin');
+    const adminCookie = (await signInOperator(t, admin.email, admin.password)).cookie;
+    const adminPage = await t.app.inject({ method: 'GET', url: page, headers: { cookie: adminCookie } });
+    expect(adminPage.body).toContain(`${page}/erasure?doc=${docId}`);
+    expect(adminPage.body).toContain('Erase the whole case');
+  });
+
+  it('erases one document behind a confirmation that names it, with its page images (an admin)', async () => {
     const { caseId, docId } = await processedCase(t, ws, docs.url('/stub.pdf'), 'loan-103');
+    const admin = await newOperator(t, ws.orgId, 'admin');
+    const adminCookie = (await signInOperator(t, admin.email, admin.password)).cookie;
+    const asAdmin = (url: string) => t.app.inject({ method: 'GET', url, headers: { cookie: adminCookie } });
     const page = `/dashboard/cases/${caseId}`;
     await get(`${page}/documents/${docId}/pages/1`);
-    const confirm = await get(`${page}/erasure?doc=${docId}`);
+    const confirm = await asAdmin(`${page}/erasure?doc=${docId}`);
     expect(confirm.statusCode).toBe(200);
     expect(confirm.body).toContain('Erase pay-stub.pdf?');
     expect(confirm.body).toContain('Employee name');
-    const erased = await post(`${page}/erasure?doc=${docId}`, `${page}/erasure`, { doc: docId });
+    const erased = await t.app.inject({ method: 'POST', url: `${page}/erasure`, headers: { ...FORM, cookie: adminCookie }, payload: form({ _csrf: csrfOf(confirm.body), doc: docId }) });
     expect(erased.statusCode).toBe(303);
     expect(await t.ctx.db.selectFrom('document_page_images').select('doc_id').where('doc_id', '=', docId).execute()).toEqual([]);
     // Pages drawn ahead of time that arrive after the erasure are not stored.
     const late = { doc_id: docId, page_index: 1, content_type: 'image/jpeg', width_px: 1, height_px: 1, page_width: 1, page_height: 1, page_unit: 'pt' as const, created_at: new Date(), bytes: Buffer.from([0xff]) };
-    expect(await savePageImagesOfLiveDocument(t.ctx.db, docId, [late])).toBe(false);
+    expect(await savePageImagesOfLiveDocument(t.ctx.db, { orgId: ws.orgId, environment: 'test' }, docId, [late])).toBe(false);
     expect(await t.ctx.db.selectFrom('document_page_images').select('doc_id').where('doc_id', '=', docId).execute()).toEqual([]);
     expect((await get(`${page}/documents/${docId}/pages/1`)).statusCode).toBe(404);
     expect((await get(`${page}/documents/${docId}/file`)).statusCode).toBe(404);
     const event = await t.ctx.db.selectFrom('case_events').select('data').where('case_id', '=', caseId).where('event_type', '=', 'document.erased').executeTakeFirstOrThrow();
-    expect(event.data).toMatchObject({ doc_id: docId, actor: operatorId });
+    expect(event.data).toMatchObject({ doc_id: docId, actor: admin.operator_id });
     expect((await get(page)).body).toContain('Erased');
   });
 

@@ -122,9 +122,27 @@ describeInBrowser('operator console in a browser', () => {
     }, 120_000);
   }
 
+  it('shows the erase links on the case page to an admin and none to a reviewer (issue 23 §6)', async () => {
+    const { caseId } = await processedCase(t, ws, docs.url('/stub.pdf'), 'loan-roles');
+    for (const role of ['reviewer', 'admin'] as const) {
+      const op = await newOperator(t, ws.orgId, role);
+      const context = await newContext(browser, { viewport: 'desktop' });
+      const page = await context.newPage();
+      await signIn(page, op.email, op.password);
+      await page.goto(`${origin}/dashboard/cases/${caseId}`);
+      await page.getByRole('heading', { name: 'Documents' }).waitFor();
+      expect(await page.getByRole('link', { name: 'Erase the whole case' }).count(), role).toBe(role === 'admin' ? 1 : 0);
+      expect(await page.getByRole('link', { name: /^Erase pay-stub\.pdf$/ }).count(), role).toBe(role === 'admin' ? 1 : 0);
+      expect(await page.getByRole('link', { name: 'Download pay-stub.pdf' }).count(), role).toBe(1);
+      await check(page, `console case page as ${role} desktop`);
+      await context.close();
+    }
+  }, 120_000);
+
   it('reviews with the keyboard alone: j and k move between flagged facts, zoom and pages are links', async () => {
     const { caseId, docId } = await processedCase(t, ws, docs.url('/stub.pdf'), 'loan-keys', 'Jane Q Public');
-    const op = await newOperator(t, ws.orgId, 'reviewer');
+    // An admin: the walk ends at the erasure confirmation, which reviewers may not reach.
+    const op = await newOperator(t, ws.orgId, 'admin');
     const context = await newContext(browser, { viewport: 'desktop' });
     const page = await context.newPage();
     await signIn(page, op.email, op.password);

@@ -2,7 +2,6 @@ import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { rotateEndpointSecret, disableEndpointById } from '../../src/domain/webhooks/endpoints.ts';
 import { systemClock } from '../../src/ports/clock.ts';
 import { enqueueWebhookEvent } from '../../src/domain/webhooks/outbox.ts';
-import { wakeDeliveryWorkers } from '../../src/jobs/webhook-wake.ts';
 import { listAttempts } from '../../src/storage/webhooks/deliveries.ts';
 import { inTransaction } from '../../src/storage/unit-of-work.ts';
 import { createTestApp, describeEachBackend, until, type TestApp, type TestWorkspace } from '../support/harness.ts';
@@ -90,7 +89,7 @@ describeEachBackend('webhook delivery', (backend) => {
     const row = await deliveryRow(t.ctx, deliveryId!);
     expect(row).toMatchObject({ attempt_count: 1, next_attempt_at: null, locked_by: null, last_status_code: 200, last_error: null });
     await until(async () => (await caseHandoff(t.ctx, caseId)).handoff_state === 'delivered');
-    const attempts = await listAttempts(t.ctx.db, deliveryId!);
+    const attempts = await listAttempts(t.ctx.db, { orgId: ws.orgId, environment: 'test' }, deliveryId!);
     expect(attempts).toHaveLength(1);
     expect(attempts[0]).toMatchObject({ attempt_number: 1, status_code: 200, error: null, response_excerpt: 'ok' });
   });
@@ -102,7 +101,7 @@ describeEachBackend('webhook delivery', (backend) => {
     const wildcard = await addEndpoint(t.ctx, w.orgId, r.url, ['*']);
     await addEndpoint(t.ctx, w.orgId, r.url, ['v1.intake.submitted']);
     const disabled = await addEndpoint(t.ctx, w.orgId, r.url, ['*']);
-    await disableEndpointById(t.ctx, disabled.endpoint_id);
+    await disableEndpointById(t.ctx, { tenant: { orgId: w.orgId, environment: 'test' }, endpointId: disabled.endpoint_id });
     await addEndpoint(t.ctx, w.orgId, r.url, ['*'], 'live');
     const caseId = await insertCase(t.ctx, w.orgId);
     // Looked at inside the enqueuing transaction, before any worker can see (and deliver) it.
@@ -112,7 +111,7 @@ describeEachBackend('webhook delivery', (backend) => {
       expect(handoff).toEqual({ handoff_state: 'dispatching', handoff_delivery_id: deliveryIds[0] });
       return deliveryIds;
     });
-    wakeDeliveryWorkers(t.ctx.db);
+    t.ctx.wake.notify('webhook-deliveries');
     expect(ids).toHaveLength(2);
     const rows = await Promise.all(ids.map((id) => deliveryRow(t.ctx, id)));
     expect(rows.map((d) => d.endpoint_id).sort()).toEqual([named.endpoint_id, wildcard.endpoint_id].sort());
@@ -143,7 +142,7 @@ describeEachBackend('webhook delivery', (backend) => {
     expect(r.requests).toHaveLength(3);
     expect(new Set(r.requests.map((q) => q.rawBody)).size).toBe(1);
     for (const q of r.requests) verifySignatures(q, endpoint.signing_secret);
-    const attempts = await listAttempts(t.ctx.db, id!);
+    const attempts = await listAttempts(t.ctx.db, { orgId: w.orgId, environment: 'test' }, id!);
     expect(attempts.map((a) => [a.attempt_number, a.status_code])).toEqual([[1, 500], [2, 302], [3, 204]]);
     expect(attempts[0]!.error).toBe('HTTP 500');
     expect(attempts[0]!.response_excerpt).toBe('nope');
@@ -204,7 +203,7 @@ describeEachBackend('webhook delivery', (backend) => {
     const w = await t.workspace();
     const r = await receiver();
     const endpoint = await addEndpoint(t.ctx, w.orgId, r.url);
-    const rotated = await rotateEndpointSecret(t.ctx, endpoint.endpoint_id);
+    const rotated = await rotateEndpointSecret(t.ctx, { tenant: { orgId: w.orgId, environment: 'test' }, endpointId: endpoint.endpoint_id });
     if (!rotated.ok) throw new Error(rotated.message);
     expect(rotated.value.signing_secret).not.toBe(endpoint.signing_secret);
     const overlapMs = new Date(rotated.value.previous_secret_expires_at!).getTime() - t.clock.now().getTime();

@@ -8,7 +8,6 @@ import type { AppContext } from '../../src/app-context.ts';
 import { createEndpoint } from '../../src/domain/webhooks/endpoints.ts';
 import { enqueueWebhookEvent, type WebhookEventInput } from '../../src/domain/webhooks/outbox.ts';
 import { webhookDeliveryTask, type WebhookDeliveryOptions, type WebhookDeliveryTask } from '../../src/jobs/webhook-delivery.ts';
-import { wakeDeliveryWorkers } from '../../src/jobs/webhook-wake.ts';
 import { Worker } from '../../src/jobs/worker.ts';
 import { randomBase62 } from '../../src/ports/ids.ts';
 import { inTransaction } from '../../src/storage/unit-of-work.ts';
@@ -136,7 +135,7 @@ export async function caseHandoff(ctx: AppContext, caseId: string) {
 }
 
 export async function addEndpoint(ctx: AppContext, orgId: string, url: string, events: string[] = ['*'], environment: 'test' | 'live' = 'test') {
-  const created = await createEndpoint(ctx, { orgId, environment, url, events });
+  const created = await createEndpoint(ctx, { tenant: { orgId, environment }, url, events });
   if (!created.ok) throw new Error(created.message);
   return created.value;
 }
@@ -163,7 +162,7 @@ export function caseEvent(orgId: string, caseId: string, overrides: Partial<Webh
 /** The outbox as the case engine calls it: in a transaction, then the in-process wake-up. */
 export async function enqueue(ctx: AppContext, event: WebhookEventInput): Promise<string[]> {
   const { deliveryIds } = await inTransaction(ctx.db, (tx) => enqueueWebhookEvent(tx, ctx, event));
-  wakeDeliveryWorkers(ctx.db);
+  ctx.wake.notify('webhook-deliveries');
   return deliveryIds;
 }
 

@@ -3,7 +3,7 @@ import { expect, it } from 'vitest';
 import { openRuntime } from '../../src/runtime.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createOrg } from '../../src/domain/orgs/orgs.ts';
-import { claimDueDeliveries, recordAttemptOutcomes } from '../../src/storage/webhooks/deliveries.ts';
+import { claimDueDeliveriesUnscoped, recordAttemptOutcomesUnscoped } from '../../src/storage/webhooks/deliveries.ts';
 import { describeEachBackend, freshDatabase, silentLogger } from '../support/harness.ts';
 import { addEndpoint, caseEvent, enqueue } from './fixtures.ts';
 
@@ -28,7 +28,7 @@ describeEachBackend('relaxed commits of the delivery engine', (backend) => {
 
       const now = new Date();
       const statements = runtime.database.poolStats().statements;
-      const claimed = await claimDueDeliveries(ctx.db, { workerId: 'w1', now, leaseUntil: new Date(now.getTime() + 60_000), limit: 10, perEndpointLimit: 8, inFlight: new Map() });
+      const claimed = await claimDueDeliveriesUnscoped(ctx.db, { workerId: 'w1', now, leaseUntil: new Date(now.getTime() + 60_000), limit: 10, perEndpointLimit: 8, inFlight: new Map() });
       expect(claimed.map((d) => d.delivery_id)).toEqual([id]);
       expect(await setting()).toBe(before);
 
@@ -37,8 +37,8 @@ describeEachBackend('relaxed commits of the delivery engine', (backend) => {
         status: 'delivered' as const, attempt_count: 1, next_attempt_at: null,
       };
       // Another worker's outcome is refused by the lease guard; the owner's is recorded.
-      expect(await recordAttemptOutcomes(ctx.db, 'w2', [record], now, { relaxed: true })).toEqual([]);
-      expect(await recordAttemptOutcomes(ctx.db, 'w1', [record], now, { relaxed: true })).toEqual([id]);
+      expect(await recordAttemptOutcomesUnscoped(ctx.db, 'w2', [record], now, { relaxed: true })).toEqual([]);
+      expect(await recordAttemptOutcomesUnscoped(ctx.db, 'w1', [record], now, { relaxed: true })).toEqual([id]);
       expect(runtime.database.poolStats().statements - statements).toBe(4); // the claim, the show, the two outcome batches: no BEGIN, SET or COMMIT
       expect(await setting()).toBe(before);
       const row = await ctx.db.selectFrom('webhook_deliveries').select(['status', 'locked_by']).where('delivery_id', '=', id!).executeTakeFirstOrThrow();

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { decideAfterAttempt } from '../../src/domain/webhooks/attempt-outcome.ts';
+import { decideAfterAttempt } from '../../src/domain/retry-schedule.ts';
 import { webhookDeliveryTask, type WebhookDeliveryTask } from '../../src/jobs/webhook-delivery.ts';
 import { ManualClock } from '../../src/ports/clock.ts';
 import { listAttempts } from '../../src/storage/webhooks/deliveries.ts';
@@ -9,7 +9,7 @@ import { PRIVATE_NETWORK_ENV, addEndpoint, caseEvent, caseHandoff, deliveryRow, 
 it('decides the retry schedule of spec §3.2: 60 s, 5 min, 30 min, 2 h, then failed', () => {
   const now = new Date('2026-01-15T12:00:00.000Z');
   const delays = [60, 300, 1800, 7200];
-  const after = (attemptCountBefore: number, succeeded = false) => decideAfterAttempt({ attemptCountBefore, succeeded, now, retryDelaysSeconds: delays });
+  const after = (attemptCountBefore: number, succeeded = false) => decideAfterAttempt({ attemptCountBefore, succeeded, succeededAs: 'delivered', now, retryDelaysSeconds: delays });
   expect([0, 1, 2, 3].map((n) => after(n).nextAttemptAt!.getTime() - now.getTime())).toEqual([60_000, 300_000, 1_800_000, 7_200_000]);
   expect([0, 1, 2, 3].map((n) => after(n).status)).toEqual(['retry_scheduled', 'retry_scheduled', 'retry_scheduled', 'retry_scheduled']);
   expect(after(4)).toEqual({ status: 'failed', attemptCount: 5, nextAttemptAt: null });
@@ -43,7 +43,7 @@ describeEachBackend('webhook retry schedule on a manual clock', (backend) => {
 
     const attemptAndSettle = async (expected: number) => {
       expect(await task.run(t.ctx)).toBe(1);
-      await until(async () => (await listAttempts(t.ctx.db, id!)).length === expected);
+      await until(async () => (await listAttempts(t.ctx.db, { orgId: ws.orgId, environment: 'test' }, id!)).length === expected);
       await until(() => task.inFlight === 0);
     };
     await attemptAndSettle(1);
@@ -65,7 +65,7 @@ describeEachBackend('webhook retry schedule on a manual clock', (backend) => {
     }
     const row = await deliveryRow(t.ctx, id!);
     expect(row).toMatchObject({ status: 'failed', attempt_count: 5, next_attempt_at: null });
-    const attempts = await listAttempts(t.ctx.db, id!);
+    const attempts = await listAttempts(t.ctx.db, { orgId: ws.orgId, environment: 'test' }, id!);
     expect(attempts.map((a) => a.attempted_at.getTime() - start)).toEqual([0, 60_000, 360_000, 2_160_000, 9_360_000]);
     expect(await caseHandoff(t.ctx, caseId)).toMatchObject({ handoff_state: 'dispatch_failed' });
     clock.advance(24 * 3600 * 1000);

@@ -43,7 +43,7 @@ describeEachBackend('the request a delivery sent, as the delivery log shows it',
       expect(before.headers[name], name).toBe(got.headers[name]);
     }
 
-    const rotated = await rotateEndpointSecret(t.ctx, endpoint.endpoint_id, { orgId: ws.orgId, environment: 'test' });
+    const rotated = await rotateEndpointSecret(t.ctx, { tenant: { orgId: ws.orgId, environment: 'test' }, endpointId: endpoint.endpoint_id });
     expect(rotated.ok).toBe(true);
     const after = await shown(ws.orgId, first!);
     expect(after.signaturesKnown).toBe(false);

@@ -1,5 +1,15 @@
 import { z } from 'zod';
-import { createEndpoint, disableEndpointById, enableEndpointById, listEndpointViews, rotateEndpointSecret } from '../../domain/webhooks/endpoints.ts';
+import type { AppContext } from '../../app-context.ts';
+import {
+  createEndpoint,
+  disableEndpointById,
+  enableEndpointById,
+  listEndpointViews,
+  locateEndpointUnscoped,
+  rotateEndpointSecret,
+} from '../../domain/webhooks/endpoints.ts';
+import type { Result } from '../../domain/errors.ts';
+import type { Tenant } from '../../ports/tenant.ts';
 import { listNotificationViews } from '../../domain/webhooks/notifications.ts';
 import { cliError } from '../output.ts';
 import { orgAndEnv, reported, type AdminCommand } from './command.ts';
@@ -19,6 +29,15 @@ const notificationFlags = z.object({
   limit: z.coerce.number({ error: '--limit must be a number' }).int().min(1).max(100).default(20),
 });
 
+/**
+ * The operator names an endpoint by id alone (the CLI acts across workspaces): find its workspace
+ * first, then act in it as the dashboard would, so the operations themselves are always scoped.
+ */
+async function inEndpointWorkspace<T>(ctx: AppContext, endpointId: string, act: (tenant: Tenant) => Promise<Result<T>>): Promise<Result<T>> {
+  const located = await locateEndpointUnscoped(ctx, { endpointId });
+  return located.ok ? act(located.value) : located;
+}
+
 export const ENDPOINT_COMMANDS: readonly AdminCommand[] = [
   {
     path: ['endpoint', 'add'],
@@ -26,7 +45,7 @@ export const ENDPOINT_COMMANDS: readonly AdminCommand[] = [
     options: { org: { type: 'string' }, env: { type: 'string' }, url: { type: 'string' }, events: { type: 'string' } },
     async run(ctx, values) {
       const flags = addFlags.parse(values);
-      const created = await createEndpoint(ctx, { orgId: flags.org, environment: flags.env, url: flags.url, events: flags.events });
+      const created = await createEndpoint(ctx, { tenant: { orgId: flags.org, environment: flags.env }, url: flags.url, events: flags.events });
       if (!created.ok) return cliError(created.code, created.message);
       return { ...created.value, note: 'The signing secret is shown once: store it now.' };
     },
@@ -37,7 +56,7 @@ export const ENDPOINT_COMMANDS: readonly AdminCommand[] = [
     options: { org: { type: 'string' }, env: { type: 'string' } },
     async run(ctx, values) {
       const flags = listFlags.parse(values);
-      return { endpoints: await listEndpointViews(ctx, { orgId: flags.org, environment: flags.env }) };
+      return { endpoints: await listEndpointViews(ctx, { tenant: { orgId: flags.org, environment: flags.env } }) };
     },
   },
   {
@@ -45,14 +64,14 @@ export const ENDPOINT_COMMANDS: readonly AdminCommand[] = [
     usage: 'dossier endpoint disable ENDPOINT_ID',
     options: {},
     positionals: 1,
-    run: async (ctx, _values, [endpointId]) => reported(await disableEndpointById(ctx, endpointId!)),
+    run: async (ctx, _values, [endpointId]) => reported(await inEndpointWorkspace(ctx, endpointId!, (tenant) => disableEndpointById(ctx, { tenant, endpointId: endpointId! }))),
   },
   {
     path: ['endpoint', 'enable'],
     usage: 'dossier endpoint enable ENDPOINT_ID',
     options: {},
     positionals: 1,
-    run: async (ctx, _values, [endpointId]) => reported(await enableEndpointById(ctx, endpointId!)),
+    run: async (ctx, _values, [endpointId]) => reported(await inEndpointWorkspace(ctx, endpointId!, (tenant) => enableEndpointById(ctx, { tenant, endpointId: endpointId! }))),
   },
   {
     path: ['endpoint', 'rotate-secret'],
@@ -60,7 +79,7 @@ export const ENDPOINT_COMMANDS: readonly AdminCommand[] = [
     options: {},
     positionals: 1,
     async run(ctx, _values, [endpointId]) {
-      const rotated = await rotateEndpointSecret(ctx, endpointId!);
+      const rotated = await inEndpointWorkspace(ctx, endpointId!, (tenant) => rotateEndpointSecret(ctx, { tenant, endpointId: endpointId! }));
       if (!rotated.ok) return cliError(rotated.code, rotated.message);
       return {
         ...rotated.value,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { createApiKey, revokeApiKey } from '../../domain/keys/keys.ts';
+import { createApiKey, locateApiKeyUnscoped, revokeApiKey } from '../../domain/keys/keys.ts';
 import { countFlag, envFlag, orgFlag, reported, type AdminCommand } from './command.ts';
 
 const durationPattern = /^(\d+)([smhd])$/;
@@ -59,7 +59,9 @@ export const KEY_COMMANDS: readonly AdminCommand[] = [
     options: {},
     positionals: 1,
     async run(ctx, _values, [keyId]) {
-      const revoked = await revokeApiKey(ctx, { keyId: keyId! });
+      // The operator names a key by id alone: find its organisation, then revoke as its owner would.
+      const located = await locateApiKeyUnscoped(ctx, { keyId: keyId! });
+      const revoked = located.ok ? await revokeApiKey(ctx, { orgId: located.value.orgId, keyId: keyId! }) : located;
       if (revoked.ok) ctx.keys.forget(keyId!);
       return reported(revoked);
     },

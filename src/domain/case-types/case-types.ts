@@ -18,6 +18,7 @@ import { checkActionNodes } from '../connectors/action-validation.ts';
 import type { ConnectorOperation } from '../connectors/manifest.ts';
 import { listConnectorRows } from '../../storage/connectors.ts';
 import { parseCaseTypeDefinition, type CaseTypeDefinition, type DefinitionProblem } from './definition.ts';
+import type { Tenant } from '../../ports/tenant.ts';
 
 export interface CaseTypeView {
   case_type_id: string;
@@ -89,7 +90,7 @@ export async function putCaseType(
   return inTransaction(deps.db, async (tx) => {
     // Serialise concurrent puts of one case type so version numbers never collide.
     await lockTransactionKey(tx, `${input.orgId}:${input.environment}:${def.case_type_id}`);
-    const latest = await latestCaseTypeVersion(tx, input.orgId, input.environment, def.case_type_id);
+    const latest = await latestCaseTypeVersion(tx, input, def.case_type_id);
     const versionCreated = latest?.definition_hash !== hash;
     const versionNumber = versionCreated ? (latest?.version_number ?? 0) + 1 : latest!.version_number;
     const workflowVersion = `v${versionNumber}`;
@@ -122,7 +123,7 @@ export async function putCaseType(
 
 export async function listCaseTypes(deps: Pick<Deps, 'db'>, input: { orgId: string; environment: Environment }): Promise<CaseTypeView[]> {
   const { orgId, environment } = input;
-  return (await selectCaseTypes(deps.db, orgId, environment)).map(toCaseTypeView);
+  return (await selectCaseTypes(deps.db, { orgId, environment })).map(toCaseTypeView);
 }
 
 export async function getCaseType(
@@ -130,7 +131,7 @@ export async function getCaseType(
   input: { orgId: string; environment: Environment; caseTypeId: string },
 ): Promise<Result<CaseTypeView>> {
   const { orgId, environment, caseTypeId } = input;
-  const row = await findCaseType(deps.db, orgId, environment, caseTypeId);
+  const row = await findCaseType(deps.db, { orgId, environment }, caseTypeId);
   return row ? ok(toCaseTypeView(row)) : fail('not_found', `No case type "${caseTypeId}" in this ${environment} workspace.`);
 }
 
@@ -144,16 +145,14 @@ const PINNED_CACHE_LIMIT = 2_000;
 
 /** The definition of one workflow version, from this process's cache when it has read it before. */
 export async function loadPinnedDefinition(
-  db: Executor,
-  orgId: string,
-  environment: Environment,
-  caseTypeId: string,
-  workflowVersion: string,
+  deps: { db: Executor },
+  input: { tenant: Tenant; caseTypeId: string; workflowVersion: string },
 ): Promise<CaseTypeDefinition> {
-  const key = `${orgId}\u0000${environment}\u0000${caseTypeId}\u0000${workflowVersion}`;
+  const { tenant, caseTypeId, workflowVersion } = input;
+  const key = `${tenant.orgId}\u0000${tenant.environment}\u0000${caseTypeId}\u0000${workflowVersion}`;
   const hit = pinnedDefinitions.get(key);
   if (hit) return hit;
-  const row = await findCaseTypeVersion(db, orgId, environment, caseTypeId, workflowVersion);
+  const row = await findCaseTypeVersion(deps.db, tenant, caseTypeId, workflowVersion);
   if (!row) throw new Error(`case type version ${caseTypeId}@${workflowVersion} is missing`);
   const definition = row.definition as CaseTypeDefinition;
   if (pinnedDefinitions.size >= PINNED_CACHE_LIMIT) pinnedDefinitions.delete(pinnedDefinitions.keys().next().value as string);
@@ -175,7 +174,7 @@ export async function listCaseTypeVersions(
 ): Promise<Map<string, CaseTypeVersionView[]>> {
   const { orgId, environment } = input;
   const out = new Map<string, CaseTypeVersionView[]>();
-  for (const r of await listCaseTypeVersionsWithCaseCounts(deps.db, orgId, environment)) {
+  for (const r of await listCaseTypeVersionsWithCaseCounts(deps.db, { orgId, environment })) {
     const list = out.get(r.case_type_id) ?? [];
     list.push({ workflow_version: r.workflow_version, created_at: r.created_at.toISOString(), cases: r.cases });
     out.set(r.case_type_id, list);

@@ -1,4 +1,5 @@
 import type { Deps } from '../deps.ts';
+import { tenantOfRow } from '../../ports/tenant.ts';
 import { appendCaseEvent, type CaseEventRow } from '../../storage/case-events.ts';
 import type { CaseRow } from '../../storage/cases.ts';
 import type { Tx } from '../../storage/schema.ts';
@@ -39,11 +40,9 @@ export type ActionEnqueuer = (tx: Tx, event: { caseRow: CaseRow; caseEvent: Case
 export async function recordCaseEvent(
   tx: Tx,
   deps: Pick<Deps, 'clock' | 'ids'> & { enqueueWebhook: WebhookEnqueuer; enqueueActions: ActionEnqueuer },
-  caseRow: CaseRow,
-  eventType: string,
-  data: Record<string, unknown>,
-  cause: Cause,
+  input: { caseRow: CaseRow; eventType: string; data: Record<string, unknown>; cause: Cause },
 ): Promise<CaseEventRow> {
+  const { caseRow, eventType, data, cause } = input;
   const caseEvent = await appendCaseEvent(tx, {
     eventId: deps.ids.next('evt'),
     caseId: caseRow.case_id,
@@ -53,9 +52,9 @@ export async function recordCaseEvent(
     data,
     createdAt: deps.clock.now(),
   });
-  await enqueueEventEffects(tx, deps, caseRow, caseEvent, cause);
+  await enqueueEventEffects(tx, deps, { caseRow, caseEvent, cause });
   // Every change to a case records an event; the stored queue position follows from it.
-  beforeCommit(tx, `queue:${caseRow.case_id}`, () => refreshQueueProjection(tx, caseRow.case_id));
+  beforeCommit(tx, `queue:${caseRow.case_id}`, () => refreshQueueProjection(tx, { tenant: tenantOfRow(caseRow), caseId: caseRow.case_id }));
   return caseEvent;
 }
 
@@ -66,10 +65,9 @@ export async function recordCaseEvent(
 export async function enqueueEventEffects(
   tx: Tx,
   deps: { enqueueWebhook: WebhookEnqueuer; enqueueActions: ActionEnqueuer },
-  caseRow: CaseRow,
-  caseEvent: CaseEventRow,
-  cause: Cause,
+  input: { caseRow: CaseRow; caseEvent: CaseEventRow; cause: Cause },
 ): Promise<void> {
+  const { caseRow, caseEvent, cause } = input;
   if (WEBHOOK_CASE_EVENTS.has(caseEvent.event_type)) await deps.enqueueWebhook(tx, { caseRow, caseEvent, cause });
   if (ACTION_TRIGGER_EVENTS.has(caseEvent.event_type)) await deps.enqueueActions(tx, { caseRow, caseEvent });
 }

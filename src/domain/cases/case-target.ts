@@ -5,7 +5,7 @@ import { uniqueViolation } from '../../storage/unit-of-work.ts';
 import { loadPinnedDefinition } from '../case-types/case-types.ts';
 import type { CaseTypeDefinition } from '../case-types/definition.ts';
 import { fail, failOn, ok, type Failure, type Result } from '../errors.ts';
-import type { Tenant } from './read-case.ts';
+import type { Tenant } from '../../ports/tenant.ts';
 
 
 export interface CaseTypeTarget {
@@ -16,7 +16,7 @@ export interface CaseTypeTarget {
 
 /** The current version of a case type, which a new case is pinned to; `not_found` when there is no such type. */
 export async function currentCaseTypeVersion(tx: Tx, tenant: Tenant, caseTypeId: string): Promise<Result<CaseTypeTarget>> {
-  const caseType = await findCaseType(tx, tenant.orgId, tenant.environment, caseTypeId);
+  const caseType = await findCaseType(tx, tenant, caseTypeId);
   return caseTypeTarget(tx, tenant, caseTypeId, caseType?.workflow_version);
 }
 
@@ -26,7 +26,7 @@ export async function currentCaseTypeVersion(tx: Tx, tenant: Tenant, caseTypeId:
  */
 export async function caseTypeTarget(db: Executor, tenant: Tenant, caseTypeId: string, workflowVersion: string | undefined): Promise<Result<CaseTypeTarget>> {
   if (workflowVersion === undefined) return fail('not_found', `No case type "${caseTypeId}" in this ${tenant.environment} workspace.`);
-  const definition = await loadPinnedDefinition(db, tenant.orgId, tenant.environment, caseTypeId, workflowVersion);
+  const definition = await loadPinnedDefinition({ db }, { tenant, caseTypeId, workflowVersion });
   return ok({ caseTypeId, workflowVersion, definition });
 }
 
@@ -36,7 +36,7 @@ export function externalCaseIdConflict(externalCaseId: string): Failure {
 
 /** `external_case_id` is unique per workspace and environment. */
 export async function externalCaseIdFree(tx: Tx, tenant: Tenant, externalCaseId: string | undefined): Promise<Result<void>> {
-  if (externalCaseId !== undefined && (await externalCaseIdTaken(tx, tenant.orgId, tenant.environment, externalCaseId))) {
+  if (externalCaseId !== undefined && (await externalCaseIdTaken(tx, tenant, externalCaseId))) {
     return externalCaseIdConflict(externalCaseId);
   }
   return ok(undefined);

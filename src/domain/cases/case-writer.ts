@@ -1,6 +1,6 @@
 import type { Deps } from '../deps.ts';
-import type { Environment } from '../../config.ts';
-import { findCaseSnapshot, lockCase, updateCaseIfStatus, updateCaseRow, type CaseRow } from '../../storage/cases.ts';
+import { tenantOfRow, type Tenant } from '../../ports/tenant.ts';
+import { findCaseSnapshot, lockCase, lockCaseUnscoped, updateCaseIfStatus, updateCaseRow, type CaseRow } from '../../storage/cases.ts';
 import { toJsonb } from '../../storage/json.ts';
 import type { Tx } from '../../storage/schema.ts';
 import type { CaseState, CaseStatus, GateRuleResult, RuntimeStatus } from './case-state.ts';
@@ -27,14 +27,12 @@ export interface TransitionPatch {
 export async function transitionCase(
   tx: Tx,
   deps: WriterDeps,
-  row: CaseRow,
-  to: RuntimeStatus,
-  patch: TransitionPatch,
-  cause: Cause,
+  input: { row: CaseRow; to: RuntimeStatus; patch?: TransitionPatch; cause: Cause },
 ): Promise<CaseRow> {
+  const { row, to, patch = {}, cause } = input;
   if (!canTransition(row.runtime_status, to)) throw new IllegalTransitionError(row.runtime_status, to);
   const now = deps.clock.now();
-  const updated = await updateCaseIfStatus(tx, row.case_id, row.runtime_status, {
+  const updated = await updateCaseIfStatus(tx, tenantOfRow(row), row.case_id, row.runtime_status, {
       runtime_status: to,
       status_changed_at: now,
       updated_at: now,
@@ -46,13 +44,18 @@ export async function transitionCase(
     });
   // The row is locked by the caller; a status that changed under us means the caller did not lock it.
   if (!updated) throw new Error(`case ${row.case_id} changed status concurrently; lock it before transitioning`);
-  await recordCaseEvent(tx, deps, updated, 'case.status_changed', { from: row.runtime_status, to }, cause);
+  await recordCaseEvent(tx, deps, { caseRow: updated, eventType: 'case.status_changed', data: { from: row.runtime_status, to }, cause });
   return updated;
 }
 
-/** Locks a case row for the rest of the transaction, scoped to its workspace. */
-export async function lockCaseRow(tx: Tx, caseId: string, scope?: { orgId: string; environment: Environment }): Promise<CaseRow | undefined> {
-  return lockCase(tx, caseId, scope);
+/** Locks a case row of the workspace for the rest of the transaction; another workspace's case is undefined. */
+export async function lockCaseRow(tx: Tx, input: { tenant: Tenant; caseId: string }): Promise<CaseRow | undefined> {
+  return lockCase(tx, input.tenant, input.caseId);
+}
+
+/** Locks a case row by id alone, for workers and sweeps holding a claimed job's or session's case id. */
+export async function lockCaseRowUnscoped(tx: Tx, input: { caseId: string }): Promise<CaseRow | undefined> {
+  return lockCaseUnscoped(tx, input.caseId);
 }
 
 /**
@@ -60,11 +63,12 @@ export async function lockCaseRow(tx: Tx, caseId: string, scope?: { orgId: strin
  * of work that changes a case, so the stored queue (which the list filters and sorts on) and the
  * live case read cannot disagree.
  */
-export async function refreshQueueProjection(tx: Tx, caseId: string): Promise<void> {
-  const snapshot = await findCaseSnapshot(tx, caseId);
+export async function refreshQueueProjection(tx: Tx, input: { tenant: Tenant; caseId: string }): Promise<void> {
+  const { tenant, caseId } = input;
+  const snapshot = await findCaseSnapshot(tx, tenant, caseId);
   if (!snapshot) return;
   const queue = queueColumnsOf(await stateOfSnapshot(tx, snapshot));
-  await updateCaseRow(tx, caseId, { ...queue, queue_row: toJsonb(queue.queue_row) });
+  await updateCaseRow(tx, tenant, caseId, { ...queue, queue_row: toJsonb(queue.queue_row) });
 }
 
 /** The stored queue columns of a case in a given state: what refreshQueueProjection writes. */

@@ -7,7 +7,8 @@ import { fail, ok, type Result } from '../errors.ts';
 import { recordCaseEvent, type Cause } from './case-events.ts';
 import { lockCaseRow, type WriterDeps } from './case-writer.ts';
 import type { FactStatus } from './case-state.ts';
-import { caseNotFound, type Tenant } from './read-case.ts';
+import { caseNotFound } from './read-case.ts';
+import { tenantOfRow, type Tenant } from '../../ports/tenant.ts';
 
 export interface FactCorrection {
   tenant: Tenant;
@@ -31,10 +32,10 @@ export async function correctFact(deps: WriterDeps & { db: Db }, input: FactCorr
   const { tenant } = input;
   const now = deps.clock.now();
   return inTransactionResult(deps.db, async (tx) => {
-    const row = await lockCaseRow(tx, input.caseId, tenant);
+    const row = await lockCaseRow(tx, { tenant, caseId: input.caseId });
     if (!row) return caseNotFound(input.caseId);
     if (row.runtime_status === 'complete') return fail('invalid_request', `Case ${row.case_id} is complete; its facts can no longer be corrected.`);
-    const fact = await findFact(tx, row.case_id, input.factId);
+    const fact = await findFact(tx, tenantOfRow(row), row.case_id, input.factId);
     if (!fact) return fail('not_found', `Case ${row.case_id} has no fact ${input.factId}.`);
     const status = input.status ?? (input.value === null ? 'needs_input' : 'resolved');
     if (status === 'resolved' && input.value === null) return fail('invalid_request', 'A resolved fact needs a value.');
@@ -55,15 +56,13 @@ export async function correctFact(deps: WriterDeps & { db: Db }, input: FactCorr
         created_at: now,
       });
     // The operator's value did not come from a document: the old evidence no longer supports it.
-    await updateFactRow(tx, row.case_id, fact.fact_id, { value: input.value, status, source: 'operator', candidate_id: null, anchor_match_quality: null, evidence: toJsonb([]), provenance: toJsonb([]), updated_at: now });
-    await recordCaseEvent(
-      tx,
-      deps,
-      row,
-      'fact.corrected',
-      { fact_id: fact.fact_id, correction_id: correctionId, previous_status: fact.status, status, actor: input.actor },
-      input.cause,
-    );
+    await updateFactRow(tx, tenantOfRow(row), row.case_id, fact.fact_id, { value: input.value, status, source: 'operator', corrected_by: 'operator', candidate_id: null, anchor_match_quality: null, evidence: toJsonb([]), provenance: toJsonb([]), updated_at: now });
+    await recordCaseEvent(tx, deps, {
+      caseRow: row,
+      eventType: 'fact.corrected',
+      data: { fact_id: fact.fact_id, correction_id: correctionId, previous_status: fact.status, status, actor: input.actor },
+      cause: input.cause,
+    });
     return ok({ correction_id: correctionId });
   });
 }

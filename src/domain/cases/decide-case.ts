@@ -3,7 +3,7 @@ import { inTransactionResult } from '../../storage/unit-of-work.ts';
 import { fail, ok, type Result } from '../errors.ts';
 import { recordCaseEvent, type Cause } from './case-events.ts';
 import { lockCaseRow, transitionCase, type WriterDeps } from './case-writer.ts';
-import type { Tenant } from './read-case.ts';
+import type { Tenant } from '../../ports/tenant.ts';
 import { caseNotFound } from './read-case.ts';
 
 export type Decision = 'approve' | 'reject';
@@ -19,7 +19,7 @@ export async function decideCase(
 ): Promise<Result<{ case_id: string; case_status: 'approved' | 'rejected' }>> {
   const { tenant } = input;
   return inTransactionResult(deps.db, async (tx) => {
-    const row = await lockCaseRow(tx, input.caseId, tenant);
+    const row = await lockCaseRow(tx, { tenant, caseId: input.caseId });
     if (!row) return caseNotFound(input.caseId);
     if (row.runtime_status !== 'ready_for_review') {
       return fail(
@@ -30,9 +30,9 @@ export async function decideCase(
       );
     }
     const caseStatus = input.decision === 'approve' ? 'approved' : 'rejected';
-    const done = await transitionCase(tx, deps, row, 'complete', { caseStatus, decisionReason: input.reason }, input.cause);
-    await recordCaseEvent(tx, deps, done, 'case.decided', { decision: input.decision, actor: input.actor }, input.cause);
-    await recordCaseEvent(tx, deps, done, 'case.completed', { case_status: caseStatus }, input.cause);
+    const done = await transitionCase(tx, deps, { row, to: 'complete', patch: { caseStatus, decisionReason: input.reason }, cause: input.cause });
+    await recordCaseEvent(tx, deps, { caseRow: done, eventType: 'case.decided', data: { decision: input.decision, actor: input.actor }, cause: input.cause });
+    await recordCaseEvent(tx, deps, { caseRow: done, eventType: 'case.completed', data: { case_status: caseStatus }, cause: input.cause });
     return ok({ case_id: row.case_id, case_status: caseStatus });
   });
 }

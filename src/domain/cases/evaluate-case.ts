@@ -1,15 +1,16 @@
 import { enqueueCaseJob } from '../../storage/case-jobs.ts';
 import type { CaseRow } from '../../storage/cases.ts';
-import { findCaseSnapshot } from '../../storage/cases.ts';
+import { findCaseSnapshotUnscoped } from '../../storage/cases.ts';
 import { selectCaseFacts, updateFactRow } from '../../storage/facts.ts';
 import { insertFollowUpQuestion, selectOpenFollowUps } from '../../storage/follow-up-questions.ts';
 import { toJsonb } from '../../storage/json.ts';
 import type { Db, Tx } from '../../storage/schema.ts';
 import { inTransaction } from '../../storage/unit-of-work.ts';
 import { recordCaseEvent, type Cause } from './case-events.ts';
-import { lockCaseRow, transitionCase, type WriterDeps } from './case-writer.ts';
+import { lockCaseRowUnscoped, transitionCase, type WriterDeps } from './case-writer.ts';
 import { stateOfSnapshot } from './load-case.ts';
 import { planWorkflow, RULE_REASON_CODES, type WorkflowPlan } from './plan-workflow.ts';
+import { tenantOfRow } from '../../ports/tenant.ts';
 
 export const GATE_EVALUATION_JOB = 'gate_evaluation';
 
@@ -17,8 +18,9 @@ export const GATE_EVALUATION_JOB = 'gate_evaluation';
  * Moves a case to `gate_ready` and queues its evaluation. The worker evaluates it moments later,
  * so the API call that submitted never waits on the gates.
  */
-export async function scheduleGateEvaluation(tx: Tx, deps: WriterDeps, row: CaseRow, cause: Cause): Promise<CaseRow> {
-  const ready = await transitionCase(tx, deps, row, 'gate_ready', {}, cause);
+export async function scheduleGateEvaluation(tx: Tx, deps: WriterDeps, input: { row: CaseRow; cause: Cause }): Promise<CaseRow> {
+  const { row, cause } = input;
+  const ready = await transitionCase(tx, deps, { row, to: 'gate_ready', cause });
   await enqueueCaseJob(tx, {
     jobId: deps.ids.next('job'),
     caseId: row.case_id,
@@ -40,13 +42,13 @@ export async function evaluateCaseGates(deps: WriterDeps & { db: Db }, input: { 
   const { caseId } = input;
   const cause: Cause = { traceId: `job:${GATE_EVALUATION_JOB}:${caseId}`, idempotencyKey: null };
   await inTransaction(deps.db, async (tx) => {
-    const row = await lockCaseRow(tx, caseId);
-    if (row?.runtime_status === 'gate_ready') await transitionCase(tx, deps, row, 'gate_evaluating', {}, cause);
+    const row = await lockCaseRowUnscoped(tx, { caseId });
+    if (row?.runtime_status === 'gate_ready') await transitionCase(tx, deps, { row, to: 'gate_evaluating', cause });
   });
   await inTransaction(deps.db, async (tx) => {
-    const row = await lockCaseRow(tx, caseId);
+    const row = await lockCaseRowUnscoped(tx, { caseId });
     if (row?.runtime_status !== 'gate_evaluating') return;
-    const snapshot = await findCaseSnapshot(tx, caseId);
+    const snapshot = await findCaseSnapshotUnscoped(tx, caseId);
     const state = await stateOfSnapshot(tx, snapshot!);
     await applyPlan(tx, deps, row, planWorkflow(state, deps.clock.now()), cause);
   });
@@ -58,25 +60,38 @@ async function applyPlan(tx: Tx, deps: WriterDeps, row: CaseRow, plan: WorkflowP
   switch (outcome.kind) {
     case 'follow_up': {
       await openFollowUpQuestions(tx, deps, row, outcome.factIds);
-      const updated = await transitionCase(tx, deps, row, 'intake_in_progress', { currentNodeId: outcome.gateId, currentGateId: outcome.gateId, gateResults }, cause);
-      await recordCaseEvent(tx, deps, updated, 'case.needs_input', { gate_id: outcome.gateId, fact_ids: outcome.factIds }, cause);
+      const updated = await transitionCase(tx, deps, {
+        row,
+        to: 'intake_in_progress',
+        patch: { currentNodeId: outcome.gateId, currentGateId: outcome.gateId, gateResults },
+        cause,
+      });
+      await recordCaseEvent(tx, deps, { caseRow: updated, eventType: 'case.needs_input', data: { gate_id: outcome.gateId, fact_ids: outcome.factIds }, cause });
       return;
     }
     case 'review': {
-      const updated = await transitionCase(tx, deps, row, 'ready_for_review', { currentNodeId: outcome.nodeId, currentGateId: outcome.gateId, gateResults }, cause);
-      await recordCaseEvent(tx, deps, updated, 'case.ready_for_review', { reason: outcome.reason, node_id: outcome.nodeId, gate_id: outcome.gateId }, cause);
+      const updated = await transitionCase(tx, deps, {
+        row,
+        to: 'ready_for_review',
+        patch: { currentNodeId: outcome.nodeId, currentGateId: outcome.gateId, gateResults },
+        cause,
+      });
+      await recordCaseEvent(tx, deps, {
+        caseRow: updated,
+        eventType: 'case.ready_for_review',
+        data: { reason: outcome.reason, node_id: outcome.nodeId, gate_id: outcome.gateId },
+        cause,
+      });
       return;
     }
     case 'decision_ready': {
-      const updated = await transitionCase(
-        tx,
-        deps,
+      const updated = await transitionCase(tx, deps, {
         row,
-        'complete',
-        { caseStatus: 'decision_ready', currentNodeId: outcome.nodeId, currentGateId: null, gateResults },
+        to: 'complete',
+        patch: { caseStatus: 'decision_ready', currentNodeId: outcome.nodeId, currentGateId: null, gateResults },
         cause,
-      );
-      await recordCaseEvent(tx, deps, updated, 'case.completed', { case_status: 'decision_ready' }, cause);
+      });
+      await recordCaseEvent(tx, deps, { caseRow: updated, eventType: 'case.completed', data: { case_status: 'decision_ready' }, cause });
       return;
     }
   }
@@ -84,7 +99,7 @@ async function applyPlan(tx: Tx, deps: WriterDeps, row: CaseRow, plan: WorkflowP
 
 /** Writes what the gates found onto the facts: rule reason codes, comparisons, and needs_input. */
 async function annotateFacts(tx: Tx, deps: WriterDeps, row: CaseRow, plan: WorkflowPlan): Promise<void> {
-  const facts = await selectCaseFacts(tx, row.case_id);
+  const facts = await selectCaseFacts(tx, tenantOfRow(row), row.case_id);
   const needsInput = new Set(plan.evaluations.flatMap((e) => e.needsInputFactIds));
   for (const fact of facts) {
     const ruleCodes = plan.evaluations.flatMap((e) => e.factReasonCodes.get(fact.fact_id) ?? []);
@@ -96,13 +111,13 @@ async function annotateFacts(tx: Tx, deps: WriterDeps, row: CaseRow, plan: Workf
       JSON.stringify(reasonCodes) === JSON.stringify(fact.reason_codes) &&
       JSON.stringify(verifications) === JSON.stringify(fact.verification_metadata);
     if (unchanged) continue;
-    await updateFactRow(tx, row.case_id, fact.fact_id, { status, reason_codes: toJsonb(reasonCodes), verification_metadata: toJsonb(verifications), updated_at: deps.clock.now() });
+    await updateFactRow(tx, tenantOfRow(row), row.case_id, fact.fact_id, { status, reason_codes: toJsonb(reasonCodes), verification_metadata: toJsonb(verifications), updated_at: deps.clock.now() });
   }
 }
 
 async function openFollowUpQuestions(tx: Tx, deps: WriterDeps, row: CaseRow, factIds: string[]): Promise<void> {
-  const open = new Set((await selectOpenFollowUps(tx, row.case_id)).map((r) => r.fact_id));
-  const facts = await selectCaseFacts(tx, row.case_id);
+  const open = new Set((await selectOpenFollowUps(tx, tenantOfRow(row), row.case_id)).map((r) => r.fact_id));
+  const facts = await selectCaseFacts(tx, tenantOfRow(row), row.case_id);
   for (const factId of factIds) {
     if (open.has(factId)) continue;
     const label = facts.find((f) => f.fact_id === factId)?.fact_label ?? factId;

@@ -10,6 +10,7 @@ import { recordCaseEvent } from './case-events.ts';
 import { lockCaseRow, type WriterDeps } from './case-writer.ts';
 import { scheduleGateEvaluation } from './evaluate-case.ts';
 import { authorizeApplicant, type ApplicantProof } from '../sessions/applicant-access.ts';
+import { tenantOfRow } from '../../ports/tenant.ts';
 
 /**
  * The applicant answers follow-up questions (applicant app). Each answer is checked like a form
@@ -26,9 +27,9 @@ export async function answerFollowUps(
     if (!authorized.ok) return authorized;
     const session = authorized.value;
     if (session.expires_at <= now) return fail('invalid_request', 'This session has expired.');
-    const row = await lockCaseRow(tx, session.case_id);
+    const row = await lockCaseRow(tx, { tenant: tenantOfRow(session), caseId: session.case_id });
     if (!row) return fail('not_found', 'No such case.');
-    const open = await selectOpenFollowUps(tx, row.case_id);
+    const open = await selectOpenFollowUps(tx, tenantOfRow(row), row.case_id);
     const openIds = new Set(open.map((q) => q.fact_id));
     const unexpected = Object.keys(input.answers).filter((id) => !openIds.has(id));
     if (unexpected.length > 0) return fail('invalid_request', `No open question for: ${unexpected.join(', ')}.`);
@@ -39,13 +40,13 @@ export async function answerFollowUps(
     for (const [factId, value] of Object.entries(checked.values)) {
       // Follow-up fields are never addresses of parts (followUpField), so every value is text.
       const text = typeof value === 'string' ? value : (answerText(value) ?? '');
-      await updateFactRow(tx, row.case_id, factId, { value: text, status: 'resolved', source: 'applicant_follow_up', candidate_id: null, anchor_match_quality: null, updated_at: now });
-      await markFollowUpAnswered(tx, row.case_id, factId, text, now);
+      await updateFactRow(tx, tenantOfRow(row), row.case_id, factId, { value: text, status: 'resolved', source: 'applicant_follow_up', candidate_id: null, anchor_match_quality: null, updated_at: now });
+      await markFollowUpAnswered(tx, tenantOfRow(row), row.case_id, factId, text, now);
     }
     const cause = { traceId: input.traceId, idempotencyKey: null, sessionId: session.session_id };
-    await recordCaseEvent(tx, deps, row, 'follow_up.answered', { fact_ids: Object.keys(input.answers) }, cause);
+    await recordCaseEvent(tx, deps, { caseRow: row, eventType: 'follow_up.answered', data: { fact_ids: Object.keys(input.answers) }, cause });
     const stillOpen = [...openIds].filter((id) => !(id in input.answers));
-    const next = stillOpen.length === 0 && row.runtime_status === 'intake_in_progress' ? await scheduleGateEvaluation(tx, deps, row, cause) : row;
+    const next = stillOpen.length === 0 && row.runtime_status === 'intake_in_progress' ? await scheduleGateEvaluation(tx, deps, { row, cause }) : row;
     return ok({ case_id: row.case_id, open_fact_ids: stillOpen, runtime_status: next.runtime_status });
   });
 }

@@ -1,7 +1,7 @@
 import { listQueueRows } from '../../storage/queue.ts';
 import type { Executor } from '../../storage/schema.ts';
 import { fail, ok, type Result } from '../errors.ts';
-import type { Tenant } from './read-case.ts';
+import type { Tenant } from '../../ports/tenant.ts';
 
 export interface QueueQuery {
   queueCategory?: string | undefined;

@@ -1,5 +1,5 @@
-import type { Environment } from '../../config.ts';
-import { findCaseSnapshot, type CaseRow, type CaseSnapshot, type DocumentRow } from '../../storage/cases.ts';
+import { tenantOfRow, type Tenant } from '../../ports/tenant.ts';
+import { findCaseSnapshot, findCaseSnapshotUnscoped, type CaseRow, type CaseSnapshot, type DocumentRow } from '../../storage/cases.ts';
 import type { Executor } from '../../storage/schema.ts';
 import { loadPinnedDefinition } from '../case-types/case-types.ts';
 import type { CaseTypeDefinition } from '../case-types/definition.ts';
@@ -7,19 +7,19 @@ import type { CaseState, DocumentState, Evidence, GateRuleResult, Provenance } f
 
 /** The workflow version a case is pinned to (cached per process: versions never change). */
 export function pinnedDefinition(db: Executor, row: CaseRow): Promise<CaseTypeDefinition> {
-  return loadPinnedDefinition(db, row.org_id, row.environment, row.case_type_id, row.workflow_version);
+  return loadPinnedDefinition({ db }, { tenant: tenantOfRow(row), caseTypeId: row.case_type_id, workflowVersion: row.workflow_version });
 }
 
 /** The whole state of a case, or undefined when the workspace has no such case. */
-export async function loadCaseState(db: Executor, orgId: string, environment: Environment, caseId: string): Promise<CaseState | undefined> {
-  const snapshot = await findCaseSnapshot(db, caseId, { orgId, environment });
-  return snapshot ? stateOfSnapshot(db, snapshot) : undefined;
+export async function loadCaseState(deps: { db: Executor }, input: { tenant: Tenant; caseId: string }): Promise<CaseState | undefined> {
+  const snapshot = await findCaseSnapshot(deps.db, input.tenant, input.caseId);
+  return snapshot ? stateOfSnapshot(deps.db, snapshot) : undefined;
 }
 
-/** For callers that already proved access to the case some other way (a signed link). */
-export async function loadCaseStateUnscoped(db: Executor, caseId: string): Promise<CaseState | undefined> {
-  const snapshot = await findCaseSnapshot(db, caseId);
-  return snapshot ? stateOfSnapshot(db, snapshot) : undefined;
+/** For callers that already proved access to the case some other way (a signed link, a claimed job). */
+export async function loadCaseStateUnscoped(deps: { db: Executor }, input: { caseId: string }): Promise<CaseState | undefined> {
+  const snapshot = await findCaseSnapshotUnscoped(deps.db, input.caseId);
+  return snapshot ? stateOfSnapshot(deps.db, snapshot) : undefined;
 }
 
 export async function stateOfSnapshot(db: Executor, { row, facts, documents, jobs, session, calls }: CaseSnapshot): Promise<CaseState> {
@@ -66,6 +66,7 @@ export async function stateOfSnapshot(db: Executor, { row, facts, documents, job
       provenance: f.provenance as Provenance[],
       evidence: f.evidence as Evidence[],
       verificationMetadata: f.verification_metadata,
+      correctedBy: f.corrected_by,
       updatedAt: f.updated_at,
     })),
     documents: documents.map(documentStateOf),

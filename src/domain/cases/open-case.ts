@@ -78,6 +78,7 @@ export function newCaseRows(deps: Pick<Deps, 'clock' | 'ids'>, input: OpenCaseIn
     value: null,
     candidate_id: null,
     anchor_match_quality: null,
+    corrected_by: null,
     source: null,
     reason_codes: [],
     provenance: [],
@@ -124,7 +125,7 @@ export async function openCase(
   const { row: newRow, facts } = newCaseRows(deps, input);
   const row = await insertCase(tx, caseRowToInsert(newRow));
   await insertFacts(tx, factRowsToInsert(facts));
-  await recordCaseEvent(tx, deps, row, 'case.created', caseCreatedData(row), input.cause);
+  await recordCaseEvent(tx, deps, { caseRow: row, eventType: 'case.created', data: caseCreatedData(row), cause: input.cause });
   return row;
 }
 

@@ -1,4 +1,3 @@
-import type { Environment } from '../../config.ts';
 import { listCaseEvents } from '../../storage/case-events.ts';
 import { findStoredCaseRecord, storeCaseRecord } from '../../storage/case-records.ts';
 import { findCase, findCaseSnapshot } from '../../storage/cases.ts';
@@ -6,11 +5,7 @@ import type { Executor } from '../../storage/schema.ts';
 import { fail, ok, type Result } from '../errors.ts';
 import { renderCaseRecord, type CaseRecord } from './case-record.ts';
 import { loadCaseState, stateOfSnapshot } from './load-case.ts';
-
-export interface Tenant {
-  orgId: string;
-  environment: Environment;
-}
+import type { Tenant } from '../../ports/tenant.ts';
 
 export function caseNotFound(caseId: string) {
   return fail('not_found', `No case ${caseId} in this workspace.`);
@@ -20,7 +15,7 @@ export function caseNotFound(caseId: string) {
 export async function readCaseRecord(deps: { db: Executor }, input: { tenant: Tenant; caseId: string }): Promise<Result<CaseRecord>> {
   const { db } = deps;
   const { tenant, caseId } = input;
-  const state = await loadCaseState(db, tenant.orgId, tenant.environment, caseId);
+  const state = await loadCaseState({ db }, { tenant, caseId });
   return state ? ok(renderCaseRecord(state)) : caseNotFound(caseId);
 }
 
@@ -49,7 +44,7 @@ export async function readCaseRecordText(
   if (stored && stored.revision === current.revision && stored.format === deps.format && !deps.verify) {
     return ok({ json: stored.body, revision: stored.revision });
   }
-  const snapshot = await findCaseSnapshot(deps.db, input.caseId, scope);
+  const snapshot = await findCaseSnapshot(deps.db, input.tenant, input.caseId);
   if (!snapshot) return caseNotFound(input.caseId);
   const json = JSON.stringify(renderCaseRecord(await stateOfSnapshot(deps.db, snapshot)));
   if (deps.verify && stored && stored.revision === snapshot.revision && stored.format === deps.format && stored.body !== json) {
@@ -76,9 +71,9 @@ export async function readCaseEvents(
 ): Promise<Result<CaseEventPage>> {
   const { db } = deps;
   const { tenant } = input;
-  const found = await findCase(db, tenant.orgId, tenant.environment, input.caseId);
+  const found = await findCase(db, tenant, input.caseId);
   if (!found) return caseNotFound(input.caseId);
-  const { events, hasMore } = await listCaseEvents(db, input.caseId, input.afterCursor, input.limit);
+  const { events, hasMore } = await listCaseEvents(db, tenant, input.caseId, input.afterCursor, input.limit);
   return ok({
     case_id: input.caseId,
     events: events.map((e) => ({

@@ -5,7 +5,8 @@ import type { PageTextMethod } from '../documents/types.ts';
 import { fail, ok, type Result } from '../errors.ts';
 import { renderCaseDocument } from './case-record.ts';
 import { documentStateOf } from './load-case.ts';
-import { caseNotFound, type Tenant } from './read-case.ts';
+import { caseNotFound } from './read-case.ts';
+import type { Tenant } from '../../ports/tenant.ts';
 
 export interface DocumentPage {
   page_index: number;
@@ -29,9 +30,9 @@ export async function readDocument(
   input: { tenant: Tenant; caseId: string; docId: string },
 ): Promise<Result<DocumentDetail>> {
   const { tenant, caseId, docId } = input;
-  const found = await findCase(deps.db, tenant.orgId, tenant.environment, caseId);
+  const found = await findCase(deps.db, tenant, caseId);
   if (!found) return caseNotFound(caseId);
-  const doc = await findDocument(deps.db, docId, { orgId: tenant.orgId, environment: tenant.environment, caseId });
+  const doc = await findDocument(deps.db, tenant, docId, caseId);
   if (!doc) return fail('not_found', `Case ${caseId} has no document ${docId}.`);
   // Erasure deletes the page rows; the status check also covers a page left by a crash mid-way.
   const pages = doc.status === 'erased' ? [] : await listPages(deps.db, doc.doc_id);

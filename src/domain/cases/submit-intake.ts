@@ -13,6 +13,7 @@ import { scheduleGateEvaluation } from './evaluate-case.ts';
 import { checkAnswers, type AnswersRefused } from '../case-types/answer-rules.ts';
 import { answerText } from '../case-types/field-values.ts';
 import { authorizeApplicant, type ApplicantProof } from '../sessions/applicant-access.ts';
+import { tenantOfRow } from '../../ports/tenant.ts';
 
 export interface SubmitResult {
   case_id: string;
@@ -34,14 +35,14 @@ export async function submitIntake(deps: WriterDeps & { db: Db }, input: Applica
     const session = authorized.value;
     if (session.status === 'submitted') return fail('invalid_request', 'This intake has already been submitted.');
     if (session.status === 'expired' || session.expires_at <= now) return fail('invalid_request', 'This session has expired.');
-    const row = await lockCaseRow(tx, session.case_id);
+    const row = await lockCaseRow(tx, { tenant: tenantOfRow(session), caseId: session.case_id });
     if (!row) return fail('not_found', 'No such case.');
     if (row.runtime_status !== 'intake_in_progress' && row.runtime_status !== 'processing') {
       return fail('invalid_request', `The case cannot take a submission while ${row.runtime_status}.`);
     }
     const definition = await pinnedDefinition(tx, row);
     const answers = { ...row.prefill, ...row.structured_inputs };
-    const documents = await selectCaseDocuments(tx, row.case_id);
+    const documents = await selectCaseDocuments(tx, tenantOfRow(row), row.case_id);
 
     const missing: string[] = [];
     for (const node of definition.workflow.nodes) {
@@ -59,19 +60,19 @@ export async function submitIntake(deps: WriterDeps & { db: Db }, input: Applica
     }
     if (missing.length > 0) return fail('invalid_request', `The intake is incomplete: ${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} required.`);
 
-    await updateSessionRow(tx, session.session_id, { status: 'submitted', submitted_at: now });
+    await updateSessionRow(tx, tenantOfRow(session), session.session_id, { status: 'submitted', submitted_at: now });
     // Form answers whose field shares a fact's id stand for that fact until a document says more.
     for (const fact of definition.facts) {
       const value = answerText(answers[fact.fact_id]);
       if (value === undefined) continue;
       const source = row.structured_inputs[fact.fact_id] !== undefined ? 'applicant_input' : 'prefill';
-      await updateFactRow(tx, row.case_id, fact.fact_id, { value, status: 'resolved', source, updated_at: now }, ['pending', 'needs_input']);
+      await updateFactRow(tx, tenantOfRow(row), row.case_id, fact.fact_id, { value, status: 'resolved', source, updated_at: now }, ['pending', 'needs_input']);
     }
-    await updateCaseRow(tx, row.case_id, { structured_inputs: toJsonb(row.structured_inputs), updated_at: now });
+    await updateCaseRow(tx, tenantOfRow(row), row.case_id, { structured_inputs: toJsonb(row.structured_inputs), updated_at: now });
     const cause: Cause = { traceId: input.traceId, idempotencyKey: null, sessionId: session.session_id };
-    await recordCaseEvent(tx, deps, row, 'intake.submitted', { session_id: session.session_id }, cause);
+    await recordCaseEvent(tx, deps, { caseRow: row, eventType: 'intake.submitted', data: { session_id: session.session_id }, cause });
     const stillProcessing = documents.some((d) => d.status === 'uploaded' || d.status === 'processing');
-    const next = stillProcessing || row.runtime_status === 'processing' ? row : await scheduleGateEvaluation(tx, deps, row, cause);
+    const next = stillProcessing || row.runtime_status === 'processing' ? row : await scheduleGateEvaluation(tx, deps, { row, cause });
     return ok({ case_id: row.case_id, session_id: session.session_id, runtime_status: next.runtime_status });
   });
 }
@@ -90,7 +91,7 @@ export async function saveFormAnswers(
     if (!authorized.ok) return authorized;
     const session = authorized.value;
     if (session.status !== 'open' || session.expires_at <= deps.clock.now()) return fail('invalid_request', 'This session no longer takes answers.');
-    const row = await lockCaseRow(tx, session.case_id);
+    const row = await lockCaseRow(tx, { tenant: tenantOfRow(session), caseId: session.case_id });
     if (!row) return fail('not_found', 'No such case.');
     const definition = await pinnedDefinition(tx, row);
     const fields = definition.workflow.nodes.flatMap((n) => (n.type === 'form' ? n.fields : []));
@@ -100,8 +101,13 @@ export async function saveFormAnswers(
     const checked = checkAnswers(fields, input.answers);
     if (!checked.ok) return checked;
     const merged = { ...row.structured_inputs, ...checked.values };
-    await updateCaseRow(tx, row.case_id, { structured_inputs: toJsonb(merged), updated_at: deps.clock.now() });
-    await recordCaseEvent(tx, deps, row, 'intake.answers_saved', { field_ids: Object.keys(input.answers) }, { traceId: input.traceId, idempotencyKey: null, sessionId: session.session_id });
+    await updateCaseRow(tx, tenantOfRow(row), row.case_id, { structured_inputs: toJsonb(merged), updated_at: deps.clock.now() });
+    await recordCaseEvent(tx, deps, {
+      caseRow: row,
+      eventType: 'intake.answers_saved',
+      data: { field_ids: Object.keys(input.answers) },
+      cause: { traceId: input.traceId, idempotencyKey: null, sessionId: session.session_id },
+    });
     return ok({ case_id: row.case_id });
   });
 }

@@ -1,4 +1,3 @@
-import type { Environment } from '../../config.ts';
 import type { Deps } from '../deps.ts';
 import {
   deleteConnector as deleteConnectorRow,
@@ -14,13 +13,9 @@ import { inTransaction, lockTransactionKey } from '../../storage/unit-of-work.ts
 import { open, seal } from '../crypto/secret-box.ts';
 import { fail, ok, type Failure, type Result } from '../errors.ts';
 import { describeProblems, parseConnectorManifest, type ConnectorOperation, type ValidManifest } from './manifest.ts';
+import type { Tenant } from '../../ports/tenant.ts';
 
 export type ConnectorDeps = Pick<Deps, 'db' | 'clock' | 'ids' | 'config'> & { secret: string };
-
-export interface Tenant {
-  orgId: string;
-  environment: Environment;
-}
 
 /** What every read answers: the manifest without its secret, plus `secret_set`. */
 export interface ConnectorView {
@@ -105,7 +100,7 @@ export async function putConnector(
       operations: m.operations,
     };
     const row = existing
-      ? await replaceConnector(tx, existing.connector_id, write, now)
+      ? await replaceConnector(tx, input, existing.connector_id, write, now)
       : await insertConnector(tx, { ...write, orgId: input.orgId, environment: input.environment, connectorId, connectorKey: m.connector_key, now });
     return ok({ connector: toConnectorView(row), created: !existing });
   });

@@ -2,12 +2,11 @@
 // connector's document, not at every start: about 1.5 MB of source an idle server never runs (issue 16).
 import type { OutboundHttp } from '../../net/safe-fetch.ts';
 import { fail, ok, type Result } from '../errors.ts';
+import { checkReferences, OPENAPI_LIMITS, validationCopy, type Limits, type RefIndex } from './openapi-refs.ts';
 
 /** Issue 14: an OpenAPI document is fetched with at most 5 MiB and 10 s. */
-export const OPENAPI_MAX_BYTES = 5 * 1024 * 1024;
+export const OPENAPI_MAX_BYTES = OPENAPI_LIMITS.maxDocumentChars;
 export const OPENAPI_FETCH_TIMEOUT_MS = 10_000;
-
-export type OpenApiDocument = Record<string, unknown>;
 
 const YAML_CONTENT_TYPE = /^(application|text)\/(x-)?yaml\b/i;
 const CONVERT_YAML = 'YAML is not supported: convert the document to JSON (for example `npx js-yaml openapi.yaml > openapi.json`) and send that.';
@@ -70,29 +69,12 @@ export async function fetchOpenApiDocument(
   return parseDocumentText(result.body.toString('utf8'));
 }
 
-function externalRef(value: unknown, depth = 0): string | undefined {
-  if (depth > 200 || value === null || typeof value !== 'object') return undefined;
-  if (Array.isArray(value)) {
-    for (const item of value) {
-      const found = externalRef(item, depth + 1);
-      if (found) return found;
-    }
-    return undefined;
-  }
-  for (const [key, inner] of Object.entries(value)) {
-    if (key === '$ref' && typeof inner === 'string' && !inner.startsWith('#')) return inner;
-    const found = externalRef(inner, depth + 1);
-    if (found) return found;
-  }
-  return undefined;
-}
-
 /**
- * A parsed value to a dereferenced OpenAPI 3.0 or 3.1 document. External `$ref`s are refused
- * rather than fetched (the document must be self-contained: bundle it first); circular ones
- * stay as local `$ref`s in the schemas.
+ * A parsed value to a checked OpenAPI 3.0 or 3.1 document, its references measured and left in
+ * place (openapi-refs.ts): nothing is dereferenced into copies. External `$ref`s are refused
+ * rather than fetched (the document must be self-contained: bundle it first).
  */
-export async function loadOpenApiDocument(value: unknown): Promise<Result<OpenApiDocument>> {
+export async function loadOpenApiDocument(value: unknown, limits: Limits = OPENAPI_LIMITS): Promise<Result<RefIndex>> {
   if (!isObject(value)) return fail('invalid_openapi_spec', 'The OpenAPI document must be a JSON object.');
   if (typeof value.swagger === 'string') {
     return fail('invalid_openapi_spec', `This is a Swagger ${value.swagger} document: convert it to OpenAPI 3 first (for example with swagger2openapi, or editor.swagger.io "Convert to OpenAPI 3").`);
@@ -100,8 +82,8 @@ export async function loadOpenApiDocument(value: unknown): Promise<Result<OpenAp
   if (typeof value.openapi !== 'string' || !/^3\.[01]\.\d+/.test(value.openapi)) {
     return fail('invalid_openapi_spec', 'Not an OpenAPI 3.0 or 3.1 document: the `openapi` field must be "3.0.x" or "3.1.x".');
   }
-  const external = externalRef(value);
-  if (external) return fail('invalid_openapi_spec', `External $ref "${external.slice(0, 200)}" is not followed: bundle the document into one file first.`);
+  const checked = checkReferences(value, limits);
+  if (!checked.ok) return checked;
   // Colliding operationIds are the connector's concern (derived and normalised ids can collide
   // too), answered as invalid_openapi_connector, so the validator only warns about them.
   const options = {
@@ -110,14 +92,15 @@ export async function loadOpenApiDocument(value: unknown): Promise<Result<OpenAp
     validate: { rules: { openapi: { 'duplicate-operation-id': 'warning' as const } } },
     timeoutMs: 5_000,
   };
-  const { dereference, validate } = await import('@readme/openapi-parser');
+  const { validate } = await import('@readme/openapi-parser');
   try {
-    const checked = await validate(structuredClone(value) as never, options);
-    if (!checked.valid) {
-      const first = checked.errors.slice(0, 3).map((e) => e.message.split('\n')[0]!.trim().replace(/\.+$/, ''));
-      return fail('invalid_openapi_spec', `The OpenAPI document is invalid: ${first.join('; ')}${checked.errors.length > 3 ? '; …' : ''}.`);
+    // The validator dereferences what it is given: it gets the copy whose schema references are `{}`.
+    const result = await validate(validationCopy(value) as never, options);
+    if (!result.valid) {
+      const first = result.errors.slice(0, 3).map((e) => e.message.split('\n')[0]!.trim().replace(/\.+$/, ''));
+      return fail('invalid_openapi_spec', `The OpenAPI document is invalid: ${first.join('; ')}${result.errors.length > 3 ? '; …' : ''}.`);
     }
-    return ok((await dereference(structuredClone(value) as never, options)) as unknown as OpenApiDocument);
+    return checked;
   } catch (err) {
     return fail('invalid_openapi_spec', `The OpenAPI document could not be read: ${((err as Error).message ?? 'unknown error').split('\n')[0]}.`);
   }

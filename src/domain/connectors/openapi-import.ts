@@ -3,8 +3,9 @@ import { checkOutboundUrl } from '../../net/address-policy.ts';
 import type { OutboundHttp } from '../../net/safe-fetch.ts';
 import { fail, ok, type Result } from '../errors.ts';
 import { putConnector, validateManifest, type ConnectorDeps, type ConnectorView } from './connectors.ts';
-import { HTTP_METHODS, type ConnectorOperation, type HttpMethod } from './manifest.ts';
-import { fetchOpenApiDocument, loadOpenApiDocument, parseDocumentText, type OpenApiDocument } from './openapi-document.ts';
+import type { OpenApiDigest, OpenApiReader } from './openapi-digest.ts';
+import { fetchOpenApiDocument, parseDocumentText } from './openapi-document.ts';
+
 
 export interface OpenApiImportInput {
   orgId: string;
@@ -24,36 +25,15 @@ export interface SkippedOperation {
   reason: string;
 }
 
-export type ImportDeps = ConnectorDeps & { outbound: OutboundHttp; openApiFetch?: { timeoutMs?: number; maxBytes?: number } };
+export type ImportDeps = ConnectorDeps & { http: OutboundHttp; openApi: OpenApiReader; openApiFetch?: { timeoutMs?: number; maxBytes?: number } };
 
 type Obj = Record<string, unknown>;
 const isObject = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
-const JSON_MEDIA = /^application\/([\w.+-]+\+)?json\b/i;
-
-/** Deterministic id for an operation without one: method and path, e.g. `get_pets_petId`. */
-export function deriveOperationId(method: string, path: string): string {
-  const words = path.split('/').map((s) => s.replace(/[{}]/g, '').replace(/[^A-Za-z0-9]+/g, '_').replace(/^_+|_+$/g, '')).filter(Boolean);
-  return [method.toLowerCase(), ...words].join('_').slice(0, 128);
-}
-
-/** An operationId the manifest accepts: other characters become `_`. */
-function normaliseOperationId(id: string): string {
-  const cleaned = id.replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, 128);
-  return /^[A-Za-z_]/.test(cleaned) ? cleaned : `_${cleaned}`.slice(0, 128);
-}
-
-function jsonSchemaOf(content: unknown): Obj | undefined {
-  if (!isObject(content)) return undefined;
-  const media = Object.keys(content).find((m) => JSON_MEDIA.test(m));
-  if (!media) return undefined;
-  const entry = content[media];
-  return isObject(entry) && isObject(entry.schema) ? entry.schema : {};
-}
 
 /** The server the connector calls: `base_url` when given, else the document's first usable one. */
-function chooseBaseUrl(doc: OpenApiDocument, input: OpenApiImportInput, allowPrivateNetwork: boolean): Result<string> {
+function chooseBaseUrl(doc: OpenApiDigest, input: OpenApiImportInput, allowPrivateNetwork: boolean): Result<string> {
   if (input.base_url !== undefined) return ok(input.base_url);
-  const servers = Array.isArray(doc.servers) ? doc.servers.filter(isObject) : [];
+  const servers = doc.servers.filter(isObject);
   const tried: string[] = [];
   for (const server of servers) {
     if (typeof server.url !== 'string') continue;
@@ -83,8 +63,8 @@ function chooseBaseUrl(doc: OpenApiDocument, input: OpenApiImportInput, allowPri
 type MappedAuth = { ok: true; auth: Obj } | { ok: false; message: string };
 
 /** The document's security, mapped to the manifest's auth: bearer, apiKey in a header, basic, none. */
-function mapSecurity(doc: OpenApiDocument, operations: Obj[]): MappedAuth {
-  const schemes = isObject(doc.components) && isObject(doc.components.securitySchemes) ? doc.components.securitySchemes : {};
+function mapSecurity(doc: OpenApiDigest, operations: OpenApiDigest['operations']): MappedAuth {
+  const schemes = doc.securitySchemes;
   const requirements = [doc.security, ...operations.map((o) => o.security)].filter(Array.isArray).flat().filter(isObject);
   const names = [...new Set(requirements.flatMap((r) => Object.keys(r)))];
   if (names.length === 0) return { ok: true, auth: { type: 'none' } };
@@ -107,58 +87,6 @@ function mapSecurity(doc: OpenApiDocument, operations: Obj[]): MappedAuth {
   };
 }
 
-/** The operations of the document in the manifest's format, and those left out with why. */
-function collectOperations(doc: OpenApiDocument): { operations: (ConnectorOperation & { source: Obj })[]; nonJson: string[]; collisions: string[] } {
-  const operations: (ConnectorOperation & { source: Obj })[] = [];
-  const nonJson: string[] = [];
-  const ids = new Map<string, string>();
-  const collisions: string[] = [];
-  const paths = isObject(doc.paths) ? doc.paths : {};
-  for (const [path, rawItem] of Object.entries(paths)) {
-    if (!isObject(rawItem)) continue;
-    const shared = Array.isArray(rawItem.parameters) ? rawItem.parameters.filter(isObject) : [];
-    for (const method of HTTP_METHODS) {
-      const op = rawItem[method];
-      if (!isObject(op)) continue;
-      const operationId = typeof op.operationId === 'string' && op.operationId.trim() !== '' ? normaliseOperationId(op.operationId) : deriveOperationId(method, path);
-      const where = `${method.toUpperCase()} ${path}`;
-      const previous = ids.get(operationId);
-      if (previous) collisions.push(`"${operationId}" (${previous} and ${where})`);
-      ids.set(operationId, where);
-      const own = Array.isArray(op.parameters) ? op.parameters.filter(isObject) : [];
-      const byKey = new Map<string, Obj>();
-      for (const p of [...shared, ...own]) byKey.set(`${String(p.in)}:${String(p.name)}`, p);
-      const parameters = [...byKey.values()]
-        .filter((p) => (p.in === 'path' || p.in === 'query' || p.in === 'header') && typeof p.name === 'string')
-        .filter((p) => !(p.in === 'header' && ['authorization', 'content-type', 'accept', 'idempotency-key'].includes(String(p.name).toLowerCase())))
-        .map((p) => ({
-          name: p.name as string,
-          in: p.in as 'path' | 'query' | 'header',
-          required: p.in === 'path' ? true : p.required === true,
-          schema: isObject(p.schema) ? p.schema : {},
-        }));
-      const operation: ConnectorOperation & { source: Obj } = { operation_id: operationId, method: method as HttpMethod, path, parameters, source: op };
-      const summary = typeof op.summary === 'string' ? op.summary : typeof op.description === 'string' ? op.description : undefined;
-      if (summary) operation.summary = summary.slice(0, 1000);
-      const body = isObject(op.requestBody) ? op.requestBody : undefined;
-      if (body && method !== 'get' && method !== 'delete') {
-        const schema = jsonSchemaOf(body.content);
-        if (!schema) {
-          nonJson.push(operationId);
-          continue;
-        }
-        operation.request_body_schema = schema;
-      }
-      const responses = isObject(op.responses) ? op.responses : {};
-      const success = Object.keys(responses).sort().find((s) => /^2(\d\d|XX)$/i.test(s));
-      const response = success && isObject(responses[success]) ? jsonSchemaOf(responses[success].content) : undefined;
-      if (response) operation.response_schema = response;
-      operations.push(operation);
-    }
-  }
-  return { operations, nonJson, collisions };
-}
-
 /**
  * Generates a connector from an OpenAPI 3.0/3.1 JSON document and stores it under
  * `connector_key` (issue 14). The codes, in the order they are decided: missing_connector_key,
@@ -175,17 +103,17 @@ export async function importOpenApiConnector(
   if (given.length > 1) return fail('invalid_request', 'Give exactly one of openapi_url, openapi_json or openapi, not several.');
 
   let parsed: Result<unknown>;
-  if (input.openapi_url !== undefined && input.openapi_url !== '') parsed = await fetchOpenApiDocument(deps.outbound, input.openapi_url, deps.openApiFetch);
+  if (input.openapi_url !== undefined && input.openapi_url !== '') parsed = await fetchOpenApiDocument(deps.http, input.openapi_url, deps.openApiFetch);
   else if (input.openapi_json !== undefined && input.openapi_json !== '') parsed = await parseDocumentText(input.openapi_json);
   else parsed = ok(input.openapi);
   if (!parsed.ok) return parsed;
-  const loaded = await loadOpenApiDocument(parsed.value);
-  if (!loaded.ok) return loaded;
-  const doc = loaded.value;
+  const read = await deps.openApi.read({ value: parsed.value, include: input.include_operations });
+  if (!read.ok) return read;
+  const doc = read.value;
 
   const base = chooseBaseUrl(doc, input, deps.config.allowPrivateNetwork);
   if (!base.ok) return base;
-  const { operations: all, nonJson, collisions } = collectOperations(doc);
+  const { operations: all, nonJson, collisions } = doc;
   if (collisions.length > 0) return fail('invalid_openapi_connector', `operationIds collide: ${collisions.slice(0, 5).join('; ')}. Give each operation its own operationId.`);
 
   const skipped: SkippedOperation[] = [];
@@ -196,7 +124,7 @@ export async function importOpenApiConnector(
     if (nonJsonWanted.length > 0) {
       return fail('invalid_openapi_connector', `Only non-JSON request bodies: ${nonJsonWanted.join(', ')} cannot be called with JSON. Leave them out of include_operations.`);
     }
-    const unknown = [...wanted].filter((id) => !all.some((o) => o.operation_id === id));
+    const unknown = [...wanted].filter((id) => !doc.operationIds.includes(id));
     if (unknown.length > 0) return fail('invalid_openapi_connector', `include_operations names operations the document does not have: ${unknown.slice(0, 10).join(', ')}.`);
     operations = all.filter((o) => wanted.has(o.operation_id));
   } else {
@@ -209,17 +137,16 @@ export async function importOpenApiConnector(
 
   let auth: unknown = input.auth;
   if (auth === undefined) {
-    const mapped = mapSecurity(doc, operations.map((o) => o.source));
+    const mapped = mapSecurity(doc, operations);
     if (!mapped.ok) return fail('invalid_openapi_connector', mapped.message);
     auth = mapped.auth;
   }
-  const info = isObject(doc.info) ? doc.info : {};
   const manifest = {
     connector_key: input.connector_key,
-    name: input.name ?? (typeof info.title === 'string' && info.title.trim() !== '' ? info.title.trim().slice(0, 200) : input.connector_key),
+    name: input.name ?? (doc.title !== undefined && doc.title.trim() !== '' ? doc.title.trim().slice(0, 200) : input.connector_key),
     base_url: base.value,
     auth,
-    operations: operations.map(({ source: _, ...op }) => op),
+    operations: operations.map(({ security: _, ...op }) => op),
   };
   const valid = validateManifest(deps, manifest);
   if (!valid.ok) {

@@ -1,4 +1,5 @@
 import { answerText } from '../case-types/field-values.ts';
+import type { CaseState } from '../cases/case-state.ts';
 
 /**
  * Action input templates (issue 14): text with `{{ reference }}` placeholders. A template that is
@@ -70,4 +71,19 @@ export function renderTemplate(template: string, context: TemplateContext): unkn
     // `{{inputs.address}}` above keeps the object for a JSON body.
     return typeof value === 'object' ? (answerText(value) ?? JSON.stringify(value)) : String(value);
   });
+}
+
+/** What an action's input templates can reference: the case as it is now. */
+export function templateContext(state: CaseState): TemplateContext {
+  return {
+    facts: new Map(state.facts.map((f) => [f.factId, f.value])),
+    inputs: state.structuredInputs,
+    case: {
+      case_id: state.caseId,
+      case_type_id: state.caseTypeId,
+      external_case_id: state.externalCaseId,
+      external_applicant_id: state.externalApplicantId,
+      external_customer_id: state.externalCustomerId,
+    },
+  };
 }

@@ -3,9 +3,10 @@ import type { Deps } from '../deps.ts';
 import type { OutboundHttp } from '../../net/safe-fetch.ts';
 import { findConnector } from '../../storage/connectors.ts';
 import { fail, ok, type Result } from '../errors.ts';
-import { buildOperationRequest } from './actions.ts';
-import { connectorNotFound, type Tenant } from './connectors.ts';
+import { buildOperationRequest } from './operation-request.ts';
+import { connectorNotFound } from './connectors.ts';
 import type { ConnectorOperation } from './manifest.ts';
+import type { Tenant } from '../../ports/tenant.ts';
 
 /** How much of the answer a test shows: enough to see that the import is wired correctly. */
 const EXCERPT_CHARS = 2_000;
@@ -27,7 +28,7 @@ export interface OperationTestResult {
  * webhook test answers.
  */
 export async function testConnectorOperation(
-  deps: Pick<Deps, 'db' | 'config'> & { secret: string; outbound: OutboundHttp },
+  deps: Pick<Deps, 'db' | 'config'> & { secret: string; http: OutboundHttp },
   input: Tenant & { connectorKey: string; operationId: string; inputs: Record<string, unknown> },
 ): Promise<Result<OperationTestResult>> {
   const connector = await findConnector(deps.db, input, input.connectorKey);
@@ -38,7 +39,7 @@ export async function testConnectorOperation(
   if (missing.length > 0) return fail('invalid_request', `inputs lacks the required parameter${missing.length === 1 ? '' : 's'} ${missing.join(', ')}.`);
   const request = buildOperationRequest(deps, { connector, operation, values: new Map(Object.entries(input.inputs)), idempotencyKey: `test:${randomUUID()}` });
   if (!request.ok) return fail('invalid_request', `The operation cannot be called: ${request.message}.`);
-  const result = await deps.outbound.fetch(request.value);
+  const result = await deps.http.fetch(request.value);
   const answered = result.ok || result.status !== undefined;
   return ok({
     success: result.ok,

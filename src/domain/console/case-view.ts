@@ -6,12 +6,13 @@ import { findPageText } from '../../storage/page-images.ts';
 import type { PageImageMeta } from '../../storage/page-images.ts';
 import type { Executor } from '../../storage/schema.ts';
 import type { FactStatus, FactSource } from '../cases/case-state.ts';
-import { readCaseRecord, type Tenant } from '../cases/read-case.ts';
+import { readCaseRecord } from '../cases/read-case.ts';
 import type { CaseRecord } from '../cases/case-record.ts';
 import { getDeliveryDetail } from '../webhooks/delivery-log.ts';
 import { ok, type Result } from '../errors.ts';
 import { ensurePageImage } from './page-images.ts';
 import type { BlobStore } from '../../ports/blob-store.ts';
+import type { Tenant } from '../../ports/tenant.ts';
 
 export type ConsoleFact = CaseRecord['workspace']['facts'][number];
 export type ConsoleDocument = CaseRecord['workspace']['documents'][number];
@@ -98,8 +99,8 @@ export async function readConsoleCase(
   if (!read.ok) return read;
   const record = read.value;
   const [correctionRows, events] = await Promise.all([
-    selectCaseFactCorrections(deps.db, caseId),
-    listCaseEvents(deps.db, caseId, 0, TIMELINE_LIMIT),
+    selectCaseFactCorrections(deps.db, tenant, caseId),
+    listCaseEvents(deps.db, tenant, caseId, 0, TIMELINE_LIMIT),
   ]);
   const actorIds = new Set<string>([...correctionRows.map((c) => c.actor), ...events.events.map((e) => (typeof e.data.actor === 'string' ? e.data.actor : '')).filter(Boolean)]);
   const labels = await actorLabels(deps.db, tenant.orgId, [...actorIds]);

@@ -3,7 +3,7 @@ import type { Executor } from '../../storage/schema.ts';
 import { casesPerDay, deliveriesPerDay } from '../../storage/console-stats.ts';
 import { queueCategoryCounts } from './queue-page.ts';
 import { QUEUE_CATEGORIES, type QueueCategory } from '../cases/queue.ts';
-import type { Tenant } from '../cases/read-case.ts';
+import type { Tenant } from '../../ports/tenant.ts';
 
 export const OVERVIEW_DAYS = 14;
 
@@ -28,8 +28,8 @@ export async function readConsoleOverview(deps: { db: Executor; clock: Clock }, 
   const from = new Date(today - (OVERVIEW_DAYS - 1) * 86_400_000);
   const [counted, cases, deliveries] = await Promise.all([
     queueCategoryCounts(deps, tenant),
-    casesPerDay(db, tenant.orgId, tenant.environment, from),
-    deliveriesPerDay(db, tenant.orgId, tenant.environment, from),
+    casesPerDay(db, tenant, from),
+    deliveriesPerDay(db, tenant, from),
   ]);
   return {
     counts: counted,

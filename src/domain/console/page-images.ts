@@ -6,7 +6,7 @@ import type { Db, Executor } from '../../storage/schema.ts';
 import type { PageRenderer } from '../documents/index.ts';
 import { renderPdfPage } from '../documents/pdf.ts';
 import { fail, ok, type Result } from '../errors.ts';
-import type { Tenant } from '../cases/read-case.ts';
+import type { Tenant } from '../../ports/tenant.ts';
 
 /**
  * Scale of console page images: 1.5 ≈ 108 dpi (an A4 page is 893 × 1263 px), sharp at 100 % and
@@ -30,7 +30,7 @@ type PageRef = { caseId: string; docId: string; pageIndex: number };
  */
 export async function ensurePageImage(deps: PageImageDeps, input: { tenant: Tenant; ref: PageRef }): Promise<Result<PageImageMeta | null>> {
   const { tenant, ref } = input;
-  const doc = await findDocument(deps.db, ref.docId, { ...tenant, caseId: ref.caseId });
+  const doc = await findDocument(deps.db, tenant, ref.docId, ref.caseId);
   if (!doc) return fail('not_found', `Case ${ref.caseId} has no document ${ref.docId}.`);
   if (doc.erased_at !== null || (doc.mime_type !== 'application/pdf' && doc.mime_type !== 'image/png' && doc.mime_type !== 'image/jpeg')) return ok(null);
   if (!Number.isInteger(ref.pageIndex) || ref.pageIndex < 0 || (doc.page_count !== null && ref.pageIndex >= doc.page_count)) return ok(null);
@@ -67,7 +67,7 @@ export const PRERENDER_MAX_PAGES = 8;
  */
 export async function prerenderPageImages(
   deps: { db: Db; clock: Clock; renderer: PageRenderer },
-  input: { docId: string; bytes: Uint8Array; pageIndexes: readonly number[] },
+  input: { tenant: Tenant; docId: string; bytes: Uint8Array; pageIndexes: readonly number[] },
 ): Promise<number> {
   const wanted = [...new Set([0, ...input.pageIndexes])].sort((a, b) => a - b).slice(0, PRERENDER_MAX_PAGES);
   const pages = await deps.renderer.renderPages({ bytes: input.bytes, pageIndexes: wanted, scale: PAGE_IMAGE_SCALE, maxRenderPixels: MAX_PAGE_PIXELS });
@@ -84,7 +84,7 @@ export async function prerenderPageImages(
     created_at: now,
     bytes: Buffer.from(p.image),
   }));
-  return (await savePageImagesOfLiveDocument(deps.db, input.docId, rows)) ? rows.length : 0;
+  return (await savePageImagesOfLiveDocument(deps.db, input.tenant, input.docId, rows)) ? rows.length : 0;
 }
 
 /** The stored image of a page, rendering it first when nobody has looked at it yet. */
@@ -102,7 +102,7 @@ export async function readOriginalFile(
   input: { tenant: Tenant; ref: { caseId: string; docId: string } },
 ): Promise<Result<{ bytes: Uint8Array; filename: string; mimeType: string }>> {
   const { tenant, ref } = input;
-  const doc = await findDocument(deps.db, ref.docId, { ...tenant, caseId: ref.caseId });
+  const doc = await findDocument(deps.db, tenant, ref.docId, ref.caseId);
   if (!doc) return fail('not_found', `Case ${ref.caseId} has no document ${ref.docId}.`);
   const bytes = doc.erased_at === null ? await deps.blobs.get(deps.db, doc.doc_id) : undefined;
   if (!bytes) return fail('not_found', `Document ${ref.docId} was erased or has no stored file.`);

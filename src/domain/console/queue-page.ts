@@ -6,7 +6,7 @@ import type { Executor } from '../../storage/schema.ts';
 import { fail, ok, type Result } from '../errors.ts';
 import { decodeQueueCursor, encodeQueueCursor } from '../cases/list-queue.ts';
 import { QUEUE_CATEGORIES, type QueueCategory, type WhyHereCode } from '../cases/queue.ts';
-import type { Tenant } from '../cases/read-case.ts';
+import type { Tenant } from '../../ports/tenant.ts';
 import type { BlockingItem } from '../cases/projection.ts';
 
 export interface ConsoleQueueRow {
@@ -61,7 +61,7 @@ export class DoneCountCache {
     const now = deps.clock.now().getTime();
     const kept = this.entries.get(key);
     if (kept && now - kept.at >= 0 && now - kept.at < DONE_COUNT_TTL_MS) return kept.count;
-    const count = await countDoneCases(deps.db, tenant.orgId, tenant.environment);
+    const count = await countDoneCases(deps.db, tenant);
     if (this.entries.size >= DONE_COUNT_ENTRIES) this.entries.clear();
     this.entries.set(key, { count, at: now });
     return count;
@@ -82,8 +82,8 @@ export async function queueCategoryCounts(
   tenant: Tenant,
 ): Promise<Record<QueueCategory, number>> {
   const [open, done] = await Promise.all([
-    countOpenQueueCategories(deps.db, tenant.orgId, tenant.environment),
-    deps.doneCounts ? deps.doneCounts.count(deps, tenant) : countDoneCases(deps.db, tenant.orgId, tenant.environment),
+    countOpenQueueCategories(deps.db, tenant),
+    deps.doneCounts ? deps.doneCounts.count(deps, tenant) : countDoneCases(deps.db, tenant),
   ]);
   return Object.fromEntries(QUEUE_CATEGORIES.map((c) => [c, c === 'done' ? done : (open[c] ?? 0)])) as Record<QueueCategory, number>;
 }
@@ -109,7 +109,7 @@ export async function readConsoleQueue(deps: { db: Executor; clock: Clock; doneC
       limit: query.limit,
     }),
     queueCategoryCounts(deps, tenant),
-    selectCaseTypes(db, tenant.orgId, tenant.environment),
+    selectCaseTypes(db, tenant),
   ]);
   const last = listed.rows.at(-1);
   return ok({

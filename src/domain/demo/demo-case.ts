@@ -1,5 +1,5 @@
 import type { AppContext } from '../deps.ts';
-import { findCaseById } from '../../storage/cases.ts';
+import { findCaseByIdUnscoped } from '../../storage/cases.ts';
 import { readSetting, writeSetting } from '../../storage/settings.ts';
 import { saveFormAnswers, submitIntake } from '../cases/submit-intake.ts';
 import { uploadApplicantDocument } from '../sessions/applicant-intake.ts';
@@ -28,7 +28,7 @@ export async function ensureDemoCase(ctx: AppContext, demo: { org_id: string; ke
   const stored = await readSetting(ctx.db, DEMO_CASE_SETTING);
   if (stored) {
     const { case_id } = JSON.parse(stored) as { case_id: string };
-    if (await findCaseById(ctx.db, case_id)) return { case_id, created: false };
+    if (await findCaseByIdUnscoped(ctx.db, case_id)) return { case_id, created: false };
   }
   if (ctx.config.appUrl === null) return null;
   const request = {

@@ -1,7 +1,7 @@
 import type { AppContext } from '../deps.ts';
 import { readSetting, writeSetting } from '../../storage/settings.ts';
 import { inTransaction, lockTransactionKey } from '../../storage/unit-of-work.ts';
-import { findApiKey } from '../../storage/api-keys.ts';
+import { findApiKeyUnscoped } from '../../storage/api-keys.ts';
 import { open, seal } from '../crypto/secret-box.ts';
 import { createApiKey } from '../keys/keys.ts';
 import { createOrg } from '../orgs/orgs.ts';
@@ -61,7 +61,7 @@ export async function ensureDemoWorkspace(ctx: AppContext): Promise<DemoWorkspac
     }
     const caseTypeIds = DEMO_CASE_TYPES.map((d) => (d as { case_type_id: string }).case_type_id);
     const operator = await ensureDemoOperator(deps, orgId, stored, ctx.secret);
-    const existingKey = stored ? await findApiKey(trx, stored.key_id) : undefined;
+    const existingKey = stored ? await findApiKeyUnscoped(trx, stored.key_id) : undefined;
     const keyUsable = existingKey && existingKey.revoked_at === null && (existingKey.expires_at ?? new Date(8.64e15)) > now;
     if (stored && keyUsable) {
       return {

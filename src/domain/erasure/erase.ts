@@ -11,8 +11,9 @@ import { inTransactionResult } from '../../storage/unit-of-work.ts';
 import { recordCaseEvent, type Cause } from '../cases/case-events.ts';
 import type { Evidence, GateRuleResult, Provenance } from '../cases/case-state.ts';
 import { lockCaseRow, type WriterDeps } from '../cases/case-writer.ts';
-import { caseNotFound, type Tenant } from '../cases/read-case.ts';
+import { caseNotFound } from '../cases/read-case.ts';
 import { fail, ok, type Result } from '../errors.ts';
+import { tenantOfRow, type Tenant } from '../../ports/tenant.ts';
 
 export type EraseDeps = WriterDeps & { db: Db; blobs: BlobStore };
 
@@ -30,9 +31,9 @@ export async function eraseDocument(
 ): Promise<Result<{ doc_id: string; case_id: string; status: 'erased'; erased_at: string }>> {
   const { tenant } = input;
   return inTransactionResult(deps.db, async (tx) => {
-    const row = await lockCaseRow(tx, input.caseId, tenant);
+    const row = await lockCaseRow(tx, { tenant, caseId: input.caseId });
     if (!row) return caseNotFound(input.caseId);
-    const doc = await findDocument(tx, input.docId, { ...tenant, caseId: row.case_id });
+    const doc = await findDocument(tx, tenant, input.docId, row.case_id);
     if (!doc) return fail('not_found', `Case ${row.case_id} has no document ${input.docId}.`);
     const erasedAt = doc.erased_at ?? (await eraseDocuments(tx, deps, row, [doc.doc_id], input.cause, 'request', input.actor));
     return ok({ doc_id: doc.doc_id, case_id: row.case_id, status: 'erased' as const, erased_at: erasedAt.toISOString() });
@@ -47,13 +48,18 @@ export async function eraseCase(
   const { tenant } = input;
   const reason = input.reason ?? 'request';
   return inTransactionResult(deps.db, async (tx) => {
-    const row = await lockCaseRow(tx, input.caseId, tenant);
+    const row = await lockCaseRow(tx, { tenant, caseId: input.caseId });
     if (!row) return caseNotFound(input.caseId);
-    const docs = await selectCaseDocuments(tx, row.case_id);
+    const docs = await selectCaseDocuments(tx, tenantOfRow(row), row.case_id);
     const pending = docs.filter((d) => d.erased_at === null).map((d) => d.doc_id);
     const now = deps.clock.now();
     if (pending.length > 0) await eraseDocuments(tx, deps, row, pending, input.cause, reason, input.actor);
-    await recordCaseEvent(tx, deps, row, 'case.erased', { doc_ids: docs.map((d) => d.doc_id), newly_erased: pending.length, reason, ...actorOf(input.actor) }, input.cause);
+    await recordCaseEvent(tx, deps, {
+      caseRow: row,
+      eventType: 'case.erased',
+      data: { doc_ids: docs.map((d) => d.doc_id), newly_erased: pending.length, reason, ...actorOf(input.actor) },
+      cause: input.cause,
+    });
     return ok({ case_id: row.case_id, erased_document_ids: docs.map((d) => d.doc_id), erased_at: now.toISOString() });
   });
 }
@@ -71,17 +77,17 @@ async function eraseDocuments(tx: Tx, deps: EraseDeps, row: CaseRow, docIds: str
     await deletePages(tx, docId);
     await deletePageImages(tx, docId);
     // The name and address it was fetched from can carry personal data too; the hash identifies the content.
-    await updateDocument(tx, docId, { status: 'erased', erased_at: now, updated_at: now, filename: null, source_url: null, sha256: null });
+    await updateDocument(tx, tenantOfRow(row), docId, { status: 'erased', erased_at: now, updated_at: now, filename: null, source_url: null, sha256: null });
   }
 
-  const facts = await selectCaseFacts(tx, row.case_id);
+  const facts = await selectCaseFacts(tx, tenantOfRow(row), row.case_id);
   const derived = facts.filter(
     (f) =>
       (f.evidence as Evidence[]).some((e) => erased.has(e.doc_id)) ||
       (f.provenance as Provenance[]).some((p) => erased.has(p.document_id)),
   );
   for (const fact of derived) {
-    await updateFactRow(tx, row.case_id, fact.fact_id, {
+    await updateFactRow(tx, tenantOfRow(row), row.case_id, fact.fact_id, {
         status: 'pending',
         value: null,
         candidate_id: null,
@@ -97,10 +103,15 @@ async function eraseDocuments(tx: Tx, deps: EraseDeps, row: CaseRow, docIds: str
   const derivedIds = derived.map((f) => f.fact_id);
   // Correction history keeps who and when, not values that came from documents. It does not record
   // which document a replaced value came from, so every document-sourced one of the case goes.
-  await forgetDocumentSourcedPreviousValues(tx, row.case_id);
+  await forgetDocumentSourcedPreviousValues(tx, tenantOfRow(row), row.case_id);
   // Rule details quote values (dates, normalised names): keep the outcome, drop the detail.
   const scrubbed = (row.gate_results as GateRuleResult[]).map((r) => (r.fact_ids.some((id) => derivedIds.includes(id)) ? { ...r, detail: { erased: true } } : r));
-  await updateCaseRow(tx, row.case_id, { gate_results: toJsonb(scrubbed), updated_at: now });
-  for (const docId of docIds) await recordCaseEvent(tx, deps, row, 'document.erased', { doc_id: docId, fact_ids: derivedIds, reason, ...actorOf(actor) }, cause);
+  await updateCaseRow(tx, tenantOfRow(row), row.case_id, { gate_results: toJsonb(scrubbed), updated_at: now });
+  for (const docId of docIds) await recordCaseEvent(tx, deps, {
+    caseRow: row,
+    eventType: 'document.erased',
+    data: { doc_id: docId, fact_ids: derivedIds, reason, ...actorOf(actor) },
+    cause,
+  });
   return now;
 }

@@ -1,4 +1,4 @@
-import { findCasesDueForDocumentErasure } from '../../storage/document-retention.ts';
+import { findCasesDueForDocumentErasureUnscoped } from '../../storage/document-retention.ts';
 import type { Config } from '../../config.ts';
 import { eraseCase, type EraseDeps } from './erase.ts';
 
@@ -13,7 +13,7 @@ export async function eraseExpiredDocuments(
   input: { limit: number },
 ): Promise<{ cases: number; documents: number }> {
   const now = deps.clock.now();
-  const due = await findCasesDueForDocumentErasure(deps.db, { now, defaultDays: deps.config.documentRetentionDays ?? null, limit: input.limit });
+  const due = await findCasesDueForDocumentErasureUnscoped(deps.db, { now, defaultDays: deps.config.documentRetentionDays ?? null, limit: input.limit });
   let documents = 0;
   for (const c of due) {
     const erased = await eraseCase(deps, {

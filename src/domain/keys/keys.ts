@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ENVIRONMENTS } from '../../config.ts';
 import type { Deps } from '../deps.ts';
-import { findApiKey, insertApiKey, listApiKeysOfOrg, markApiKeyRevoked, touchApiKeyLastUsed } from '../../storage/api-keys.ts';
+import { findApiKeyUnscoped, insertApiKey, listApiKeysOfOrg, markApiKeyRevoked, touchApiKeyLastUsed } from '../../storage/api-keys.ts';
 import type { Environment } from '../../config.ts';
 import { findOrg } from '../../storage/orgs.ts';
 import type { ApiKeyRow } from '../../storage/schema.ts';
@@ -81,23 +81,25 @@ export async function createApiKey(
 }
 
 /**
- * Revokes a key. `owner` scopes the call to one workspace (the dashboard): a key of another
- * workspace is `not_found`, as the API reports other workspaces' resources. The CLI acts across
- * workspaces and passes none.
+ * Revokes a key of the organisation (keys are managed per organisation: the dashboard's keys page
+ * spans both environments). Another organisation's key is `not_found`, as the API reports other
+ * workspaces' resources.
  */
-/** Revokes a key; with `ownerOrgId`, only a key of that workspace (another's is `not_found`). */
-export async function revokeApiKey(deps: Pick<Deps, 'db' | 'clock'>, input: { keyId: string; ownerOrgId?: string }): Promise<Result<ApiKeyView>> {
-  const { keyId } = input;
-  const owner = input.ownerOrgId === undefined ? undefined : { orgId: input.ownerOrgId };
-  const existing = await findApiKey(deps.db, keyId);
-  if (!existing || (owner && existing.org_id !== owner.orgId)) return fail('not_found', `No API key ${keyId}.`);
-  const row = await markApiKeyRevoked(deps.db, keyId, deps.clock.now());
+export async function revokeApiKey(deps: Pick<Deps, 'db' | 'clock'>, input: { orgId: string; keyId: string }): Promise<Result<ApiKeyView>> {
+  const { orgId, keyId } = input;
+  const row = await markApiKeyRevoked(deps.db, orgId, keyId, deps.clock.now());
   return row ? ok(toApiKeyView(row)) : fail('not_found', `No API key ${keyId}.`);
 }
 
+/** The organisation a key belongs to, for the deployment's operator (the CLI), who names a key by id alone. */
+export async function locateApiKeyUnscoped(deps: Pick<Deps, 'db'>, input: { keyId: string }): Promise<Result<{ orgId: string }>> {
+  const row = await findApiKeyUnscoped(deps.db, input.keyId);
+  return row ? ok({ orgId: row.org_id }) : fail('not_found', `No API key ${input.keyId}.`);
+}
+
 /** Records when a key was last used (shown to its owner); callers throttle how often. */
-export async function recordApiKeyUse(deps: Pick<Deps, 'db'>, input: { keyId: string; at: Date }): Promise<void> {
-  await touchApiKeyLastUsed(deps.db, input.keyId, input.at);
+export async function recordApiKeyUse(deps: Pick<Deps, 'db'>, input: { orgId: string; keyId: string; at: Date }): Promise<void> {
+  await touchApiKeyLastUsed(deps.db, input.orgId, input.keyId, input.at);
 }
 
 /** The workspace's keys, newest first; one environment's when given. */

@@ -23,9 +23,9 @@ export async function readCaseFile(
       check.reason === 'expired' ? 'This case file link has expired; read the package again for a fresh link.' : 'This case file link is not valid.',
     );
   }
-  const state = await loadCaseStateUnscoped(deps.db, caseId);
+  const state = await loadCaseStateUnscoped(deps, { caseId });
   if (!state) return fail('not_found', `No case ${caseId}.`);
-  const { events } = await listCaseEvents(deps.db, caseId, 0, 10_000);
+  const { events } = await listCaseEvents(deps.db, { orgId: state.orgId, environment: state.environment }, caseId, 0, 10_000);
   const pdf = await renderCaseFilePdf(
     state,
     buildCasePackage(state, null),

@@ -3,7 +3,7 @@ import type { AppContext } from '../deps.ts';
 import type { OutboundHttp } from '../../net/safe-fetch.ts';
 import type { BlobStore } from '../../ports/blob-store.ts';
 import { findLatestSession, type CaseRow, type DocumentRow, type FactRow } from '../../storage/cases.ts';
-import { findDocument, hasUnfinishedDocuments, savePages, updateDocument } from '../../storage/documents.ts';
+import { findDocument, findDocumentUnscoped, hasUnfinishedDocuments, savePages, updateDocument } from '../../storage/documents.ts';
 import { selectCaseFacts, updateFactRow } from '../../storage/facts.ts';
 import { toJsonb } from '../../storage/json.ts';
 import type { Db, Tx } from '../../storage/schema.ts';
@@ -16,6 +16,7 @@ import { MAX_DOCUMENT_BYTES, type DocumentExtractor, type PageRenderer } from '.
 import { prerenderPageImages } from '../console/page-images.ts';
 import { extractFacts, factsForDocumentKind, type ExtractedFact } from '../extraction/index.ts';
 import { documentFormatOf, type Metrics } from '../../metrics/metrics.ts';
+import { tenantOfRow } from '../../ports/tenant.ts';
 
 export interface DocumentJobDeps extends WriterDeps {
   db: Db;
@@ -55,13 +56,13 @@ export async function processDocumentJob(deps: DocumentJobDeps, input: { docId: 
   const { docId } = input;
   const cause: Cause = { traceId: `job:document_processing:${docId}`, idempotencyKey: null };
   const doc = await inTransaction(deps.db, async (tx) => {
-    const found = await findDocument(tx, docId);
+    const found = await findDocumentUnscoped(tx, docId);
     if (!found || (found.status !== 'uploaded' && found.status !== 'processing')) return undefined;
-    const row = await lockCaseRow(tx, found.case_id);
+    const row = await lockCaseRow(tx, { tenant: tenantOfRow(found), caseId: found.case_id });
     if (!row) return undefined;
     if (found.status === 'uploaded') {
-      await updateDocument(tx, docId, { status: 'processing', updated_at: deps.clock.now() });
-      await recordCaseEvent(tx, deps, row, 'document.processing', { doc_id: docId }, cause);
+      await updateDocument(tx, tenantOfRow(found), docId, { status: 'processing', updated_at: deps.clock.now() });
+      await recordCaseEvent(tx, deps, { caseRow: row, eventType: 'document.processing', data: { doc_id: docId }, cause });
     }
     return found;
   });
@@ -80,8 +81,8 @@ export async function processDocumentJob(deps: DocumentJobDeps, input: { docId: 
   if (!extracted.ok) return finishFailed(deps, doc, extracted.reason_code, cause, bytes.fetched ? bytes.value : undefined);
 
   const evidencePages = await inTransaction(deps.db, async (tx) => {
-    const row = await lockCaseRow(tx, doc.case_id);
-    const current = await findDocument(tx, doc.doc_id);
+    const row = await lockCaseRow(tx, { tenant: tenantOfRow(doc), caseId: doc.case_id });
+    const current = await findDocument(tx, tenantOfRow(doc), doc.doc_id);
     if (!row || current?.status !== 'processing') return undefined;
     if (bytes.fetched) await deps.blobs.put(tx, doc.doc_id, bytes.value);
     await savePages(tx, doc.doc_id, extracted.value.pages);
@@ -89,7 +90,7 @@ export async function processDocumentJob(deps: DocumentJobDeps, input: { docId: 
     const wanted = doc.document_kind ? factsForDocumentKind(definition.facts, doc.document_kind) : definition.facts;
     const facts = extractFacts({ documentId: doc.doc_id, pages: extracted.value.pages, facts: wanted });
     const changed = await mergeExtractedFacts(tx, deps, row, facts);
-    await updateDocument(tx, doc.doc_id, {
+    await updateDocument(tx, tenantOfRow(doc), doc.doc_id, {
       status: 'processed',
       mime_type: extracted.value.mime_type,
       byte_size: bytes.value.byteLength,
@@ -98,14 +99,19 @@ export async function processDocumentJob(deps: DocumentJobDeps, input: { docId: 
       failure_reason: null,
       updated_at: deps.clock.now(),
     });
-    await recordCaseEvent(tx, deps, row, 'document.processed', { doc_id: doc.doc_id, page_count: extracted.value.pages.length, fact_ids: changed }, cause);
+    await recordCaseEvent(tx, deps, {
+      caseRow: row,
+      eventType: 'document.processed',
+      data: { doc_id: doc.doc_id, page_count: extracted.value.pages.length, fact_ids: changed },
+      cause,
+    });
     await moveOnWhenProcessed(tx, deps, row, cause);
     return facts.flatMap((f) => f.evidence.filter((e) => e.doc_id === doc.doc_id).map((e) => e.page_index));
   });
   // After the commit (the case has moved on): the pages an operator will look at first are drawn
   // now, in an extraction child, so the case page finds them ready. A failure here costs only that.
   if (evidencePages && deps.renderer && extracted.value.mime_type === 'application/pdf') {
-    await prerenderPageImages({ db: deps.db, clock: deps.clock, renderer: deps.renderer }, { docId: doc.doc_id, bytes: bytes.value, pageIndexes: evidencePages }).catch((err: unknown) => {
+    await prerenderPageImages({ db: deps.db, clock: deps.clock, renderer: deps.renderer }, { tenant: tenantOfRow(doc), docId: doc.doc_id, bytes: bytes.value, pageIndexes: evidencePages }).catch((err: unknown) => {
       deps.logger.warn({ doc_id: doc.doc_id, err: err instanceof Error ? err.message : String(err) }, 'page images not drawn ahead of time');
     });
   }
@@ -119,7 +125,7 @@ export async function processDocumentJob(deps: DocumentJobDeps, input: { docId: 
 export async function abandonDocumentJob(deps: Omit<DocumentJobDeps, 'extractor' | 'http'>, input: { docId: string }): Promise<void> {
   const { docId } = input;
   const cause: Cause = { traceId: `job:document_processing:${docId}`, idempotencyKey: null };
-  const doc = await findDocument(deps.db, docId);
+  const doc = await findDocumentUnscoped(deps.db, docId);
   if (!doc) return;
   await finishFailed(deps, doc, 'extraction_aborted', cause, undefined, ['uploaded', 'processing']);
 }
@@ -155,16 +161,16 @@ async function finishFailed(
   from: readonly string[] = ['processing'],
 ): Promise<void> {
   await inTransaction(deps.db, async (tx) => {
-    const row = await lockCaseRow(tx, doc.case_id);
-    const current = await findDocument(tx, doc.doc_id);
+    const row = await lockCaseRow(tx, { tenant: tenantOfRow(doc), caseId: doc.case_id });
+    const current = await findDocument(tx, tenantOfRow(doc), doc.doc_id);
     if (!row || !current || !from.includes(current.status)) return;
-    await updateDocument(tx, doc.doc_id, {
+    await updateDocument(tx, tenantOfRow(doc), doc.doc_id, {
       status: 'failed',
       failure_reason: reason,
       ...(fetched ? { byte_size: fetched.byteLength, sha256: createHash('sha256').update(fetched).digest('hex') } : {}),
       updated_at: deps.clock.now(),
     });
-    await recordCaseEvent(tx, deps, row, 'document.failed', { doc_id: doc.doc_id, reason_code: reason }, cause);
+    await recordCaseEvent(tx, deps, { caseRow: row, eventType: 'document.failed', data: { doc_id: doc.doc_id, reason_code: reason }, cause });
     await moveOnWhenProcessed(tx, deps, row, cause);
   });
 }
@@ -177,12 +183,12 @@ const SOURCE_RANK: Record<string, number> = { operator: 4, applicant_follow_up: 
  * extraction replaces anything less certain; between two documents the better anchor match wins.
  */
 async function mergeExtractedFacts(tx: Tx, deps: WriterDeps, row: CaseRow, extracted: readonly ExtractedFact[]): Promise<string[]> {
-  const stored = new Map((await selectCaseFacts(tx, row.case_id)).map((f) => [f.fact_id, f]));
+  const stored = new Map((await selectCaseFacts(tx, tenantOfRow(row), row.case_id)).map((f) => [f.fact_id, f]));
   const changed: string[] = [];
   for (const fact of extracted) {
     const current = stored.get(fact.fact_id);
     if (!current || !shouldTake(current, fact)) continue;
-    await updateFactRow(tx, row.case_id, fact.fact_id, {
+    await updateFactRow(tx, tenantOfRow(row), row.case_id, fact.fact_id, {
         status: fact.status,
         value: fact.value,
         candidate_id: fact.candidate_id,
@@ -215,9 +221,9 @@ function shouldTake(current: FactRow, fact: ExtractedFact): boolean {
  */
 async function moveOnWhenProcessed(tx: Tx, deps: WriterDeps, row: CaseRow, cause: Cause): Promise<void> {
   if (row.runtime_status !== 'processing') return;
-  if (await hasUnfinishedDocuments(tx, row.case_id)) return;
-  const session = await findLatestSession(tx, row.case_id);
+  if (await hasUnfinishedDocuments(tx, tenantOfRow(row), row.case_id)) return;
+  const session = await findLatestSession(tx, tenantOfRow(row), row.case_id);
   const readyForGates = row.origin === 'process' || session?.status === 'submitted';
-  if (readyForGates) await scheduleGateEvaluation(tx, deps, row, cause);
-  else await transitionCase(tx, deps, row, 'intake_in_progress', {}, cause);
+  if (readyForGates) await scheduleGateEvaluation(tx, deps, { row, cause });
+  else await transitionCase(tx, deps, { row, to: 'intake_in_progress', cause });
 }

@@ -15,6 +15,7 @@ import { runIdempotentOperation } from '../idempotency/idempotent-operation.ts';
 import { passLiveAccessGates } from '../sessions/account-gates.ts';
 import { currentCaseTypeVersion, externalCaseIdFree, externalCaseIdRace } from '../cases/case-target.ts';
 import type { AuthenticatedKey } from '../keys/authenticate.ts';
+import { tenantOfRow } from '../../ports/tenant.ts';
 
 export const DOCUMENT_PROCESSING_JOB = 'document_processing';
 
@@ -83,7 +84,12 @@ export async function processDocument(
         updated_at: now,
         erased_at: null,
       });
-      await recordCaseEvent(tx, deps, caseRow, 'document.uploaded', { doc_id: docId, source: 'url', document_kind: request.document_kind ?? null }, cause);
+      await recordCaseEvent(tx, deps, {
+        caseRow,
+        eventType: 'document.uploaded',
+        data: { doc_id: docId, source: 'url', document_kind: request.document_kind ?? null },
+        cause,
+      });
       await enqueueCaseJob(tx, {
         jobId: deps.ids.next('job'),
         caseId: caseRow.case_id,
@@ -128,7 +134,7 @@ async function newCase(tx: Tx, deps: Writer, key: AuthenticatedKey, request: Pro
 
 /** Adds a document to a case that can still take one: during intake or processing. */
 async function existingCase(tx: Tx, deps: Writer, key: AuthenticatedKey, request: ProcessRequest, cause: Cause) {
-  const row = await lockCaseRow(tx, request.case_id!, key);
+  const row = await lockCaseRow(tx, { tenant: key, caseId: request.case_id! });
   if (!row) return caseNotFound(request.case_id!);
   if (request.case_type_id !== undefined && request.case_type_id !== row.case_type_id) {
     return fail('invalid_request', `Case ${row.case_id} is of case type ${row.case_type_id}, not ${request.case_type_id}.`);
@@ -137,8 +143,8 @@ async function existingCase(tx: Tx, deps: Writer, key: AuthenticatedKey, request
     return fail('invalid_request', `Case ${row.case_id} takes no more documents: its runtime_status is ${row.runtime_status}.`);
   }
   if (request.structured_inputs) {
-    await updateCaseRow(tx, row.case_id, { structured_inputs: toJsonb({ ...row.structured_inputs, ...request.structured_inputs }) });
+    await updateCaseRow(tx, tenantOfRow(row), row.case_id, { structured_inputs: toJsonb({ ...row.structured_inputs, ...request.structured_inputs }) });
   }
-  const current = row.runtime_status === 'intake_in_progress' ? await transitionCase(tx, deps, row, 'processing', {}, cause) : row;
+  const current = row.runtime_status === 'intake_in_progress' ? await transitionCase(tx, deps, { row, to: 'processing', cause }) : row;
   return ok(current);
 }

@@ -1,4 +1,5 @@
 import { fail, ok, type Result } from '../errors.ts';
+import type { Clock } from '../../ports/clock.ts';
 import type { RateLimitStore } from '../../ports/rate-limit-store.ts';
 
 const WINDOW_SECONDS = 60;
@@ -25,15 +26,15 @@ export function currentWindow(now: Date): { start: number; reset: number } {
   return { start, reset: start + WINDOW_SECONDS };
 }
 
-/** Counts one request for `keyId` and says whether it fits in the key's per-minute budget. */
+/** Counts one request for `subject` (a key id, or a prefixed applicant session) and says whether it fits in its per-minute budget. */
 export async function consumeRateLimit(
-  store: RateLimitStore,
-  keyId: string,
-  limit: number,
-  now: Date,
+  deps: { rateLimits: RateLimitStore; clock: Clock },
+  input: { subject: string; limit: number },
 ): Promise<Result<RateLimitState>> {
+  const { subject, limit } = input;
+  const now = deps.clock.now();
   const window = currentWindow(now);
-  const count = await store.hit(`${keyId}:${window.start}`, WINDOW_SECONDS);
+  const count = await deps.rateLimits.hit(`${subject}:${window.start}`, WINDOW_SECONDS);
   const state: RateLimitState = { limit, remaining: Math.max(0, limit - count), reset: window.reset };
   if (count <= limit) return ok(state);
   const retryAfter = Math.max(1, window.reset - Math.floor(now.getTime() / 1000));

@@ -18,6 +18,7 @@ import { fail, ok, type Result } from '../errors.ts';
 import { DOCUMENT_PROCESSING_JOB } from '../processing/process-document.ts';
 import { authorizeApplicant, refusedProof, wellFormedProof, type ApplicantProof } from './applicant-access.ts';
 import { sessionTokenMatches } from './session-token.ts';
+import { tenantOfRow } from '../../ports/tenant.ts';
 
 type IntakeDeps = WriterDeps & { db: Db; blobs: BlobStore };
 
@@ -36,6 +37,7 @@ export interface ApplicantIntake {
   case_id: string;
   /** The integrator's own reference for the case, shown to the applicant when given. */
   external_case_id: string | null;
+  org_id: string;
   status: SessionStatus;
   expired: boolean;
   expires_at: Date;
@@ -66,11 +68,12 @@ export async function loadApplicantIntake(deps: { db: Db; clock: WriterDeps['clo
   if (!wellFormedProof(proof)) return refusedProof();
   const row = await findApplicantPage(deps.db, proof.sessionId);
   if (!row || !sessionTokenMatches(proof.token, row.token_hash)) return refusedProof();
-  const definition = await loadPinnedDefinition(deps.db, row.org_id, row.environment, row.case_type_id, row.workflow_version);
+  const definition = await loadPinnedDefinition(deps, { tenant: tenantOfRow(row), caseTypeId: row.case_type_id, workflowVersion: row.workflow_version });
   return ok({
     session_id: row.session_id,
     case_id: row.case_id,
     external_case_id: row.external_case_id,
+    org_id: row.org_id,
     status: row.status,
     expired: row.status === 'expired' || row.expires_at <= deps.clock.now(),
     expires_at: row.expires_at,
@@ -136,7 +139,7 @@ export async function uploadApplicantDocument(
     if (!authorized.ok) return authorized;
     const session = authorized.value;
     if (!writable(session, now)) return refused('closed');
-    let row = await lockCaseRow(tx, session.case_id);
+    let row = await lockCaseRow(tx, { tenant: tenantOfRow(session), caseId: session.case_id });
     if (!row) return fail('not_found', 'No such case.');
     const definition = await pinnedDefinition(tx, row);
     const kind = uploadKind(definition, input.documentKind);
@@ -144,16 +147,16 @@ export async function uploadApplicantDocument(
     if (problem) return refused(problem);
     if (!mime || !(kind.accept as readonly string[]).includes(mime)) return refused('wrong_type');
     if (locked) return refused('password_protected');
-    if ((await countLiveDocumentsOfKind(tx, row.case_id, input.documentKind)) >= kind.max_files) return refused('too_many_files');
+    if ((await countLiveDocumentsOfKind(tx, tenantOfRow(row), row.case_id, input.documentKind)) >= kind.max_files) return refused('too_many_files');
 
     const cause: Cause = { traceId: input.traceId, idempotencyKey: null, sessionId: session.session_id };
     if (input.replaces) {
-      const old = await findDocument(tx, input.replaces);
+      const old = await findDocument(tx, tenantOfRow(row), input.replaces, row.case_id);
       if (old && old.case_id === row.case_id && old.source === 'upload' && old.status === 'failed') {
         const erased = await eraseDocument({ ...deps, db: tx }, { tenant: { orgId: row.org_id, environment: row.environment }, caseId: row.case_id, docId: old.doc_id, cause });
         if (!erased.ok) return erased;
         // Erasure wrote to the case (event, facts): carry on from the row as it is now.
-        row = (await lockCaseRow(tx, row.case_id))!;
+        row = (await lockCaseRow(tx, { tenant: tenantOfRow(row), caseId: row.case_id }))!;
       }
     }
     const docId = deps.ids.next('doc');
@@ -177,10 +180,15 @@ export async function uploadApplicantDocument(
       erased_at: null,
     });
     await deps.blobs.put(tx, docId, input.bytes);
-    await recordCaseEvent(tx, deps, row, 'document.uploaded', { doc_id: docId, source: 'upload', document_kind: input.documentKind }, cause);
+    await recordCaseEvent(tx, deps, {
+      caseRow: row,
+      eventType: 'document.uploaded',
+      data: { doc_id: docId, source: 'upload', document_kind: input.documentKind },
+      cause,
+    });
     await enqueueCaseJob(tx, { jobId: deps.ids.next('job'), caseId: row.case_id, orgId: row.org_id, environment: row.environment, kind: DOCUMENT_PROCESSING_JOB, subjectId: docId, runAfter: now });
     // As /process does for a case that is still open: processing takes it back to the applicant when done.
-    if (row.runtime_status === 'intake_in_progress') await transitionCase(tx, deps, row, 'processing', {}, cause);
+    if (row.runtime_status === 'intake_in_progress') await transitionCase(tx, deps, { row, to: 'processing', cause });
     return ok<UploadOutcome>({ kind: 'uploaded', doc_id: docId });
   });
 }
@@ -193,7 +201,7 @@ export async function removeApplicantDocument(deps: IntakeDeps, input: Applicant
     if (!authorized.ok) return authorized;
     const session = authorized.value;
     if (!writable(session, now)) return fail('invalid_request', 'This intake no longer takes changes.');
-    const doc = await findDocument(tx, input.docId);
+    const doc = await findDocument(tx, tenantOfRow(session), input.docId, session.case_id);
     if (!doc || doc.case_id !== session.case_id || doc.source !== 'upload') return fail('not_found', 'No such file in this intake.');
     const erased = await eraseDocument({ ...deps, db: tx }, {
       tenant: { orgId: session.org_id, environment: session.environment },

@@ -68,7 +68,7 @@ async function acknowledgeIn(
   input: AcknowledgementInput,
   now: Date,
 ): Promise<Result<Acknowledgement>> {
-  const delivery = await lockDelivery(tx, input.orgId, input.environment, input.deliveryId);
+  const delivery = await lockDelivery(tx, input, input.deliveryId);
   if (!delivery || delivery.case_id === null) return fail('not_found', `No webhook delivery ${input.deliveryId}.`);
   if (delivery.event_type !== CASE_COMPLETED) {
     return fail('invalid_request', `Only ${CASE_COMPLETED} deliveries carry a handoff to acknowledge; delivery ${input.deliveryId} is ${delivery.event_type}.`);
@@ -83,7 +83,7 @@ async function acknowledgeIn(
   const caseRef = { orgId: input.orgId, environment: input.environment, caseId: delivery.case_id };
   const moved = await moveHandoff(tx, caseRef, { to: 'acknowledged', from: [null, 'dispatching', 'delivered', 'dispatch_failed'], deliveryId: delivery.delivery_id, now });
   if (!moved) return ok({ ...answer, already_acknowledged: true });
-  await markDeliveryAcknowledged(tx, delivery.delivery_id, input.acknowledgementId, now);
+  await markDeliveryAcknowledged(tx, input, delivery.delivery_id, input.acknowledgementId, now);
   await appendCaseEvent(tx, {
     eventId: deps.ids.next('evt'),
     caseId: delivery.case_id,

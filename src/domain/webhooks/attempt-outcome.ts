@@ -1,42 +1,19 @@
 import type { Deps } from '../deps.ts';
 import type { Tx } from '../../storage/schema.ts';
-import { caseHasLiveHandoffDelivery, type ClaimedDelivery } from '../../storage/webhooks/deliveries.ts';
+import { caseHasLiveHandoffDeliveryUnscoped, type ClaimedDelivery } from '../../storage/webhooks/deliveries.ts';
 import { moveHandoff } from '../../storage/webhooks/handoff.ts';
 import { insertNotification } from '../../storage/webhooks/notifications.ts';
-import type { DeliveryStatus } from '../../storage/tables/webhooks.ts';
 import type { WebhookEnvelope } from './envelope.ts';
 import { CASE_COMPLETED, DELIVERY_FAILED } from './event-types.ts';
 import { enqueueWebhookEvent } from './outbox.ts';
-
-/** Contract §8: five attempts in all; the four delays come from WEBHOOK_RETRY_DELAYS. */
-export function maxAttempts(retryDelaysSeconds: readonly number[]): number {
-  return retryDelaysSeconds.length + 1;
-}
-
-export interface AttemptDecision {
-  status: DeliveryStatus;
-  /** Attempts made in the current budget, this one included. */
-  attemptCount: number;
-  nextAttemptAt: Date | null;
-}
+import type { AttemptDecision as ScheduledDecision } from '../retry-schedule.ts';
 
 /**
- * Spec §3.2: a 2xx delivers; a failed attempt with budget left is retried after the delay for its
- * position (60 s after the first, 5 min after the second, …); the last failed attempt fails the
- * delivery.
+ * Spec §3.2 (retry-schedule.ts decides it): a 2xx delivers; a failed attempt with budget left is
+ * retried after the delay for its position (60 s after the first, 5 min after the second, …; five
+ * attempts in all, contract §8); the last failed attempt fails the delivery.
  */
-export function decideAfterAttempt(input: {
-  attemptCountBefore: number;
-  succeeded: boolean;
-  now: Date;
-  retryDelaysSeconds: readonly number[];
-}): AttemptDecision {
-  const attemptCount = input.attemptCountBefore + 1;
-  if (input.succeeded) return { status: 'delivered', attemptCount, nextAttemptAt: null };
-  const delaySeconds = input.retryDelaysSeconds[attemptCount - 1];
-  if (delaySeconds === undefined) return { status: 'failed', attemptCount, nextAttemptAt: null };
-  return { status: 'retry_scheduled', attemptCount, nextAttemptAt: new Date(input.now.getTime() + delaySeconds * 1000) };
-}
+export type AttemptDecision = ScheduledDecision<'delivered'>;
 
 /** Whether recording this outcome has consequences beyond the delivery row (and so needs its own transaction). */
 export function hasSideEffects(delivery: Pick<ClaimedDelivery, 'event_type'>, decision: AttemptDecision): boolean {
@@ -57,12 +34,11 @@ export interface AttemptSummary {
  *   endpoint's delivery of the same handoff is delivered or still trying.
  */
 export async function applyAttemptEffects(
-  tx: Tx,
-  deps: Pick<Deps, 'clock' | 'ids'>,
-  delivery: ClaimedDelivery,
-  decision: AttemptDecision,
-  attempt: AttemptSummary,
+  deps: Pick<Deps, 'clock' | 'ids'> & { db: Tx },
+  input: { delivery: ClaimedDelivery; decision: AttemptDecision; attempt: AttemptSummary },
 ): Promise<void> {
+  const { delivery, decision, attempt } = input;
+  const tx = deps.db;
   const now = deps.clock.now();
   const caseRef = delivery.case_id === null ? undefined : { orgId: delivery.org_id, environment: delivery.environment, caseId: delivery.case_id };
   if (decision.status === 'delivered') {
@@ -113,7 +89,7 @@ export async function applyAttemptEffects(
     data: { ...failure, case_id: delivery.case_id },
     created_at: now,
   });
-  if (caseRef && delivery.event_type === CASE_COMPLETED && !(await caseHasLiveHandoffDelivery(tx, caseRef.caseId, delivery.delivery_id))) {
+  if (caseRef && delivery.event_type === CASE_COMPLETED && !(await caseHasLiveHandoffDeliveryUnscoped(tx, caseRef.caseId, delivery.delivery_id))) {
     await moveHandoff(tx, caseRef, { to: 'dispatch_failed', from: ['dispatching'], now });
   }
 }

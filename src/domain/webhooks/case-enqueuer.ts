@@ -19,8 +19,8 @@ export interface CaseWebhookEvent {
 /**
  * Adapts a catalog case event (`case.completed`) to the outbox (`v1.case.completed`), for
  * `AppContext.enqueueWebhook`. `onQueued` runs when deliveries were written, still inside the
- * transaction: pass `() => wakeDeliveryWorkers(db)` so same-process workers start at once (see
- * jobs/webhook-wake.ts for why that is safe before the commit).
+ * transaction: the app context passes `() => wake.notify('webhook-deliveries')` so same-process workers
+ * start at once (ports/wake.ts says why that is safe before the commit).
  */
 export function caseWebhookEnqueuer(deps: Pick<Deps, 'clock' | 'ids'>, onQueued?: () => void) {
   return async (tx: Tx, { caseRow, caseEvent, cause }: CaseWebhookEvent): Promise<void> => {

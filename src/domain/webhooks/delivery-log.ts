@@ -16,9 +16,10 @@ import {
 import { findEndpoint } from '../../storage/webhooks/endpoints.ts';
 import { moveHandoff } from '../../storage/webhooks/handoff.ts';
 import { fail, ok, type Result } from '../errors.ts';
-import { maxAttempts } from './attempt-outcome.ts';
+import { maxAttempts } from '../retry-schedule.ts';
 import type { WebhookEnvelope } from './envelope.ts';
 import { CASE_COMPLETED } from './event-types.ts';
+import { tenantOfRow } from '../../ports/tenant.ts';
 
 export interface AttemptView {
   attempt_number: number;
@@ -120,7 +121,7 @@ export interface DeliveryPage {
 export async function listDeliveryLog(deps: LogDeps, input: DeliveryListInput): Promise<Result<DeliveryPage>> {
   let after: { createdAt: Date; id: string } | undefined;
   if (input.startingAfter !== undefined) {
-    const anchor = await findDelivery(deps.db, input.orgId, input.environment, input.startingAfter);
+    const anchor = await findDelivery(deps.db, input, input.startingAfter);
     if (!anchor) return fail('invalid_request', `starting_after: no delivery ${input.startingAfter} in this workspace.`);
     after = { createdAt: anchor.created_at, id: anchor.delivery_id };
   }
@@ -143,13 +144,13 @@ export async function getDeliveryDetail(
   input: { orgId: string; environment: Environment; deliveryId: string },
 ): Promise<Result<DeliveryDetail>> {
   const { orgId, environment, deliveryId } = input;
-  const row = await findDelivery(deps.db, orgId, environment, deliveryId);
+  const row = await findDelivery(deps.db, { orgId, environment }, deliveryId);
   if (!row) return fail('not_found', `No webhook delivery ${deliveryId}.`);
   return ok(await detailOf(deps, row));
 }
 
 async function detailOf(deps: LogDeps, row: DeliveryRow): Promise<DeliveryDetail> {
-  const [endpoint, attempts] = await Promise.all([findEndpoint(deps.db, row.endpoint_id), listAttempts(deps.db, row.delivery_id)]);
+  const [endpoint, attempts] = await Promise.all([findEndpoint(deps.db, tenantOfRow(row), row.endpoint_id), listAttempts(deps.db, tenantOfRow(row), row.delivery_id)]);
   return {
     ...toSummary(row, endpoint?.url ?? '', deps.config.webhookRetryDelaysSeconds),
     attempts: attempts.map(toAttemptView),
@@ -170,12 +171,12 @@ export async function retryDelivery(
   const { orgId, environment, deliveryId } = input;
   const now = deps.clock.now();
   const requeued = await inTransactionResult(deps.db, async (tx) => {
-    const row = await lockDelivery(tx, orgId, environment, deliveryId);
+    const row = await lockDelivery(tx, { orgId, environment }, deliveryId);
     if (!row) return fail('not_found', `No webhook delivery ${deliveryId}.`);
     if (row.status !== 'failed') {
       return fail('invalid_request', `Only failed deliveries can be retried; delivery ${deliveryId} is ${row.status}.`);
     }
-    const updated = await requeueFailedDelivery(tx, deliveryId, now);
+    const updated = await requeueFailedDelivery(tx, { orgId, environment }, deliveryId, now);
     if (!updated) throw new Error('failed delivery vanished under its row lock');
     if (row.event_type === CASE_COMPLETED && row.case_id !== null) {
       await moveHandoff(tx, { orgId, environment, caseId: row.case_id }, { to: 'dispatching', from: ['dispatch_failed'], now });

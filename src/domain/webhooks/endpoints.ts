@@ -1,16 +1,18 @@
 import type { Environment } from '../../config.ts';
 import type { Deps } from '../deps.ts';
+import { tenantOfRow, type Tenant } from '../../ports/tenant.ts';
 import { checkOutboundUrlResolved, systemLookup, type Lookup } from '../../net/address-policy.ts';
 import { findOrg } from '../../storage/orgs.ts';
 import {
   disableEndpoint,
   enableEndpoint,
   findEndpoint,
+  findEndpointUnscoped,
   insertEndpoint,
   listEndpoints,
-  listLegacySealedEndpoints,
+  listLegacySealedEndpointsUnscoped,
   replaceEndpointSecret,
-  swapEndpointSecretBoxes,
+  swapEndpointSecretBoxesUnscoped,
   type EndpointRow,
 } from '../../storage/webhooks/endpoints.ts';
 import { open, seal, type BoxLabel } from '../crypto/secret-box.ts';
@@ -71,31 +73,27 @@ export async function checkEndpointUrl(deps: Pick<EndpointDeps, 'config' | 'look
   return ok(checked.url.toString());
 }
 
+const endpointNotFound = (endpointId: string) => fail('not_found', `No webhook endpoint ${endpointId}.`);
+
 /**
- * The workspace an endpoint call is scoped to. The dashboard passes its tenant, so another
- * workspace's (or environment's) endpoint is `not_found`; the CLI acts across workspaces and passes none.
+ * The workspace an endpoint belongs to, for the deployment's operator (the CLI), who names an
+ * endpoint by id alone and then acts in its workspace like any other caller.
  */
-export interface EndpointOwner {
-  orgId: string;
-  environment: Environment;
+export async function locateEndpointUnscoped(deps: Pick<EndpointDeps, 'db'>, input: { endpointId: string }): Promise<Result<Tenant>> {
+  const row = await findEndpointUnscoped(deps.db, input.endpointId);
+  return row ? ok(tenantOfRow(row)) : endpointNotFound(input.endpointId);
 }
 
-async function ownedEndpoint(deps: Pick<EndpointDeps, 'db'>, endpointId: string, owner?: EndpointOwner): Promise<EndpointRow | undefined> {
-  const row = await findEndpoint(deps.db, endpointId);
-  if (!row || (owner && (row.org_id !== owner.orgId || row.environment !== owner.environment))) return undefined;
-  return row;
-}
-
-export async function getEndpoint(deps: Pick<EndpointDeps, 'db' | 'clock'>, endpointId: string, owner: EndpointOwner): Promise<Result<EndpointView>> {
-  const row = await ownedEndpoint(deps, endpointId, owner);
-  return row ? ok(toEndpointView(row, deps.clock.now())) : fail('not_found', `No webhook endpoint ${endpointId}.`);
+/** One endpoint of the workspace; another workspace's (or environment's) endpoint is `not_found`. */
+export async function getEndpoint(deps: Pick<EndpointDeps, 'db' | 'clock'>, input: { tenant: Tenant; endpointId: string }): Promise<Result<EndpointView>> {
+  const row = await findEndpoint(deps.db, input.tenant, input.endpointId);
+  return row ? ok(toEndpointView(row, deps.clock.now())) : endpointNotFound(input.endpointId);
 }
 
 export async function createEndpoint(
   deps: EndpointDeps,
   input: {
-    orgId: string;
-    environment: Environment;
+    tenant: Tenant;
     url: string;
     events: readonly string[];
     /**
@@ -105,10 +103,11 @@ export async function createEndpoint(
     selfServe?: boolean;
   },
 ): Promise<Result<EndpointView & { signing_secret: string }>> {
+  const { tenant } = input;
   if (input.selfServe && !deps.config.selfServeWebhooks) {
     return fail('self_serve_webhooks_disabled', 'Self-serve webhook delivery is disabled on this deployment (SELF_SERVE_WEBHOOKS=false): ask its operator to register the endpoint.');
   }
-  if (!(await findOrg(deps.db, input.orgId))) return fail('not_found', `No organization ${input.orgId}.`);
+  if (!(await findOrg(deps.db, tenant.orgId))) return fail('not_found', `No organization ${tenant.orgId}.`);
   const url = await checkEndpointUrl(deps, input.url);
   if (!url.ok) return url;
   const subscription = parseSubscription(input.events);
@@ -118,8 +117,8 @@ export async function createEndpoint(
   const endpointId = deps.ids.next('ep');
   const row = await insertEndpoint(deps.db, {
     endpoint_id: endpointId,
-    org_id: input.orgId,
-    environment: input.environment,
+    org_id: tenant.orgId,
+    environment: tenant.environment,
     url: url.value,
     event_types: subscription.eventTypes,
     enabled: true,
@@ -133,26 +132,23 @@ export async function createEndpoint(
   return ok({ ...toEndpointView(row, now), signing_secret: signingSecret });
 }
 
-export async function listEndpointViews(deps: Pick<EndpointDeps, 'db' | 'clock'>, input: { orgId: string; environment: Environment }): Promise<EndpointView[]> {
-  const { orgId, environment } = input;
+export async function listEndpointViews(deps: Pick<EndpointDeps, 'db' | 'clock'>, input: { tenant: Tenant }): Promise<EndpointView[]> {
   const now = deps.clock.now();
-  return (await listEndpoints(deps.db, orgId, environment)).map((row) => toEndpointView(row, now));
+  return (await listEndpoints(deps.db, input.tenant)).map((row) => toEndpointView(row, now));
 }
 
 /** A disabled endpoint gets no new deliveries; those already queued fail their attempts unsent. */
-export async function disableEndpointById(deps: Pick<EndpointDeps, 'db' | 'clock'>, endpointId: string, owner?: EndpointOwner): Promise<Result<EndpointView>> {
-  if (!(await ownedEndpoint(deps, endpointId, owner))) return fail('not_found', `No webhook endpoint ${endpointId}.`);
+export async function disableEndpointById(deps: Pick<EndpointDeps, 'db' | 'clock'>, input: { tenant: Tenant; endpointId: string }): Promise<Result<EndpointView>> {
   const now = deps.clock.now();
-  const row = await disableEndpoint(deps.db, endpointId, now);
-  return row ? ok(toEndpointView(row, now)) : fail('not_found', `No webhook endpoint ${endpointId}.`);
+  const row = await disableEndpoint(deps.db, input.tenant, input.endpointId, now);
+  return row ? ok(toEndpointView(row, now)) : endpointNotFound(input.endpointId);
 }
 
 /** An enabled endpoint receives new deliveries again (those that failed while it was disabled can be retried). */
-export async function enableEndpointById(deps: Pick<EndpointDeps, 'db' | 'clock'>, endpointId: string, owner?: EndpointOwner): Promise<Result<EndpointView>> {
-  if (!(await ownedEndpoint(deps, endpointId, owner))) return fail('not_found', `No webhook endpoint ${endpointId}.`);
+export async function enableEndpointById(deps: Pick<EndpointDeps, 'db' | 'clock'>, input: { tenant: Tenant; endpointId: string }): Promise<Result<EndpointView>> {
   const now = deps.clock.now();
-  const row = await enableEndpoint(deps.db, endpointId, now);
-  return row ? ok(toEndpointView(row, now)) : fail('not_found', `No webhook endpoint ${endpointId}.`);
+  const row = await enableEndpoint(deps.db, input.tenant, input.endpointId, now);
+  return row ? ok(toEndpointView(row, now)) : endpointNotFound(input.endpointId);
 }
 
 /**
@@ -161,20 +157,20 @@ export async function enableEndpointById(deps: Pick<EndpointDeps, 'db' | 'clock'
  */
 export async function rotateEndpointSecret(
   deps: Pick<EndpointDeps, 'db' | 'clock' | 'secret'>,
-  endpointId: string,
-  owner?: EndpointOwner,
+  input: { tenant: Tenant; endpointId: string },
 ): Promise<Result<EndpointView & { signing_secret: string }>> {
-  const existing = await ownedEndpoint(deps, endpointId, owner);
-  if (!existing) return fail('not_found', `No webhook endpoint ${endpointId}.`);
+  const { tenant, endpointId } = input;
+  const existing = await findEndpoint(deps.db, tenant, endpointId);
+  if (!existing) return endpointNotFound(endpointId);
   const now = deps.clock.now();
   const signingSecret = generateSigningSecret();
-  const row = await replaceEndpointSecret(deps.db, endpointId, {
+  const row = await replaceEndpointSecret(deps.db, tenant, endpointId, {
     secretBox: seal(deps.secret, secretLabel(endpointId), signingSecret),
     previousSecretBox: existing.secret_box,
     previousExpiresAt: new Date(now.getTime() + ROTATION_OVERLAP_MS),
     now,
   });
-  if (!row) return fail('not_found', `No webhook endpoint ${endpointId}.`);
+  if (!row) return endpointNotFound(endpointId);
   return ok({ ...toEndpointView(row, now), signing_secret: signingSecret });
 }
 
@@ -210,9 +206,12 @@ export function signingSecretsAt(
 }
 
 /** The endpoint's current signing secret, for the dashboard's test event (never shown again). */
-export async function currentSigningSecret(deps: Pick<EndpointDeps, 'db' | 'secret'>, endpointId: string, owner: EndpointOwner): Promise<Result<{ url: string; secret: string }>> {
-  const row = await ownedEndpoint(deps, endpointId, owner);
-  if (!row) return fail('not_found', `No webhook endpoint ${endpointId}.`);
+export async function currentSigningSecret(
+  deps: Pick<EndpointDeps, 'db' | 'secret'>,
+  input: { tenant: Tenant; endpointId: string },
+): Promise<Result<{ url: string; secret: string }>> {
+  const row = await findEndpoint(deps.db, input.tenant, input.endpointId);
+  if (!row) return endpointNotFound(input.endpointId);
   const secret = open(deps.secret, secretLabel(row.endpoint_id), row.secret_box);
   if (secret === undefined) throw new Error('webhook signing secret cannot be opened: was DOSSIER_SECRET changed?');
   return ok({ url: row.url, secret });
@@ -225,7 +224,7 @@ export async function currentSigningSecret(deps: Pick<EndpointDeps, 'db' | 'secr
  */
 export async function resealLegacyEndpointSecrets(deps: Pick<EndpointDeps, 'db' | 'secret'>): Promise<number> {
   let count = 0;
-  for (const row of await listLegacySealedEndpoints(deps.db)) {
+  for (const row of await listLegacySealedEndpointsUnscoped(deps.db)) {
     const label = secretLabel(row.endpoint_id);
     const reseal = (box: string | null): string | null | undefined => {
       if (box === null || !box.startsWith('v1.')) return box;
@@ -235,7 +234,7 @@ export async function resealLegacyEndpointSecrets(deps: Pick<EndpointDeps, 'db' 
     const secretBox = reseal(row.secret_box);
     const previousSecretBox = reseal(row.previous_secret_box);
     if (typeof secretBox !== 'string' || previousSecretBox === undefined) continue;
-    await swapEndpointSecretBoxes(deps.db, row.endpoint_id, { secretBox: row.secret_box, previousSecretBox: row.previous_secret_box }, { secretBox, previousSecretBox });
+    await swapEndpointSecretBoxesUnscoped(deps.db, row.endpoint_id, { secretBox: row.secret_box, previousSecretBox: row.previous_secret_box }, { secretBox, previousSecretBox });
     count++;
   }
   return count;

@@ -32,7 +32,7 @@ export async function listNotificationViews(
 ): Promise<Result<NotificationPage>> {
   let after: { createdAt: Date; id: string } | undefined;
   if (input.startingAfter !== undefined) {
-    const anchor = await findNotification(deps.db, input.orgId, input.environment, input.startingAfter);
+    const anchor = await findNotification(deps.db, input, input.startingAfter);
     if (!anchor) return fail('invalid_request', `starting_after: no notification ${input.startingAfter} in this workspace.`);
     after = { createdAt: anchor.created_at, id: anchor.notification_id };
   }
@@ -49,7 +49,7 @@ export async function listNotificationViews(
 }
 
 export async function countUnreadNotifications(deps: Pick<Deps, 'db'>, input: { orgId: string; environment: Environment }): Promise<number> {
-  return countUnreadRows(deps.db, input.orgId, input.environment);
+  return countUnreadRows(deps.db, input);
 }
 
 /** Marks notifications of the workspace read: the given ones, or all unread ones when `ids` is absent. */

@@ -27,7 +27,7 @@ export async function enqueueWebhookEvent(
   deps: Pick<Deps, 'clock' | 'ids'>,
   event: WebhookEventInput,
 ): Promise<{ deliveryIds: string[] }> {
-  const endpointIds = await subscribedEndpointIds(tx, event.orgId, event.environment, event.eventType);
+  const endpointIds = await subscribedEndpointIds(tx, event, event.eventType);
   const now = deps.clock.now();
   const deliveries = endpointIds.map((endpointId) => {
     const deliveryId = deps.ids.next('dlv');

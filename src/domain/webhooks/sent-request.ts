@@ -4,6 +4,7 @@ import { findEndpoint } from '../../storage/webhooks/endpoints.ts';
 import { fail, ok, type Result } from '../errors.ts';
 import { signingSecretsAt, type EndpointDeps } from './endpoints.ts';
 import { signAttempt, type SignatureHeaders } from './signature.ts';
+import { tenantOfRow } from '../../ports/tenant.ts';
 
 /** The user agent every delivery is sent with. */
 export const WEBHOOK_USER_AGENT = 'Dossier-Webhooks/1.0';
@@ -33,9 +34,9 @@ export async function sentRequestOf(
   deps: Pick<EndpointDeps, 'db' | 'secret'>,
   input: { orgId: string; environment: Environment; deliveryId: string },
 ): Promise<Result<SentRequest>> {
-  const delivery = await findDelivery(deps.db, input.orgId, input.environment, input.deliveryId);
+  const delivery = await findDelivery(deps.db, input, input.deliveryId);
   if (!delivery) return fail('not_found', `No webhook delivery ${input.deliveryId}.`);
-  const [endpoint, attempts] = await Promise.all([findEndpoint(deps.db, delivery.endpoint_id), listAttempts(deps.db, delivery.delivery_id)]);
+  const [endpoint, attempts] = await Promise.all([findEndpoint(deps.db, tenantOfRow(delivery), delivery.endpoint_id), listAttempts(deps.db, tenantOfRow(delivery), delivery.delivery_id)]);
   const last = attempts.at(-1);
   if (!last || !endpoint) return ok({ body: delivery.payload, headers: null, signaturesKnown: true });
   const t = Math.floor(last.attempted_at.getTime() / 1000);

@@ -57,7 +57,7 @@ export function registerAuthentication(app: FastifyInstance, ctx: AppContext): v
     const key = permitted.value;
 
     const now = ctx.clock.now();
-    const limited = await consumeRateLimit(ctx.rateLimits, key.keyId, key.rateLimitPerMinute ?? ctx.config.rateLimitPerMinute, now);
+    const limited = await consumeRateLimit(ctx, { subject: key.keyId, limit: key.rateLimitPerMinute ?? ctx.config.rateLimitPerMinute });
     if (!limited.ok) throw AppError.from(limited);
     reply.headers(rateLimitHeaders(limited.value));
     request.apiKey = key;
@@ -66,7 +66,7 @@ export function registerAuthentication(app: FastifyInstance, ctx: AppContext): v
     if (now.getTime() - written >= LAST_USED_RESOLUTION_MS) {
       if (lastUsedWritten.size > 10_000) lastUsedWritten.clear();
       lastUsedWritten.set(key.keyId, now.getTime());
-      await recordApiKeyUse(ctx, { keyId: key.keyId, at: now });
+      await recordApiKeyUse(ctx, { orgId: key.orgId, keyId: key.keyId, at: now });
     }
   });
 }

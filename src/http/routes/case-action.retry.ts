@@ -1,9 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../app-context.ts';
-import { retryAction } from '../../domain/connectors/actions.ts';
+import { retryAction } from '../../domain/connectors/retry-action.ts';
 import { unwrap } from '../../domain/errors.ts';
-import { wakeConnectorWorkers } from '../../jobs/connector-wake.ts';
 import { authOf } from '../plugins/authenticate.ts';
 import { actionStateSchema, caseIdParams } from '../schemas/case-record.ts';
 import { errorResponses } from '../schemas/error.ts';
@@ -35,7 +34,7 @@ export const retryCaseActionRoute: FastifyPluginAsyncZod<{ ctx: AppContext }> = 
       const action = unwrap(
         await retryAction(ctx, { orgId: key.orgId, environment: key.environment, caseId: request.params.case_id, nodeId: request.params.node_id, actor: key.keyId }),
       );
-      wakeConnectorWorkers(ctx.db);
+      ctx.wake.notify('connector-calls');
       return action;
     },
   );

@@ -57,7 +57,7 @@ export const getCasePackageRoute: FastifyPluginAsyncZod<{ ctx: AppContext }> = a
     },
     async (request) => {
       const key = authOf(request);
-      const state = await loadCaseState(ctx.db, key.orgId, key.environment, request.params.case_id);
+      const state = await loadCaseState(ctx, { tenant: { orgId: key.orgId, environment: key.environment }, caseId: request.params.case_id });
       if (!state) return unwrap(caseNotFound(request.params.case_id));
       const appUrl = ctx.config.appUrl;
       const url = appUrl ? caseFileUrl(appUrl, state.caseId, signCaseFileToken(ctx.secret, state.caseId, ctx.clock.now())) : null;

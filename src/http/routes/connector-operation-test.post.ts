@@ -50,7 +50,7 @@ export const testConnectorOperationRoute: FastifyPluginAsyncZod<{ ctx: AppContex
     async (request) => {
       const key = authOf(request);
       return unwrap(
-        await testConnectorOperation(ctx, {
+        await testConnectorOperation({ ...ctx, http: ctx.outbound.connectors }, {
           orgId: key.orgId,
           environment: key.environment,
           connectorKey: request.params.connector_key,

@@ -55,7 +55,10 @@ export const importOpenApiConnectorRoute: FastifyPluginAsyncZod<{ ctx: AppContex
           'Give `connector_key` and exactly one of `openapi_url`, `openapi_json` or `openapi`. OpenAPI 3.0 and 3.1 JSON only: YAML is `openapi_yaml_not_supported`, ' +
           'Swagger 2.0 and other text `invalid_openapi_spec`, a URL that cannot be fetched `openapi_fetch_failed`, and a document no connector can be made of ' +
           '`invalid_openapi_connector` (no absolute https server, no operations left, colliding operationIds, only non-JSON request bodies, an unmappable security scheme). ' +
-          'External `$ref`s are refused. Operations without an operationId get one from their method and path (`get_pets_petId`). 201 when created, 200 when replaced.',
+          'External `$ref`s are refused. Local `$ref`s are kept, never expanded: a stored schema that is one reference becomes its target, and the component schemas it reaches are bundled once each under its `$defs`. ' +
+          'A document past a limit is `invalid_openapi_spec` naming it: nesting deeper than 128, more than 50,000 `$ref`s, more than 500,000 values once its non-schema `$ref`s are followed, a circular non-schema `$ref`, ' +
+          'stored schemas over 1 MiB (name fewer operations in `include_operations`), or more than 10 s or 256 MB to read. ' +
+          'Operations without an operationId get one from their method and path (`get_pets_petId`). 201 when created, 200 when replaced.',
         tags: ['Connectors'],
         security: [{ bearerAuth: [] }],
         body: importBody,
@@ -66,7 +69,7 @@ export const importOpenApiConnectorRoute: FastifyPluginAsyncZod<{ ctx: AppContex
       const key = authOf(request);
       const b = request.body;
       const imported = unwrap(
-        await importOpenApiConnector(ctx, {
+        await importOpenApiConnector({ ...ctx, http: ctx.outbound.connectors }, {
           orgId: key.orgId,
           environment: key.environment,
           connector_key: b.connector_key,

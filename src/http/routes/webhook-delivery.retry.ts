@@ -2,7 +2,6 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../app-context.ts';
 import { unwrap } from '../../domain/errors.ts';
 import { retryDelivery } from '../../domain/webhooks/delivery-log.ts';
-import { wakeDeliveryWorkers } from '../../jobs/webhook-wake.ts';
 import { authOf } from '../plugins/authenticate.ts';
 import { errorResponses } from '../schemas/error.ts';
 import { deliveryDetailSchema, deliveryIdParams } from './webhook-schemas.ts';
@@ -27,7 +26,7 @@ export const retryWebhookDeliveryRoute: FastifyPluginAsyncZod<{ ctx: AppContext 
     async (request) => {
       const key = authOf(request);
       const detail = unwrap(await retryDelivery(ctx, { orgId: key.orgId, environment: key.environment, deliveryId: request.params.delivery_id }));
-      wakeDeliveryWorkers(ctx.db);
+      ctx.wake.notify('webhook-deliveries');
       return detail;
     },
   );

@@ -4,7 +4,6 @@ import type { AppContext } from '../../app-context.ts';
 import { unwrap } from '../../domain/errors.ts';
 import { sendTestWebhook } from '../../domain/webhooks/test-send.ts';
 import { WEBHOOK_USER_AGENT } from '../../domain/webhooks/sent-request.ts';
-import { createSafeHttpClient } from '../../net/safe-fetch.ts';
 import { authOf } from '../plugins/authenticate.ts';
 import { errorResponses } from '../schemas/error.ts';
 import { withErrorCodes } from '../validation.ts';
@@ -37,9 +36,6 @@ const testResult = z
 
 /** POST /api/v1/webhooks/test (spec §4.6, contract §8). */
 export const webhookTestRoute: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
-  const http = createSafeHttpClient({ policy: { allowPrivateNetwork: ctx.config.allowPrivateNetwork }, timeoutMs: ctx.config.webhookTimeoutMs });
-  app.addHook('onClose', () => http.close());
-
   app.post(
     '/api/v1/webhooks/test',
     {
@@ -59,7 +55,7 @@ export const webhookTestRoute: FastifyPluginAsyncZod<{ ctx: AppContext }> = asyn
       const key = authOf(request);
       return unwrap(
         await sendTestWebhook(
-          { ...ctx, http },
+          { ...ctx, http: ctx.outbound.webhooks },
           {
             orgId: key.orgId,
             environment: key.environment,

@@ -1,5 +1,6 @@
 import type { AppContext } from '../../app-context.ts';
-import { decideAfterAttempt, type AttemptDecision } from '../../domain/webhooks/attempt-outcome.ts';
+import type { AttemptDecision } from '../../domain/webhooks/attempt-outcome.ts';
+import { decideAfterAttempt } from '../../domain/retry-schedule.ts';
 import { deliveryHeaders } from '../../domain/webhooks/sent-request.ts';
 import { signAttemptWithKeys } from '../../domain/webhooks/signature.ts';
 import type { FetchResult, OutboundHttp } from '../../net/safe-fetch.ts';
@@ -38,6 +39,7 @@ export async function attemptDelivery(
   const decision = decideAfterAttempt({
     attemptCountBefore: delivery.attempt_count,
     succeeded: result.ok,
+    succeededAs: 'delivered',
     now: ctx.clock.now(),
     retryDelaysSeconds: ctx.config.webhookRetryDelaysSeconds,
   });

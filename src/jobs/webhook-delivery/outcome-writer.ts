@@ -1,7 +1,7 @@
 import type { AppContext } from '../../app-context.ts';
 import { applyAttemptEffects, hasSideEffects } from '../../domain/webhooks/attempt-outcome.ts';
 import { inTransaction } from '../../storage/unit-of-work.ts';
-import { recordAttemptOutcomes } from '../../storage/webhooks/deliveries.ts';
+import { recordAttemptOutcomesUnscoped } from '../../storage/webhooks/deliveries.ts';
 import type { AttemptOutcome } from './attempt.ts';
 
 /**
@@ -47,13 +47,13 @@ export class OutcomeWriter {
       const eventful = batch.filter((o) => hasSideEffects(o.delivery, o.decision));
       try {
         if (plain.length > 0) {
-          await recordAttemptOutcomes(ctx.db, this.#workerId, plain.map((o) => o.record), ctx.clock.now(), { relaxed: true });
+          await recordAttemptOutcomesUnscoped(ctx.db, this.#workerId, plain.map((o) => o.record), ctx.clock.now(), { relaxed: true });
         }
         for (const o of eventful) {
           await inTransaction(ctx.db, async (tx) => {
-            const recorded = await recordAttemptOutcomes(tx, this.#workerId, [o.record], ctx.clock.now());
+            const recorded = await recordAttemptOutcomesUnscoped(tx, this.#workerId, [o.record], ctx.clock.now());
             if (recorded.length === 1) {
-              await applyAttemptEffects(tx, ctx, o.delivery, o.decision, { statusCode: o.record.status_code, error: o.record.error });
+              await applyAttemptEffects({ ...ctx, db: tx }, { delivery: o.delivery, decision: o.decision, attempt: { statusCode: o.record.status_code, error: o.record.error } });
             }
           });
         }

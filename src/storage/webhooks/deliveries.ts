@@ -3,6 +3,7 @@ import type { Environment } from '../../config.ts';
 import { PREPARED } from '../database.ts';
 import type { Executor, Tx } from '../schema.ts';
 import type { DeliveryStatus, WebhookDeliveriesTable, WebhookDeliveryAttemptsTable } from '../tables/webhooks.ts';
+import type { Tenant } from '../../ports/tenant.ts';
 
 export type DeliveryRow = Selectable<WebhookDeliveriesTable>;
 export type AttemptRow = Selectable<WebhookDeliveryAttemptsTable>;
@@ -72,7 +73,7 @@ export interface ClaimRequest {
  * the outcome is recorded or the lease runs out (a worker that died mid-send). One statement, run
  * on its own and committed relaxed (see `relaxedCommit`): not for use inside a transaction.
  */
-export async function claimDueDeliveries(db: Executor, claim: ClaimRequest): Promise<ClaimedDelivery[]> {
+export async function claimDueDeliveriesUnscoped(db: Executor, claim: ClaimRequest): Promise<ClaimedDelivery[]> {
   if (claim.limit <= 0) return [];
   const busyIds = [...claim.inFlight.keys()];
   const busyCounts = busyIds.map((id) => claim.inFlight.get(id)!);
@@ -138,7 +139,7 @@ export interface RecordedAttempt {
  * `relaxed`: the plain outcomes' batch, one statement run on its own and committed relaxed (see
  * `relaxedCommit`); never inside a transaction that must commit normally.
  */
-export async function recordAttemptOutcomes(
+export async function recordAttemptOutcomesUnscoped(
   db: Executor,
   workerId: string,
   outcomes: readonly RecordedAttempt[],
@@ -182,7 +183,7 @@ export async function recordAttemptOutcomes(
 }
 
 /** Gives a lease back without recording an attempt (a worker shutting down before it could send). */
-export async function releaseLease(db: Executor, workerId: string, deliveryIds: readonly string[]): Promise<void> {
+export async function releaseLeaseUnscoped(db: Executor, workerId: string, deliveryIds: readonly string[]): Promise<void> {
   if (deliveryIds.length === 0) return;
   await db
     .updateTable('webhook_deliveries')
@@ -192,34 +193,28 @@ export async function releaseLease(db: Executor, workerId: string, deliveryIds: 
     .execute();
 }
 
-export async function findDelivery(db: Executor, orgId: string, environment: Environment, deliveryId: string): Promise<DeliveryRow | undefined> {
+export async function findDelivery(db: Executor, tenant: Tenant, deliveryId: string): Promise<DeliveryRow | undefined> {
   return db
     .selectFrom('webhook_deliveries')
     .selectAll()
     .where('delivery_id', '=', deliveryId)
-    .where('org_id', '=', orgId)
-    .where('environment', '=', environment)
+    .where('org_id', '=', tenant.orgId)
+    .where('environment', '=', tenant.environment)
     .executeTakeFirst();
 }
 
-export async function lockDelivery(tx: Tx, orgId: string, environment: Environment, deliveryId: string): Promise<DeliveryRow | undefined> {
+export async function lockDelivery(tx: Tx, tenant: Tenant, deliveryId: string): Promise<DeliveryRow | undefined> {
   return tx
     .selectFrom('webhook_deliveries')
     .selectAll()
     .where('delivery_id', '=', deliveryId)
-    .where('org_id', '=', orgId)
-    .where('environment', '=', environment)
+    .where('org_id', '=', tenant.orgId)
+    .where('environment', '=', tenant.environment)
     .forUpdate()
     .executeTakeFirst();
 }
 
-export async function findDeliveryById(db: Executor, deliveryId: string): Promise<DeliveryRow | undefined> {
-  return db.selectFrom('webhook_deliveries').selectAll().where('delivery_id', '=', deliveryId).executeTakeFirst();
-}
-
-export interface DeliveryListQuery {
-  orgId: string;
-  environment: Environment;
+export interface DeliveryListQuery extends Tenant {
   caseId?: string;
   status?: DeliveryStatus;
   eventType?: string;
@@ -250,32 +245,43 @@ export async function listDeliveries(db: Executor, query: DeliveryListQuery): Pr
   return { rows: rows.slice(0, query.limit), hasMore: rows.length > query.limit };
 }
 
-export async function listAttempts(db: Executor, deliveryId: string): Promise<AttemptRow[]> {
-  return db.selectFrom('webhook_delivery_attempts').selectAll().where('delivery_id', '=', deliveryId).orderBy('attempt_number').execute();
+export async function listAttempts(db: Executor, tenant: Tenant, deliveryId: string): Promise<AttemptRow[]> {
+  return db
+    .selectFrom('webhook_delivery_attempts')
+    .selectAll()
+    .where('org_id', '=', tenant.orgId)
+    .where('environment', '=', tenant.environment)
+    .where('delivery_id', '=', deliveryId)
+    .orderBy('attempt_number')
+    .execute();
 }
 
 /** A failed delivery goes back to the queue with a fresh budget of attempts. */
-export async function requeueFailedDelivery(tx: Executor, deliveryId: string, now: Date): Promise<DeliveryRow | undefined> {
+export async function requeueFailedDelivery(tx: Executor, tenant: Tenant, deliveryId: string, now: Date): Promise<DeliveryRow | undefined> {
   return tx
     .updateTable('webhook_deliveries')
     .set({ status: 'pending', attempt_count: 0, next_attempt_at: now, failed_at: null, locked_by: null, locked_until: null, updated_at: now })
+    .where('org_id', '=', tenant.orgId)
+    .where('environment', '=', tenant.environment)
     .where('delivery_id', '=', deliveryId)
     .where('status', '=', 'failed')
     .returningAll()
     .executeTakeFirst();
 }
 
-export async function markDeliveryAcknowledged(tx: Executor, deliveryId: string, acknowledgementId: string | null, now: Date): Promise<void> {
+export async function markDeliveryAcknowledged(tx: Executor, tenant: Tenant, deliveryId: string, acknowledgementId: string | null, now: Date): Promise<void> {
   await tx
     .updateTable('webhook_deliveries')
     .set({ acknowledged_at: now, acknowledgement_id: acknowledgementId, updated_at: now })
+    .where('org_id', '=', tenant.orgId)
+    .where('environment', '=', tenant.environment)
     .where('delivery_id', '=', deliveryId)
     .where('acknowledged_at', 'is', null)
     .execute();
 }
 
 /** Whether another case.completed delivery of the case can still arrive, or already has. */
-export async function caseHasLiveHandoffDelivery(db: Executor, caseId: string, exceptDeliveryId: string): Promise<boolean> {
+export async function caseHasLiveHandoffDeliveryUnscoped(db: Executor, caseId: string, exceptDeliveryId: string): Promise<boolean> {
   const row = await db
     .selectFrom('webhook_deliveries')
     .select('delivery_id')
@@ -291,7 +297,7 @@ export async function caseHasLiveHandoffDelivery(db: Executor, caseId: string, e
 /** Deliveries per endpoint and status created since `since`: the endpoint list's recent success. */
 export async function countRecentDeliveriesByEndpoint(
   db: Executor,
-  query: { orgId: string; environment: Environment; since: Date },
+  query: Tenant & { since: Date },
 ): Promise<{ endpoint_id: string; status: DeliveryStatus; n: number }[]> {
   const rows = await db
     .selectFrom('webhook_deliveries')

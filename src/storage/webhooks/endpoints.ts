@@ -1,5 +1,5 @@
 import { sql, type Insertable, type Selectable } from 'kysely';
-import type { Environment } from '../../config.ts';
+import type { Tenant } from '../../ports/tenant.ts';
 import type { Executor } from '../schema.ts';
 import type { WebhookEndpointsTable } from '../tables/webhooks.ts';
 
@@ -9,42 +9,57 @@ export async function insertEndpoint(db: Executor, row: Insertable<WebhookEndpoi
   return db.insertInto('webhook_endpoints').values(row).returningAll().executeTakeFirstOrThrow();
 }
 
-export async function listEndpoints(db: Executor, orgId: string, environment: Environment): Promise<EndpointRow[]> {
+export async function listEndpoints(db: Executor, tenant: Tenant): Promise<EndpointRow[]> {
   return db
     .selectFrom('webhook_endpoints')
     .selectAll()
-    .where('org_id', '=', orgId)
-    .where('environment', '=', environment)
+    .where('org_id', '=', tenant.orgId)
+    .where('environment', '=', tenant.environment)
     .orderBy('created_at')
     .orderBy('endpoint_id')
     .execute();
 }
 
+export async function findEndpoint(db: Executor, tenant: Tenant, endpointId: string): Promise<EndpointRow | undefined> {
+  return db
+    .selectFrom('webhook_endpoints')
+    .selectAll()
+    .where('endpoint_id', '=', endpointId)
+    .where('org_id', '=', tenant.orgId)
+    .where('environment', '=', tenant.environment)
+    .executeTakeFirst();
+}
+
 /** By id alone: for the operator's CLI, which acts across workspaces. */
-export async function findEndpoint(db: Executor, endpointId: string): Promise<EndpointRow | undefined> {
+export async function findEndpointUnscoped(db: Executor, endpointId: string): Promise<EndpointRow | undefined> {
   return db.selectFrom('webhook_endpoints').selectAll().where('endpoint_id', '=', endpointId).executeTakeFirst();
 }
 
-export async function disableEndpoint(db: Executor, endpointId: string, now: Date): Promise<EndpointRow | undefined> {
+export async function disableEndpoint(db: Executor, tenant: Tenant, endpointId: string, now: Date): Promise<EndpointRow | undefined> {
   return db
     .updateTable('webhook_endpoints')
     .set({ enabled: false, disabled_at: sql`coalesce(disabled_at, ${now})`, updated_at: now })
     .where('endpoint_id', '=', endpointId)
+    .where('org_id', '=', tenant.orgId)
+    .where('environment', '=', tenant.environment)
     .returningAll()
     .executeTakeFirst();
 }
 
-export async function enableEndpoint(db: Executor, endpointId: string, now: Date): Promise<EndpointRow | undefined> {
+export async function enableEndpoint(db: Executor, tenant: Tenant, endpointId: string, now: Date): Promise<EndpointRow | undefined> {
   return db
     .updateTable('webhook_endpoints')
     .set({ enabled: true, disabled_at: null, updated_at: now })
     .where('endpoint_id', '=', endpointId)
+    .where('org_id', '=', tenant.orgId)
+    .where('environment', '=', tenant.environment)
     .returningAll()
     .executeTakeFirst();
 }
 
 export async function replaceEndpointSecret(
   db: Executor,
+  tenant: Tenant,
   endpointId: string,
   change: { secretBox: string; previousSecretBox: string; previousExpiresAt: Date; now: Date },
 ): Promise<EndpointRow | undefined> {
@@ -57,17 +72,19 @@ export async function replaceEndpointSecret(
       updated_at: change.now,
     })
     .where('endpoint_id', '=', endpointId)
+    .where('org_id', '=', tenant.orgId)
+    .where('environment', '=', tenant.environment)
     .returningAll()
     .executeTakeFirst();
 }
 
 /** Enabled endpoints of the workspace that take `eventType`, by name or through `*`. */
-export async function subscribedEndpointIds(db: Executor, orgId: string, environment: Environment, eventType: string): Promise<string[]> {
+export async function subscribedEndpointIds(db: Executor, tenant: Tenant, eventType: string): Promise<string[]> {
   const rows = await db
     .selectFrom('webhook_endpoints')
     .select('endpoint_id')
-    .where('org_id', '=', orgId)
-    .where('environment', '=', environment)
+    .where('org_id', '=', tenant.orgId)
+    .where('environment', '=', tenant.environment)
     .where('enabled', '=', true)
     .where((eb) => eb.or([sql<boolean>`${eventType} = any(event_types)`, sql<boolean>`'*' = any(event_types)`]))
     .orderBy('created_at')
@@ -76,20 +93,20 @@ export async function subscribedEndpointIds(db: Executor, orgId: string, environ
   return rows.map((r) => r.endpoint_id);
 }
 
-export async function hasEnabledEndpoint(db: Executor, orgId: string, environment: Environment): Promise<boolean> {
+export async function hasEnabledEndpoint(db: Executor, tenant: Tenant): Promise<boolean> {
   const row = await db
     .selectFrom('webhook_endpoints')
     .select('endpoint_id')
-    .where('org_id', '=', orgId)
-    .where('environment', '=', environment)
+    .where('org_id', '=', tenant.orgId)
+    .where('environment', '=', tenant.environment)
     .where('enabled', '=', true)
     .limit(1)
     .executeTakeFirst();
   return row !== undefined;
 }
 
-/** Endpoints with a box sealed before owners were bound (`v1.`), for re-sealing at start. */
-export async function listLegacySealedEndpoints(db: Executor): Promise<Pick<EndpointRow, 'endpoint_id' | 'secret_box' | 'previous_secret_box'>[]> {
+/** Endpoints with a box sealed before owners were bound (`v1.`), in every workspace, for re-sealing at start. */
+export async function listLegacySealedEndpointsUnscoped(db: Executor): Promise<Pick<EndpointRow, 'endpoint_id' | 'secret_box' | 'previous_secret_box'>[]> {
   return db
     .selectFrom('webhook_endpoints')
     .select(['endpoint_id', 'secret_box', 'previous_secret_box'])
@@ -98,7 +115,7 @@ export async function listLegacySealedEndpoints(db: Executor): Promise<Pick<Endp
 }
 
 /** Swaps boxes only if they are still the ones read, so a rotation in between is never undone. */
-export async function swapEndpointSecretBoxes(
+export async function swapEndpointSecretBoxesUnscoped(
   db: Executor,
   endpointId: string,
   from: { secretBox: string; previousSecretBox: string | null },

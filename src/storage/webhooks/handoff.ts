@@ -1,10 +1,8 @@
-import type { Environment } from '../../config.ts';
 import type { Executor } from '../schema.ts';
 import type { HandoffState } from '../tables/cases.ts';
+import type { Tenant } from '../../ports/tenant.ts';
 
-interface CaseRef {
-  orgId: string;
-  environment: Environment;
+export interface CaseRef extends Tenant {
   caseId: string;
 }
 

@@ -1,8 +1,8 @@
 import type { Insertable, Selectable } from 'kysely';
-import type { Environment } from '../../config.ts';
 import { toJsonb } from '../json.ts';
 import type { Executor } from '../schema.ts';
 import type { IntegrationNotificationsTable } from '../tables/webhooks.ts';
+import type { Tenant } from '../../ports/tenant.ts';
 
 export type NotificationRow = Selectable<IntegrationNotificationsTable>;
 
@@ -16,7 +16,7 @@ export async function insertNotification(
 /** Newest first; `after` is the last row of the previous page. One extra row tells whether more remain. */
 export async function listNotifications(
   db: Executor,
-  query: { orgId: string; environment: Environment; limit: number; after?: { createdAt: Date; id: string } },
+  query: Tenant & { limit: number; after?: { createdAt: Date; id: string } },
 ): Promise<{ rows: NotificationRow[]; hasMore: boolean }> {
   let q = db
     .selectFrom('integration_notifications')
@@ -31,29 +31,29 @@ export async function listNotifications(
   return { rows: rows.slice(0, query.limit), hasMore: rows.length > query.limit };
 }
 
-export async function findNotification(db: Executor, orgId: string, environment: Environment, id: string): Promise<NotificationRow | undefined> {
+export async function findNotification(db: Executor, tenant: Tenant, id: string): Promise<NotificationRow | undefined> {
   return db
     .selectFrom('integration_notifications')
     .selectAll()
     .where('notification_id', '=', id)
-    .where('org_id', '=', orgId)
-    .where('environment', '=', environment)
+    .where('org_id', '=', tenant.orgId)
+    .where('environment', '=', tenant.environment)
     .executeTakeFirst();
 }
 
-export async function countUnreadNotifications(db: Executor, orgId: string, environment: Environment): Promise<number> {
+export async function countUnreadNotifications(db: Executor, tenant: Tenant): Promise<number> {
   const row = await db
     .selectFrom('integration_notifications')
     .select((eb) => eb.fn.countAll<string>().as('n'))
-    .where('org_id', '=', orgId)
-    .where('environment', '=', environment)
+    .where('org_id', '=', tenant.orgId)
+    .where('environment', '=', tenant.environment)
     .where('read_at', 'is', null)
     .executeTakeFirst();
   return Number(row?.n ?? 0);
 }
 
 /** Marks the given notifications (or, with no ids, every unread one) of the workspace read; returns how many changed. */
-export async function markNotificationsRead(db: Executor, query: { orgId: string; environment: Environment; ids?: readonly string[]; now: Date }): Promise<number> {
+export async function markNotificationsRead(db: Executor, query: Tenant & { ids?: readonly string[]; now: Date }): Promise<number> {
   let q = db
     .updateTable('integration_notifications')
     .set({ read_at: query.now })

@@ -12,7 +12,7 @@ import { inTransaction } from '../unit-of-work.ts';
  * waited for; a batch of 500 with its attempts takes a few milliseconds, so the sweep holds no
  * lock that a request or a delivery worker would notice. Served by webhook_deliveries_finished.
  */
-export async function pruneFinishedDeliveries(db: Executor, input: { before: Date; limit: number }): Promise<{ deliveries: number; attempts: number }> {
+export async function pruneFinishedDeliveriesUnscoped(db: Executor, input: { before: Date; limit: number }): Promise<{ deliveries: number; attempts: number }> {
   return inTransaction(db, async (tx) => {
     const doomed = await sql<{ delivery_id: string }>`
       select delivery_id from webhook_deliveries

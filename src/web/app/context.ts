@@ -15,6 +15,14 @@ declare module 'fastify' {
     /** The applicant's session, read with the link's token by the access hook of every `applicant` route. */
     applicant?: ApplicantRequest;
   }
+  interface FastifyContextConfig {
+    /**
+     * The route reads a multipart stream and checks the CSRF token from the stream's first field
+     * before it keeps a byte (uploads). Only such a route may skip the access hook's token check,
+     * and only for a multipart body.
+     */
+    csrfInStream?: true;
+  }
 }
 
 export const APPLICANT_COOKIE = 'dossier_applicant';
@@ -83,6 +91,8 @@ export function paths(prefix: string, sessionId: string) {
     step: (step: Step) => `${base}/${step.type === 'form' ? 'form' : 'upload'}/${step.node_id}`,
     uploadFiles: (nodeId: string) => `${base}/upload/${nodeId}/files`,
     removeFile: (nodeId: string) => `${base}/upload/${nodeId}/remove`,
+    confirm: (nodeId: string) => `${base}/confirm/${nodeId}`,
+    pageImage: (docId: string, pageIndex: number) => `${base}/documents/${docId}/pages/${pageIndex + 1}`,
     tasks: `${base}/tasks`,
     check: `${base}/check`,
     submit: `${base}/submit`,

@@ -6,9 +6,9 @@ import { buttonLink } from '../ui/components.ts';
 import { localeFor, type AppRouteDeps } from './context.ts';
 import { appPage } from './layout.ts';
 
-export type AppErrorKind = 'forbidden' | 'expired' | 'not_found' | 'csrf' | 'rate_limited' | 'server';
+export type AppErrorKind = 'forbidden' | 'expired' | 'not_found' | 'csrf' | 'invalid' | 'rate_limited' | 'server';
 
-const STATUS: Record<AppErrorKind, number> = { forbidden: 403, expired: 410, not_found: 404, csrf: 403, rate_limited: 429, server: 500 };
+const STATUS: Record<AppErrorKind, number> = { forbidden: 403, expired: 410, not_found: 404, csrf: 403, invalid: 400, rate_limited: 429, server: 500 };
 
 /**
  * The app's error pages: each says what happened and what to do next, in the applicant's
@@ -45,7 +45,8 @@ export function sendAppError(
 export function appErrorHandler(deps: AppRouteDeps) {
   return (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     if (error instanceof AppError) {
-      const kind: AppErrorKind = error.status === 403 ? 'forbidden' : error.status === 404 ? 'not_found' : error.status === 429 ? 'rate_limited' : error.status < 500 ? 'csrf' : 'server';
+      const kind: AppErrorKind =
+        error.status === 403 ? 'forbidden' : error.status === 404 ? 'not_found' : error.status === 429 ? 'rate_limited' : error.status === 400 ? 'invalid' : error.status < 500 ? 'csrf' : 'server';
       if (kind === 'server') request.log.error({ err: error }, 'applicant page failed');
       return sendAppError(request, reply, deps, kind);
     }

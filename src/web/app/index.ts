@@ -15,6 +15,7 @@ import { registerUploadStep } from './step-upload.ts';
 import { registerCheckAnswers } from './check-answers.ts';
 import { registerStatus } from './status.ts';
 import { registerFollowUps } from './follow-ups.ts';
+import { registerConfirmExtracted } from './confirm-extracted.ts';
 import { registerTaskList } from './task-list.ts';
 
 /** Writes one applicant may make per minute: generous for a person, a wall for a script. */
@@ -65,14 +66,18 @@ export const applicantFace: FastifyPluginAsync<{ ctx: AppContext; assets: AssetR
       return reply.redirect(request.url.split('?')[0]!, 303);
     }
     if (request.method === 'POST') {
-      const limited = await consumeRateLimit(ctx.rateLimits, `applicant:${intake.session_id}`, APPLICANT_WRITES_PER_MINUTE, ctx.clock.now());
+      const limited = await consumeRateLimit(ctx, { subject: `applicant:${intake.session_id}`, limit: APPLICANT_WRITES_PER_MINUTE });
       if (!limited.ok) return sendAppError(request, reply, deps, 'rate_limited');
     }
   });
 
-  // URL-encoded posts are checked here; multipart uploads check the same token from their first field.
+  // Every POST shows the token before its handler runs, whatever its encoding (issue 23 §3: a
+  // multipart submit used to pass unchecked). A body that is not parsed (multipart to a form
+  // route, text/plain) has no token to show, so it is refused. Uploads read the same token from
+  // the stream's first field, before keeping a byte, and declare it with `csrfInStream`.
   scope.addHook('preHandler', async (request, reply) => {
-    if (request.method !== 'POST' || !request.applicant || request.isMultipart()) return;
+    if (request.method !== 'POST' || !request.applicant) return;
+    if (request.routeOptions.config.csrfInStream && request.isMultipart()) return;
     if (!csrfMatches(ctx.secret, CSRF_PURPOSE, `${request.applicant.proof.sessionId}:${request.applicant.proof.token}`, formField(request.body, CSRF_FIELD))) {
       return sendAppError(request, reply, deps, 'csrf');
     }
@@ -90,6 +95,7 @@ export const applicantFace: FastifyPluginAsync<{ ctx: AppContext; assets: AssetR
   registerCheckAnswers(scope, deps);
   registerStatus(scope, deps);
   registerFollowUps(scope, deps);
+  registerConfirmExtracted(scope, deps);
 };
 
 /** The link's token on the first visit (GET of the session address), else the session cookie. */

@@ -3,6 +3,7 @@ import type { Environment } from '../../config.ts';
 import type { OperatorSession } from '../../domain/operators/operator-sessions.ts';
 import type { AssetRegistry } from '../assets.ts';
 import { csrfToken } from '../csrf.ts';
+import type { Tenant } from '../../ports/tenant.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -34,18 +35,12 @@ export interface DashboardViewer {
   unreadNotifications: number | null;
 }
 
-/** The workspace and environment a dashboard request acts in: what every domain call is scoped to. */
-export interface DashboardTenant {
-  orgId: string;
-  environment: Environment;
-}
-
 export function operatorSessionOf(request: FastifyRequest): OperatorSession {
   if (!request.operatorSession) throw new Error('operatorSessionOf called on a public dashboard route');
   return request.operatorSession;
 }
 
-export function tenantOf(request: FastifyRequest): DashboardTenant {
+export function tenantOf(request: FastifyRequest): Tenant {
   const { session } = operatorSessionOf(request);
   return { orgId: session.org_id, environment: session.environment };
 }

@@ -28,7 +28,7 @@ export interface DashboardRouteDeps {
  * The workspace dashboard at /dashboard. Access is decided before any handler runs:
  * - every route must declare `auth` (`public`, `operator` or `admin`), or start-up fails;
  * - a non-public route needs a live operator session (else: to the sign-in page);
- * - an `admin` route refuses reviewers with 403, whatever the navigation shows;
+ * - an `admin` route (developer settings, erasure) refuses reviewers with 403, whatever the page shows;
  * - every POST carries the session's CSRF token (the sign-in form has its own double-submit nonce).
  */
 export const dashboardFace: FastifyPluginAsync<{ ctx: AppContext; assets: AssetRegistry }> = async (scope, { ctx, assets }) => {
@@ -51,7 +51,8 @@ export const dashboardFace: FastifyPluginAsync<{ ctx: AppContext; assets: AssetR
     }
     request.operatorSession = resolved.value;
     if (auth === 'admin' && resolved.value.operator.role !== 'admin') {
-      return sendDashboardError(request, reply, deps, 403, 'Developer settings are for workspace admins. Ask an admin if you need access.');
+      const what = request.url.startsWith(`${DASHBOARD_PREFIX}/developers`) ? 'Developer settings are' : 'This is';
+      return sendDashboardError(request, reply, deps, 403, `${what} for workspace admins. Ask an admin if you need access.`);
     }
   });
 

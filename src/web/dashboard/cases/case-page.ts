@@ -85,7 +85,7 @@ function casePage(request: FastifyRequest, deps: DashboardRouteDeps, c: ConsoleC
         <div class="review__viewer">${evidenceViewer(r.case_id, c.evidence, sel.zoom, links)}</div>
       </div>
       ${decisionSection(viewer, c, form.decision)}
-      ${documentsSection(c)}
+      ${documentsSection(viewer, c)}
       ${timelineSection(c)}`,
   });
 }
@@ -148,7 +148,9 @@ export function registerCasePage(scope: FastifyInstance, deps: DashboardRouteDep
     return reply.redirect(`/dashboard/cases/${caseId}?notice=${done.value.case_status}`, 303);
   });
 
-  scope.get('/cases/:case_id/erasure', { config: { auth: 'operator' } }, async (request, reply) => {
+  // Erasure destroys evidence for good: admins only, as the API asks for the `cases:erase` scope
+  // that only an admin can put on a key (issue 23 §6; the role table is in docs/decisions.md).
+  scope.get('/cases/:case_id/erasure', { config: { auth: 'admin' } }, async (request, reply) => {
     const caseId = caseIdOf(request);
     const docId = (request.query as Record<string, string | undefined>).doc;
     const c = unwrap(await readConsoleCase(ctx, { tenant: tenantOf(request), caseId, selection: {} }));
@@ -186,7 +188,7 @@ export function registerCasePage(scope: FastifyInstance, deps: DashboardRouteDep
     );
   });
 
-  scope.post('/cases/:case_id/erasure', { config: { auth: 'operator' } }, async (request, reply) => {
+  scope.post('/cases/:case_id/erasure', { config: { auth: 'admin' } }, async (request, reply) => {
     const caseId = caseIdOf(request);
     const docId = formField(request.body, 'doc');
     const actor = operatorSessionOf(request).operator.operator_id;

@@ -126,12 +126,20 @@ export function factList(viewer: DashboardViewer, c: ConsoleCase, selected: stri
           ${f.evidence.length > 0
             ? html`<a class="fact__show" href=${`${links.href({ fact: f.fact_id, zoom })}#evidence`} aria-current=${isSelected ? 'true' : undefined} data-fact-link="">${isSelected ? 'Showing evidence' : 'Show evidence'}<span class="visually-hidden"> for ${f.fact_label}</span></a>`
             : html`<p class="small muted">No document evidence.</p>`}
+          ${applicantChange(c, f)}
           ${correctionHistory(c.corrections[f.fact_id] ?? [])}
           ${correctionForm(viewer, c.record.case_id, f, form.correction, closed)}
         </li>`;
       })}
     </ol>
   </section>`;
+}
+
+/** "Changed by the applicant: X → Y" on a fact the applicant corrected on the confirm page (issue 26). */
+function applicantChange(c: ConsoleCase, f: ConsoleCase['record']['workspace']['facts'][number]) {
+  if (f.corrected_by !== 'applicant') return null;
+  const last = [...(c.corrections[f.fact_id] ?? [])].reverse().find((x) => x.actor === 'applicant');
+  return html`<p class="small" data-applicant-change="">Changed by the applicant: <span class="mono">${last?.previousValue ?? '—'}</span> → <span class="mono">${last?.newValue ?? f.value ?? '—'}</span></p>`;
 }
 
 export function decisionSection(viewer: DashboardViewer, c: ConsoleCase, form: CaseFormState['decision']) {
@@ -157,9 +165,11 @@ export function decisionSection(viewer: DashboardViewer, c: ConsoleCase, form: C
   </section>`;
 }
 
-export function documentsSection(c: ConsoleCase) {
+/** The documents of the case. Erasure is for admins (issue 23 §6), so a reviewer sees no Erase link. */
+export function documentsSection(viewer: DashboardViewer, c: ConsoleCase) {
   const r = c.record;
   const docs = r.workspace.documents;
+  const mayErase = viewer.role === 'admin';
   return html`<section class="card" aria-labelledby="documents-title">
     <h2 id="documents-title" class="card__title">Documents</h2>
     ${table<(typeof docs)[number]>({
@@ -180,7 +190,7 @@ export function documentsSection(c: ConsoleCase) {
               ? html`<span class="muted small">Erased</span>`
               : html`<div class="cluster small">
                   <a href=${documentFileUrl(r.case_id, d.doc_id)} download="">Download<span class="visually-hidden"> ${d.filename ?? d.doc_id}</span></a>
-                  <a href=${`/dashboard/cases/${r.case_id}/erasure?doc=${d.doc_id}`}>Erase<span class="visually-hidden"> ${d.filename ?? d.doc_id}</span></a>
+                  ${mayErase ? html`<a href=${`/dashboard/cases/${r.case_id}/erasure?doc=${d.doc_id}`}>Erase<span class="visually-hidden"> ${d.filename ?? d.doc_id}</span></a>` : null}
                 </div>`,
         },
       ],
@@ -188,7 +198,7 @@ export function documentsSection(c: ConsoleCase) {
     <p class="cluster">
       <a href=${`/dashboard/cases/${r.case_id}/package`}>Case package (JSON)</a>
       <a href=${`/dashboard/cases/${r.case_id}/case-file`}>Sealed case file (PDF)</a>
-      ${docs.some((d) => d.status !== 'erased') ? html`<a href=${`/dashboard/cases/${r.case_id}/erasure`}>Erase the whole case</a>` : null}
+      ${mayErase && docs.some((d) => d.status !== 'erased') ? html`<a href=${`/dashboard/cases/${r.case_id}/erasure`}>Erase the whole case</a>` : null}
     </p>
   </section>`;
 }

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { createOperator, listOperators, OPERATOR_ROLES, updateOperatorAccess, type OperatorRole, type OperatorView } from '../../../domain/operators/operators.ts';
+import { addWorkspaceOperator, listOperators, OPERATOR_ROLES, updateOperatorAccess, type OperatorRole, type OperatorView } from '../../../domain/operators/operators.ts';
 import { getOrg, updateOrg } from '../../../domain/orgs/orgs.ts';
 import { monthlyUsage } from '../../../domain/usage/usage.ts';
 import { formField } from '../../face.ts';
@@ -26,7 +26,7 @@ export function registerAccount(scope: FastifyInstance, deps: DashboardRouteDeps
   const { ctx } = deps;
   const flashDeps = { secret: deps.secret, baseUrl: ctx.config.baseUrl };
 
-  const page = async (request: FastifyRequest, reply: FastifyReply, form: OperatorForm, errors: ErrorItem[] = []) => {
+  const page = async (request: FastifyRequest, reply: FastifyReply, form: OperatorForm, errors: ErrorItem[] = [], errorStatus = 400) => {
     const { orgId } = tenantOf(request);
     const me = operatorSessionOf(request).operator.operator_id;
     const org = await getOrg(ctx, { orgId });
@@ -40,7 +40,7 @@ export function registerAccount(scope: FastifyInstance, deps: DashboardRouteDeps
       title: 'Usage and account',
       nav: 'account',
       errors,
-      status: errors.length ? 400 : 200,
+      status: errors.length ? errorStatus : 200,
       body: (viewer) => html`<div class="page-header"><h1>Usage and account</h1></div>
         ${flash?.kind === 'notice' ? notification({ tone: 'success', role: 'status', children: html`<p>${flash.text}</p>` }) : null}
         <section class="card" aria-labelledby="usage-heading">
@@ -141,7 +141,11 @@ export function registerAccount(scope: FastifyInstance, deps: DashboardRouteDeps
     if (form.password === '') errors.push({ href: 'operator-password', text: 'Enter a password for them' });
     if (!(OPERATOR_ROLES as readonly string[]).includes(form.role)) errors.push({ href: 'operator-role', text: 'Choose a role' });
     if (errors.length) return page(request, reply, { ...form, password: '' }, errors);
-    const created = await createOperator(ctx, { orgId: tenantOf(request).orgId, email: form.email, password: form.password, role: form.role as OperatorRole });
+    const created = await addWorkspaceOperator(ctx, { orgId: tenantOf(request).orgId, email: form.email, password: form.password, role: form.role as OperatorRole });
+    if (!created.ok && created.code === 'rate_limit_exceeded') {
+      reply.header('retry-after', created.headers?.['retry-after'] ?? '60');
+      return page(request, reply, { ...form, password: '' }, [{ href: 'operator-email', text: 'You have tried to add several operators in a short time. Wait a minute and try again.' }], 429);
+    }
     if (!created.ok) {
       const field = /password/i.test(created.message) ? 'operator-password' : 'operator-email';
       return page(request, reply, { ...form, password: '' }, [{ href: field, text: created.message }]);

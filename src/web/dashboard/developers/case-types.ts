@@ -205,7 +205,7 @@ export function registerCaseTypes(scope: FastifyInstance, deps: DashboardRouteDe
     // An older version is viewable too: cases stay pinned to it, so an operator may need its rules.
     const shown = typeof asked === 'string' && asked !== '' ? asked : c.workflow_version;
     if (!versions.some((v) => v.workflow_version === shown)) return reply.callNotFound();
-    const definition = shown === c.workflow_version ? c.definition : await loadPinnedDefinition(ctx.db, tenant.orgId, tenant.environment, c.case_type_id, shown);
+    const definition = shown === c.workflow_version ? c.definition : await loadPinnedDefinition(ctx, { tenant, caseTypeId: c.case_type_id, workflowVersion: shown });
     const pagePath = `${CASE_TYPES_PATH}/${encodeURIComponent(c.case_type_id)}`;
     return sendDeveloperPage(request, reply, deps, {
       title: shown === c.workflow_version ? c.name : `${c.name} (${shown})`,

@@ -207,7 +207,7 @@ export function registerKeys(scope: FastifyInstance, deps: DashboardRouteDeps): 
 
   scope.post('/developers/keys/:key_id/revoke', { config: { auth: 'admin' } }, async (request, reply) => {
     const { key_id } = request.params as { key_id: string };
-    const revoked = await revokeApiKey(ctx, { keyId: key_id, ownerOrgId: tenantOf(request).orgId });
+    const revoked = await revokeApiKey(ctx, { orgId: tenantOf(request).orgId, keyId: key_id });
     // This process forgets it at once; the others' caches hold a verified key for at most 4 s.
     if (revoked.ok) {
       ctx.keys.forget(key_id);

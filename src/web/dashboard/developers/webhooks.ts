@@ -13,8 +13,6 @@ import {
 import { SUBSCRIBABLE_EVENT_TYPES, WEBHOOK_EVENT_TYPES } from '../../../domain/webhooks/event-types.ts';
 import { sendTestWebhook } from '../../../domain/webhooks/test-send.ts';
 import { sentRequestOf, WEBHOOK_USER_AGENT } from '../../../domain/webhooks/sent-request.ts';
-import { wakeDeliveryWorkers } from '../../../jobs/webhook-wake.ts';
-import { createSafeHttpClient } from '../../../net/safe-fetch.ts';
 import type { DeliveryStatus } from '../../../storage/tables/webhooks.ts';
 import { formField, formFields } from '../../face.ts';
 import { html, type Markup } from '../../render.ts';
@@ -88,13 +86,10 @@ interface LogFilters {
 export function registerWebhooks(scope: FastifyInstance, deps: DashboardRouteDeps): void {
   const { ctx } = deps;
   const flashDeps = { secret: deps.secret, baseUrl: ctx.config.baseUrl };
-  // The same client, timeout and SSRF policy as POST /api/v1/webhooks/test.
-  const http = createSafeHttpClient({ policy: { allowPrivateNetwork: ctx.config.allowPrivateNetwork }, timeoutMs: ctx.config.webhookTimeoutMs });
-  scope.addHook('onClose', () => http.close());
 
   const listPage = async (request: FastifyRequest, reply: FastifyReply, form: { url: string; events: string[] }, errors: ErrorItem[] = [], status = 200) => {
     const tenant = tenantOf(request);
-    const [endpoints, stats] = await Promise.all([listEndpointViews(ctx, { orgId: tenant.orgId, environment: tenant.environment }), recentDeliveryStats(ctx, tenant)]);
+    const [endpoints, stats] = await Promise.all([listEndpointViews(ctx, { tenant }), recentDeliveryStats(ctx, tenant)]);
     const notice = errors.length === 0 ? takeFlash(reply, request, flashDeps) : undefined;
     const err = (id: string) => errors.find((e) => e.href === id)?.text;
     return sendDeveloperPage(request, reply, deps, {
@@ -162,7 +157,7 @@ export function registerWebhooks(scope: FastifyInstance, deps: DashboardRouteDep
     if (form.events.length === 0) errors.push({ href: 'endpoint-events', text: 'Choose at least one event, or all events' });
     if (errors.length > 0) return listPage(request, reply, form, errors, 400);
     const tenant = tenantOf(request);
-    const created = await createEndpoint({ ...ctx, secret: deps.secret }, { orgId: tenant.orgId, environment: tenant.environment, url: form.url, events: form.events, selfServe: true });
+    const created = await createEndpoint({ ...ctx, secret: deps.secret }, { tenant, url: form.url, events: form.events, selfServe: true });
     if (!created.ok) {
       const field = created.code === 'invalid_request' ? 'endpoint-events' : 'endpoint-url';
       return listPage(request, reply, form, [{ href: field, text: created.message }], created.code === 'self_serve_webhooks_disabled' ? 428 : 400);
@@ -174,7 +169,7 @@ export function registerWebhooks(scope: FastifyInstance, deps: DashboardRouteDep
   scope.get('/developers/webhooks/:endpoint_id', { config: { auth: 'admin' } }, async (request, reply) => {
     const { endpoint_id } = request.params as { endpoint_id: string };
     const tenant = tenantOf(request);
-    const found = await getEndpoint(ctx, endpoint_id, tenant);
+    const found = await getEndpoint(ctx, { tenant, endpointId: endpoint_id });
     if (!found.ok) return reply.callNotFound();
     const e = found.value;
     const q = request.query as Partial<Record<keyof LogFilters, string>>;
@@ -255,10 +250,11 @@ export function registerWebhooks(scope: FastifyInstance, deps: DashboardRouteDep
   scope.post('/developers/webhooks/:endpoint_id/test', { config: { auth: 'admin' } }, async (request, reply) => {
     const { endpoint_id } = request.params as { endpoint_id: string };
     const tenant = tenantOf(request);
-    const target = await currentSigningSecret({ ...ctx, secret: deps.secret }, endpoint_id, tenant);
+    const target = await currentSigningSecret({ ...ctx, secret: deps.secret }, { tenant, endpointId: endpoint_id });
     if (!target.ok) return reply.callNotFound();
     const sent = await sendTestWebhook(
-      { ...ctx, http },
+      // The same client as POST /api/v1/webhooks/test and the delivery worker.
+      { ...ctx, http: ctx.outbound.webhooks },
       { orgId: tenant.orgId, environment: tenant.environment, endpointUrl: target.value.url, signingSecret: target.value.secret, traceId: String(request.id), userAgent: WEBHOOK_USER_AGENT },
     );
     if (!sent.ok) {
@@ -272,7 +268,7 @@ export function registerWebhooks(scope: FastifyInstance, deps: DashboardRouteDep
 
   scope.get('/developers/webhooks/:endpoint_id/rotate', { config: { auth: 'admin' } }, async (request, reply) => {
     const { endpoint_id } = request.params as { endpoint_id: string };
-    const found = await getEndpoint(ctx, endpoint_id, tenantOf(request));
+    const found = await getEndpoint(ctx, { tenant: tenantOf(request), endpointId: endpoint_id });
     if (!found.ok) return reply.callNotFound();
     return sendDeveloperPage(request, reply, deps, {
       title: 'Rotate signing secret',
@@ -291,7 +287,7 @@ export function registerWebhooks(scope: FastifyInstance, deps: DashboardRouteDep
 
   scope.post('/developers/webhooks/:endpoint_id/rotate', { config: { auth: 'admin' } }, async (request, reply) => {
     const { endpoint_id } = request.params as { endpoint_id: string };
-    const rotated = await rotateEndpointSecret({ ...ctx, secret: deps.secret }, endpoint_id, tenantOf(request));
+    const rotated = await rotateEndpointSecret({ ...ctx, secret: deps.secret }, { tenant: tenantOf(request), endpointId: endpoint_id });
     if (!rotated.ok) return reply.callNotFound();
     setFlash(reply, request, flashDeps, { kind: 'endpoint_secret', endpoint_id, signing_secret: rotated.value.signing_secret, rotated: true });
     return reply.redirect(endpointPath(endpoint_id), 303);
@@ -300,7 +296,7 @@ export function registerWebhooks(scope: FastifyInstance, deps: DashboardRouteDep
   for (const action of ['disable', 'enable'] as const) {
     scope.post(`/developers/webhooks/:endpoint_id/${action}`, { config: { auth: 'admin' } }, async (request, reply) => {
       const { endpoint_id } = request.params as { endpoint_id: string };
-      const changed = await (action === 'disable' ? disableEndpointById : enableEndpointById)(ctx, endpoint_id, tenantOf(request));
+      const changed = await (action === 'disable' ? disableEndpointById : enableEndpointById)(ctx, { tenant: tenantOf(request), endpointId: endpoint_id });
       if (!changed.ok) return reply.callNotFound();
       setFlash(reply, request, flashDeps, { kind: 'notice', text: action === 'disable' ? 'The endpoint is disabled: it receives no new deliveries.' : 'The endpoint is enabled.' });
       return reply.redirect(endpointPath(endpoint_id), 303);
@@ -394,7 +390,7 @@ export function registerWebhooks(scope: FastifyInstance, deps: DashboardRouteDep
     if (!found.ok || found.value.endpoint_id !== endpoint_id) return reply.callNotFound();
     // The same rules as POST /api/v1/webhooks/deliveries/{id}/retry: only a failed delivery.
     const retried = await retryDelivery(ctx, { orgId: tenant.orgId, environment: tenant.environment, deliveryId: delivery_id });
-    if (retried.ok) wakeDeliveryWorkers(ctx.db);
+    if (retried.ok) ctx.wake.notify('webhook-deliveries');
     setFlash(reply, request, flashDeps, { kind: 'notice', text: retried.ok ? 'The delivery is queued again.' : retried.message });
     return reply.redirect(deliveryPath(endpoint_id, delivery_id), 303);
   });
