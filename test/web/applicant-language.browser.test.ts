@@ -39,8 +39,8 @@ const ENGLISH = new Set([...Object.values(en), ...translatableTexts(definition).
  */
 const PROPER = ['acme', 'lending', 'jane', 'doe', 'example', 'com', 'paystub', 'pdf', 'png', 'jpg', 'jpeg', 'mb', 'kb', 'english', 'javascript', 'utc', 'us', 'usd'];
 const SAME_WORD: Record<'de' | 'es', string[]> = {
-  // German words spelled as English ones: "Name", "in", "an", "so", "was" ("Nichts, was Sie…"), "Link", "E-Mail", "Problem", "Text", "Minute".
-  de: ['name', 'in', 'an', 'so', 'was', 'link', 'e', 'mail', 'problem', 'text', 'minute'],
+  // German words spelled as English ones: "Name", "in", "an", "so", "was" ("Nichts, was Sie…"), "Link", "E-Mail", "Problem", "Text", "Minute", "Person".
+  de: ['name', 'in', 'an', 'so', 'was', 'link', 'e', 'mail', 'problem', 'text', 'minute', 'person'],
   // Spanish words spelled as English ones: "no", "a", "real" ("una decisión real"), "legal" ("Nombre legal completo"), "error" ("Error:")
   es: ['no', 'a', 'e', 'real', 'legal', 'error'],
 };
@@ -83,13 +83,15 @@ describeInBrowser('applicant app in a browser: German and Spanish from start to 
   const WORDS = {
     de: {
       heading: 'Angaben zu Ihrer Person', continue: 'Weiter', email: 'E-Mail-Adresse', day: 'Tag', month: 'Monat', year: 'Jahr', income: 'Monatliches Einkommen',
-      upload: 'Ihre letzte Gehaltsabrechnung', choose: 'Gehaltsabrechnung: Datei auswählen', uploadButton: 'Hochladen: Gehaltsabrechnung', uploaded: 'paystub.pdf wurde hochgeladen.',
+      upload: 'Ihre letzte Gehaltsabrechnung', choose: 'Gehaltsabrechnung: Datei auswählen', uploaded: 'paystub.pdf wurde hochgeladen.',
+      confirm: 'Das haben wir aus Ihrem Dokument „Gehaltsabrechnung“ gelesen', checkAgain: 'Erneut prüfen', yes: 'Ja',
       check: 'Prüfen Sie Ihre Antworten vor dem Absenden', submit: 'Antworten absenden', followUp: 'Wir brauchen noch ein paar Angaben', gross: 'Bruttolohn', send: 'Antworten senden',
       done: 'Ihre Antworten wurden gesendet', money: '4.200,00\u00a0$', date: '27. Dezember 1990', grossError: 'Füllen Sie das Feld „Bruttolohn“ aus',
     },
     es: {
       heading: 'Sus datos', continue: 'Continuar', email: 'Correo electrónico', day: 'Día', month: 'Mes', year: 'Año', income: 'Ingresos mensuales',
-      upload: 'Su última nómina', choose: 'Nómina: elegir un archivo', uploadButton: 'Subir: nómina', uploaded: 'paystub.pdf se ha subido.',
+      upload: 'Su última nómina', choose: 'Nómina: elegir un archivo', uploaded: 'paystub.pdf se ha subido.',
+      confirm: 'Esto es lo que leímos en su nómina', checkAgain: 'Comprobar de nuevo', yes: 'Sí',
       check: 'Revise sus respuestas antes de enviarlas', submit: 'Enviar sus respuestas', followUp: 'Necesitamos un poco más de información', gross: 'Salario bruto', send: 'Enviar sus respuestas',
       done: 'Sus respuestas se han enviado', money: '4200,00\u00a0US$', date: '27 de diciembre de 1990', grossError: 'Introduzca su salario bruto',
     },
@@ -123,7 +125,7 @@ describeInBrowser('applicant app in a browser: German and Spanish from start to 
       expect(page.url()).not.toContain('lang=');
       await look(page, locale, `lang-form-${tag}`);
 
-      await page.getByRole('button', { name: w.continue }).click();
+      await page.getByRole('button', { name: w.continue, exact: true }).click();
       await page.locator('.error-summary').waitFor();
       expect(await page.title()).toMatch(locale === 'de' ? /^Fehler: / : /^Error: /);
       await look(page, locale, `lang-form-errors-${tag}`);
@@ -133,18 +135,33 @@ describeInBrowser('applicant app in a browser: German and Spanish from start to 
       await page.getByLabel(w.month, { exact: true }).fill('12');
       await page.getByLabel(w.year, { exact: true }).fill('1990');
       await page.getByLabel(w.income).fill(locale === 'de' ? '4.200,00' : '4200');
-      await page.getByRole('button', { name: w.continue }).click();
+      await page.getByRole('button', { name: w.continue, exact: true }).click();
 
       await page.getByRole('heading', { name: w.upload }).waitFor();
       await look(page, locale, `lang-upload-${tag}`);
-      await page.getByRole('button', { name: w.continue }).click();
+      await page.getByRole('button', { name: w.continue, exact: true }).click();
       await page.locator('.error-summary').waitFor();
       await look(page, locale, `lang-upload-error-${tag}`);
+      // A chosen file uploads at once.
       await page.getByLabel(w.choose).setInputFiles({ name: 'paystub.pdf', mimeType: 'application/pdf', buffer: await payStub() });
-      await page.getByRole('button', { name: w.uploadButton }).click();
       await page.getByText(w.uploaded).waitFor();
       await look(page, locale, `lang-uploaded-${tag}`);
-      await page.getByRole('button', { name: w.continue }).click();
+      await page.getByRole('button', { name: w.continue, exact: true }).click();
+
+      // The applicant confirms what was read (issue 26 §3), once reading is done.
+      await page.waitForURL(/\/confirm\//);
+      const confirm = page.getByRole('heading', { name: w.confirm });
+      let readingSeen = false;
+      await expect.poll(async () => {
+        if (await confirm.count()) return true;
+        if (!readingSeen) await look(page, locale, `lang-confirm-reading-${tag}`);
+        readingSeen = true;
+        await page.getByRole('button', { name: w.checkAgain }).click();
+        return (await confirm.count()) > 0;
+      }, { timeout: 60_000, interval: 500 }).toBe(true);
+      await look(page, locale, `lang-confirm-${tag}`);
+      for (const yes of await page.getByRole('radio', { name: w.yes, exact: true }).all()) await yes.check();
+      await page.getByRole('button', { name: w.continue, exact: true }).click();
 
       await page.getByRole('heading', { name: w.check }).waitFor();
       expect(await page.getByText(w.date).count()).toBe(1);
