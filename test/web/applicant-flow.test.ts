@@ -191,7 +191,10 @@ describeEachStore('applicant app: uploads, check answers, submit, status and fol
 
     await drainCaseJobs(t);
     const done = await agent.get(`${base}/status`);
-    expect(done.body).toContain('All done');
+    // The case waits for an underwriter: the page says the answers were sent, never "All done" (issue 26).
+    expect(done.body).toContain('Your answers have been sent');
+    expect(done.body).not.toContain('All done');
+    expect(done.body).toContain('An underwriter reviews your documents, usually within a working day.');
     const href = /href="(https:\/\/acme\.example\/done[^"]*)"/.exec(done.body)?.[1]?.replaceAll('&amp;', '&');
     const back = new URL(href!);
     expect(back.searchParams.get('ref')).toBe('7');

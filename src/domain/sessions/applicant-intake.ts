@@ -35,6 +35,8 @@ export interface ApplicantFollowUp {
 export interface ApplicantIntake {
   session_id: string;
   case_id: string;
+  /** The integrator's own reference for the case, shown to the applicant when given. */
+  external_case_id: string | null;
   org_id: string;
   status: SessionStatus;
   expired: boolean;
@@ -70,6 +72,7 @@ export async function loadApplicantIntake(deps: { db: Db; clock: WriterDeps['clo
   return ok({
     session_id: row.session_id,
     case_id: row.case_id,
+    external_case_id: row.external_case_id,
     org_id: row.org_id,
     status: row.status,
     expired: row.status === 'expired' || row.expires_at <= deps.clock.now(),
