@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { templateReferences } from '../connectors/templates.ts';
+import { templateReferences } from './template-references.ts';
 
 /**
  * The case type format of contract §7, as in shared/examples/case-types: facts to extract,

@@ -5,7 +5,8 @@ import { updateCaseRow } from '../../storage/cases.ts';
 import { insertDocument } from '../../storage/documents.ts';
 import { toJsonb } from '../../storage/json.ts';
 import type { Tx } from '../../storage/schema.ts';
-import { recordCaseEvent, type Cause } from '../cases/case-events.ts';
+import { recordCaseEvent } from '../cases/case-events.ts';
+import type { Cause } from '../../ports/enqueuers.ts';
 import { lockCaseRow, transitionCase } from '../cases/case-writer.ts';
 import { openCase } from '../cases/open-case.ts';
 import { caseNotFound } from '../cases/read-case.ts';
@@ -14,7 +15,7 @@ import type { IdempotentResponse } from '../idempotency/idempotency.ts';
 import { runIdempotentOperation } from '../idempotency/idempotent-operation.ts';
 import { passLiveAccessGates } from '../sessions/account-gates.ts';
 import { currentCaseTypeVersion, externalCaseIdFree, externalCaseIdRace } from '../cases/case-target.ts';
-import type { AuthenticatedKey } from '../keys/authenticate.ts';
+import type { AuthenticatedKey } from '../../ports/key-lookup.ts';
 import { tenantOfRow } from '../../ports/tenant.ts';
 
 export const DOCUMENT_PROCESSING_JOB = 'document_processing';

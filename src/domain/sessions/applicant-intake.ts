@@ -8,7 +8,8 @@ import type { RuntimeStatus, SessionStatus } from '../../storage/tables/cases.ts
 import { inTransactionResult } from '../../storage/unit-of-work.ts';
 import { loadPinnedDefinition } from '../case-types/case-types.ts';
 import type { CaseTypeDefinition, UploadNode } from '../case-types/definition.ts';
-import { recordCaseEvent, type Cause } from '../cases/case-events.ts';
+import { recordCaseEvent } from '../cases/case-events.ts';
+import type { Cause } from '../../ports/enqueuers.ts';
 import { lockCaseRow, transitionCase, type WriterDeps } from '../cases/case-writer.ts';
 import { pinnedDefinition } from '../cases/load-case.ts';
 import { MAX_DOCUMENT_BYTES, sniffDocumentType } from '../documents/index.ts';

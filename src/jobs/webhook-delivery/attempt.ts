@@ -1,4 +1,4 @@
-import type { AppContext } from '../../app-context.ts';
+import type { AppContext } from '../../domain/deps.ts';
 import type { AttemptDecision } from '../../domain/webhooks/attempt-outcome.ts';
 import { decideAfterAttempt } from '../../domain/retry-schedule.ts';
 import { deliveryHeaders } from '../../domain/webhooks/sent-request.ts';

@@ -1,4 +1,4 @@
-import type { AppContext } from '../../app-context.ts';
+import type { AppContext } from '../../domain/deps.ts';
 import { applyAttemptEffects, hasSideEffects } from '../../domain/webhooks/attempt-outcome.ts';
 import { inTransaction } from '../../storage/unit-of-work.ts';
 import { recordAttemptOutcomesUnscoped } from '../../storage/webhooks/deliveries.ts';

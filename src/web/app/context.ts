@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { AppContext } from '../../app-context.ts';
+import type { AppContext } from '../../domain/deps.ts';
 import type { FormNode, UploadNode } from '../../domain/case-types/definition.ts';
 import type { ApplicantIntake } from '../../domain/sessions/applicant-intake.ts';
 import type { ApplicantProof } from '../../domain/sessions/applicant-access.ts';
