@@ -17,8 +17,7 @@ import { passLiveAccessGates } from '../sessions/account-gates.ts';
 import { currentCaseTypeVersion, externalCaseIdFree, externalCaseIdRace } from '../cases/case-target.ts';
 import type { AuthenticatedKey } from '../../ports/key-lookup.ts';
 import { tenantOfRow } from '../../ports/tenant.ts';
-
-export const DOCUMENT_PROCESSING_JOB = 'document_processing';
+import { DOCUMENT_PROCESSING_JOB } from '../documents/processing-job.ts';
 
 export interface ProcessRequest {
   document_url: string;

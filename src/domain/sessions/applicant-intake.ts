@@ -16,7 +16,7 @@ import { MAX_DOCUMENT_BYTES, sniffDocumentType } from '../documents/index.ts';
 import { pdfNeedsPassword } from '../documents/pdf.ts';
 import { eraseDocument } from '../erasure/erase.ts';
 import { fail, ok, type Result } from '../errors.ts';
-import { DOCUMENT_PROCESSING_JOB } from '../processing/process-document.ts';
+import { DOCUMENT_PROCESSING_JOB } from '../documents/processing-job.ts';
 import { authorizeApplicant, refusedProof, wellFormedProof, type ApplicantProof } from './applicant-access.ts';
 import { sessionTokenMatches } from './session-token.ts';
 import { tenantOfRow } from '../../ports/tenant.ts';
