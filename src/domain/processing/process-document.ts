@@ -1,12 +1,10 @@
 import type { AppContext } from '../deps.ts';
 import { checkOutboundUrlResolved, systemLookup, type Lookup } from '../../net/address-policy.ts';
-import { enqueueCaseJob } from '../../storage/case-jobs.ts';
 import { updateCaseRow } from '../../storage/cases.ts';
-import { insertDocument } from '../../storage/documents.ts';
 import { toJsonb } from '../../storage/json.ts';
 import type { Tx } from '../../storage/schema.ts';
-import { recordCaseEvent } from '../cases/case-events.ts';
 import type { Cause } from '../../ports/enqueuers.ts';
+import { attachDocument } from '../cases/attach-document.ts';
 import { lockCaseRow, transitionCase } from '../cases/case-writer.ts';
 import { openCase } from '../cases/open-case.ts';
 import { caseNotFound } from '../cases/read-case.ts';
@@ -17,7 +15,6 @@ import { passLiveAccessGates } from '../sessions/account-gates.ts';
 import { currentCaseTypeVersion, externalCaseIdFree, externalCaseIdRace } from '../cases/case-target.ts';
 import type { AuthenticatedKey } from '../../ports/key-lookup.ts';
 import { tenantOfRow } from '../../ports/tenant.ts';
-import { DOCUMENT_PROCESSING_JOB } from '../documents/processing-job.ts';
 
 export interface ProcessRequest {
   document_url: string;
@@ -44,7 +41,7 @@ export interface ProcessInput {
  * worker fetches it, checking the address again at connection time.
  */
 export async function processDocument(
-  deps: Pick<AppContext, 'db' | 'clock' | 'ids' | 'config' | 'secret' | 'enqueueWebhook' | 'enqueueActions'> & { lookup?: Lookup },
+  deps: Pick<AppContext, 'db' | 'clock' | 'ids' | 'config' | 'secret' | 'enqueueWebhook' | 'enqueueActions' | 'blobs'> & { lookup?: Lookup },
   input: ProcessInput,
 ): Promise<Result<IdempotentResponse>> {
   const { key, request } = input;
@@ -64,40 +61,12 @@ export async function processDocument(
       if (!target.ok) return target;
       const caseRow = target.value;
 
-      const docId = deps.ids.next('doc');
-      await insertDocument(tx, {
-        doc_id: docId,
-        case_id: caseRow.case_id,
-        org_id: caseRow.org_id,
-        environment: caseRow.environment,
-        document_kind: request.document_kind ?? null,
-        filename: request.filename ?? null,
-        source: 'url',
-        source_url: request.document_url,
-        status: 'uploaded',
-        failure_reason: null,
-        mime_type: null,
-        byte_size: null,
-        sha256: null,
-        page_count: null,
-        created_at: now,
-        updated_at: now,
-        erased_at: null,
-      });
-      await recordCaseEvent(tx, deps, {
+      const { docId } = await attachDocument(tx, deps, {
         caseRow,
-        eventType: 'document.uploaded',
-        data: { doc_id: docId, source: 'url', document_kind: request.document_kind ?? null },
+        documentKind: request.document_kind ?? null,
+        filename: request.filename ?? null,
+        source: { kind: 'url', url: request.document_url },
         cause,
-      });
-      await enqueueCaseJob(tx, {
-        jobId: deps.ids.next('job'),
-        caseId: caseRow.case_id,
-        orgId: caseRow.org_id,
-        environment: caseRow.environment,
-        kind: DOCUMENT_PROCESSING_JOB,
-        subjectId: docId,
-        runAfter: now,
       });
       return ok({ status: 202, body: { case_id: caseRow.case_id, document_id: docId, status: 'processing' } });
     });
