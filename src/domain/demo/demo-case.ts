@@ -2,7 +2,7 @@ import type { AppContext } from '../deps.ts';
 import { findCaseByIdUnscoped } from '../../storage/cases.ts';
 import { readSetting, writeSetting } from '../../storage/settings.ts';
 import { saveFormAnswers, submitIntake } from '../intake/submit-intake.ts';
-import { uploadApplicantDocument } from '../sessions/applicant-intake.ts';
+import { uploadApplicantDocument } from '../intake/applicant-intake.ts';
 import { createSession } from '../sessions/create-session.ts';
 import { demoPayStubPdf } from './demo-pay-stub.ts';
 

@@ -9,7 +9,7 @@ import { pinnedDefinition } from '../cases/load-case.ts';
 import { recordCaseEvent } from '../cases/case-events.ts';
 import { lockCaseRow, type WriterDeps } from '../cases/case-writer.ts';
 import { scheduleGateEvaluation } from '../cases/evaluate-case.ts';
-import { authorizeApplicant, type ApplicantProof } from '../sessions/applicant-access.ts';
+import { authorizeApplicant, type ApplicantProof } from './applicant-access.ts';
 import { tenantOfRow } from '../../ports/tenant.ts';
 
 /**

@@ -13,7 +13,7 @@ import { lockCaseRow, type WriterDeps } from '../cases/case-writer.ts';
 import { scheduleGateEvaluation } from '../cases/evaluate-case.ts';
 import { checkAnswers, type AnswersRefused } from '../case-types/answer-rules.ts';
 import { answerText } from '../case-types/field-values.ts';
-import { authorizeApplicant, type ApplicantProof } from '../sessions/applicant-access.ts';
+import { authorizeApplicant, type ApplicantProof } from './applicant-access.ts';
 import { tenantOfRow } from '../../ports/tenant.ts';
 
 export interface SubmitResult {

@@ -2,7 +2,7 @@ import multipart from '@fastify/multipart';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../domain/deps.ts';
 import { consumeRateLimit } from '../../domain/rate-limit/rate-limit.ts';
-import { loadApplicantIntake, MAX_DOCUMENT_BYTES } from '../../domain/sessions/applicant-intake.ts';
+import { loadApplicantIntake, MAX_DOCUMENT_BYTES } from '../../domain/intake/applicant-intake.ts';
 import type { AssetRegistry } from '../assets.ts';
 import { CSRF_FIELD, csrfMatches } from '../csrf.ts';
 import { formField } from '../face.ts';

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { ApplicantIntake } from '../../domain/sessions/applicant-intake.ts';
+import type { ApplicantIntake } from '../../domain/intake/applicant-intake.ts';
 import { html, sendPage } from '../render.ts';
 import { buttonLink, notification } from '../ui/components.ts';
 import { applicantOf, paths, resumePath, type AppRouteDeps } from './context.ts';

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { UploadNode } from '../../domain/case-types/definition.ts';
-import { removeApplicantDocument, uploadApplicantDocument, type ApplicantDocument, type UploadProblem } from '../../domain/sessions/applicant-intake.ts';
+import { removeApplicantDocument, uploadApplicantDocument, type ApplicantDocument, type UploadProblem } from '../../domain/intake/applicant-intake.ts';
 import { CSRF_FIELD, csrfMatches } from '../csrf.ts';
 import { formField } from '../face.ts';
 import type { Translate } from '../i18n/index.ts';

@@ -16,7 +16,7 @@ import { pdfNeedsPassword } from '../documents/pdf.ts';
 import { eraseDocument } from '../erasure/erase.ts';
 import { fail, ok, type Result } from '../errors.ts';
 import { authorizeApplicant, refusedProof, wellFormedProof, type ApplicantProof } from './applicant-access.ts';
-import { sessionTokenMatches } from './session-token.ts';
+import { sessionTokenMatches } from '../sessions/session-token.ts';
 import { tenantOfRow } from '../../ports/tenant.ts';
 
 type IntakeDeps = WriterDeps & { db: Db; blobs: BlobStore };
