@@ -116,6 +116,26 @@ export async function lockSession(tx: Tx, sessionId: string): Promise<SessionRow
   return tx.selectFrom('sessions').selectAll().where('session_id', '=', sessionId).forUpdate().executeTakeFirst();
 }
 
+/**
+ * Locks a session of the workspace for the rest of the transaction (the integrator's
+ * `POST /sessions/{id}/expire`); another workspace's session is undefined.
+ */
+export async function lockWorkspaceSession(tx: Tx, tenant: Tenant, sessionId: string): Promise<SessionRow | undefined> {
+  return tx
+    .selectFrom('sessions')
+    .selectAll()
+    .where('session_id', '=', sessionId)
+    .where('org_id', '=', tenant.orgId)
+    .where('environment', '=', tenant.environment)
+    .forUpdate()
+    .executeTakeFirst();
+}
+
+/** Locks a session by id alone, for the expiry sweep holding an id it selected deployment-wide. */
+export async function lockSessionUnscoped(tx: Tx, sessionId: string): Promise<SessionRow | undefined> {
+  return tx.selectFrom('sessions').selectAll().where('session_id', '=', sessionId).forUpdate().executeTakeFirst();
+}
+
 /** Locks a case row of the workspace for the rest of the transaction; another workspace's case is undefined. */
 export async function lockCase(tx: Tx, tenant: Tenant, caseId: string): Promise<CaseRow | undefined> {
   return tx
@@ -176,11 +196,6 @@ export async function findLatestSession(db: Executor, tenant: Tenant, caseId: st
     .orderBy('created_at', 'desc')
     .limit(1)
     .executeTakeFirst();
-}
-
-/** A session by id alone, for the expiry sweep (deployment-wide). */
-export async function findSessionUnscoped(db: Executor, sessionId: string): Promise<SessionRow | undefined> {
-  return db.selectFrom('sessions').selectAll().where('session_id', '=', sessionId).executeTakeFirst();
 }
 
 export async function updateSessionRow(tx: Tx, tenant: Tenant, sessionId: string, changes: Updateable<SessionsTable>): Promise<void> {

@@ -152,7 +152,7 @@ const CASE_COLUMNS = columnsOf<CasesTable>({
 });
 const FACT_COLUMNS = columnsOf<FactsTable>({
   case_id: true, fact_id: true, org_id: true, environment: true, fact_label: true, status: true, value: true, candidate_id: true,
-  anchor_match_quality: true, source: true, reason_codes: true, provenance: true, evidence: true, verification_metadata: true, updated_at: true,
+  anchor_match_quality: true, source: true, reason_codes: true, provenance: true, evidence: true, verification_metadata: true, corrected_by: true, updated_at: true,
 });
 const EVENT_COLUMNS = columnsOf<CaseEventsTable>({
   event_id: true, case_id: true, org_id: true, environment: true, cursor: true, event_type: true, data: true, created_at: true,

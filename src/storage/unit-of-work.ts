@@ -3,7 +3,8 @@ import type { Executor, Tx } from './schema.ts';
 
 /**
  * Runs `work` as one unit: everything it writes commits together or not at all. Nested calls join
- * the transaction already open, so a domain function can be composed into a larger unit of work.
+ * the transaction already open, so a domain function can be composed into a larger unit of work
+ * (a nested throw fails the whole unit; `inTransactionResult` nests under a savepoint).
  */
 export async function inTransaction<T>(db: Executor, work: (tx: Tx) => Promise<T>): Promise<T> {
   if (db.isTransaction) return work(db as Tx);
@@ -48,13 +49,16 @@ class RollbackWith<F> extends Error {
 }
 
 /**
- * Like `inTransaction` for work that returns a Result: a failure value rolls the transaction back
- * (nothing it wrote survives) and is returned as it is.
+ * Like `inTransaction` for work that returns a Result: a failure value rolls the work back (nothing
+ * it wrote survives) and is returned as it is. Inside a transaction already open the work runs
+ * under a savepoint, so a nested failure (or throw) undoes the nested writes only and the caller
+ * decides what becomes of its own; the beforeCommit work the nested call registered goes with it.
  */
 export async function inTransactionResult<T, F extends { ok: false }>(
   db: Executor,
   work: (tx: Tx) => Promise<{ ok: true; value: T } | F>,
 ): Promise<{ ok: true; value: T } | F> {
+  if (db.isTransaction) return underSavepoint(db as Tx, work);
   try {
     return await inTransaction(db, async (tx) => {
       const result = await work(tx);
@@ -65,6 +69,38 @@ export async function inTransactionResult<T, F extends { ok: false }>(
     if (err instanceof RollbackWith) return err.failure as F;
     throw err;
   }
+}
+
+const savepointsOpened = new WeakMap<Tx, number>();
+
+/**
+ * Runs `work` between SAVEPOINT and RELEASE on the open transaction, rolling back to the savepoint
+ * when it fails or throws. The nested call holds a plain Transaction, not Kysely's
+ * ControlledTransaction, so the three statements are sent as SQL on the transaction's connection,
+ * as Kysely's own savepoint() does. Names are unique per transaction, so nesting deeper works.
+ */
+async function underSavepoint<T, F extends { ok: false }>(tx: Tx, work: (tx: Tx) => Promise<{ ok: true; value: T } | F>): Promise<{ ok: true; value: T } | F> {
+  const n = (savepointsOpened.get(tx) ?? 0) + 1;
+  savepointsOpened.set(tx, n);
+  const name = sql.raw(`unit_of_work_${n}`);
+  const registeredBefore = new Set(beforeCommitWork.get(tx)?.keys());
+  const rollBack = async () => {
+    await sql`rollback to savepoint ${name}`.execute(tx);
+    const pending = beforeCommitWork.get(tx);
+    for (const key of pending?.keys() ?? []) if (!registeredBefore.has(key)) pending!.delete(key);
+  };
+  await sql`savepoint ${name}`.execute(tx);
+  let result: { ok: true; value: T } | F;
+  try {
+    result = await work(tx);
+  } catch (err) {
+    // The work's own error is the one to report, even if the connection is gone for the rollback too.
+    await rollBack().catch(() => {});
+    throw err;
+  }
+  if (result.ok) await sql`release savepoint ${name}`.execute(tx);
+  else await rollBack();
+  return result;
 }
 
 /** PostgreSQL's unique_violation, with the constraint or index that raised it. */

@@ -28,6 +28,7 @@ it('the generated client sources match the OpenAPI document and catalogs (npm ru
  */
 const CALLS = {
   createSession: (d) => d.sessions.create({ case_type_id: 'income_verification' }),
+  expireSession: (d) => d.sessions.expire('0b6f7c8e-1d2a-4f5b-9c3d-2e1f0a9b8c7d'),
   getCase: (d) => d.cases.retrieve('case_1'),
   listCases: (d) => d.cases.list({ queue_category: 'review' }).first(),
   decideCase: (d) => d.cases.decide('case_1', { decision: 'approve' }),
@@ -56,7 +57,7 @@ const CALLS = {
   getOpenApiDocument: (d) => d.request('getOpenApiDocument', {}),
 } satisfies Record<OperationId, (dossier: Dossier) => Promise<unknown>>;
 
-const SAMPLE_PARAMS: Record<string, string> = { case_id: 'case_1', fact_id: 'pay_date', doc_id: 'doc_1', delivery_id: 'dlv_1', connector_key: 'crm', operation_id: 'getContact', node_id: 'create_contact' };
+const SAMPLE_PARAMS: Record<string, string> = { session_id: '0b6f7c8e-1d2a-4f5b-9c3d-2e1f0a9b8c7d', case_id: 'case_1', fact_id: 'pay_date', doc_id: 'doc_1', delivery_id: 'dlv_1', connector_key: 'crm', operation_id: 'getContact', node_id: 'create_contact' };
 
 it('covers every public operation of the document with the method and path it documents', async () => {
   const documented = Object.entries(doc.paths).filter(([path]) => path.startsWith(API_PREFIX)).flatMap(([path, item]) =>

@@ -150,13 +150,16 @@ describe('500 and network failures', () => {
     expect(server.requests).toHaveLength(1);
   });
 
-  it('retries repeatable operations (acknowledgement, erasure) like GETs', async () => {
+  it('retries repeatable operations (acknowledgement, erasure, session expiry) like GETs', async () => {
     server.script('drop', serverError, { status: 200, body: { acknowledged: true, already_acknowledged: true, delivery_id: 'dlv_1', case_id: 'case_1', handoff_state: 'acknowledged' } });
     await client().webhooks.deliveries.ack('dlv_1', { acknowledgement_id: 'crm-1' });
     expect(server.requests).toHaveLength(3);
     expect(server.requests.map((r) => JSON.parse(r.body))).toEqual([{ acknowledgement_id: 'crm-1' }, { acknowledgement_id: 'crm-1' }, { acknowledgement_id: 'crm-1' }]);
     server.script(serverError, { status: 200, body: { case_id: 'case_1', erased_document_ids: [], erased_at: '2027-01-15T08:00:00.000Z' } });
     await client().cases.erase('case_1');
+    expect(server.requests).toHaveLength(2);
+    server.script('drop', { status: 200, body: { session_id: '0b6f7c8e-1d2a-4f5b-9c3d-2e1f0a9b8c7d', status: 'expired', signed_url: null } });
+    await client().sessions.expire('0b6f7c8e-1d2a-4f5b-9c3d-2e1f0a9b8c7d');
     expect(server.requests).toHaveLength(2);
   });
 

@@ -6,6 +6,7 @@ import { projectCase } from '../../src/domain/cases/projection.ts';
 import { RUNTIME_STATUSES } from '../../src/domain/cases/state-machine.ts';
 import { WHY_HERE } from '../../src/domain/cases/queue.ts';
 import { incomeVerification } from '../support/fixtures.ts';
+import { factCanBlock } from '../../src/domain/case-types/fact-roles.ts';
 import type { CaseTypeDefinition } from '../../src/domain/case-types/definition.ts';
 
 const definition = incomeVerification as unknown as CaseTypeDefinition;
@@ -113,7 +114,12 @@ describe('projection properties', () => {
           expect(p.blockingItems).toEqual([]);
           expect(p.blockingFactIds).toEqual([]);
         } else {
-          for (const f of state.facts) if (f.status === 'needs_input' || f.status === 'failed') expect(p.blockingFactIds).toContain(f.factId);
+          for (const f of state.facts) {
+            if (f.status !== 'needs_input' && f.status !== 'failed') continue;
+            // An optional fact no gate reads never blocks (issue 26); every other one does.
+            if (factCanBlock(definition, f.factId)) expect(p.blockingFactIds).toContain(f.factId);
+            else expect(p.blockingItems.filter((b) => b.kind === 'fact' && b.id === f.factId)).toEqual([]);
+          }
           expect(p.queueCategory).not.toBe('done');
         }
         const expectedCategories: Record<string, string[]> = {

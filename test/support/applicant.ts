@@ -80,3 +80,17 @@ export async function expectAccessibleMarkup(shown: Page, helper: Page, origin: 
   await helper.setContent(markup, { waitUntil: 'load' });
   await expectAccessible(helper, state);
 }
+
+/**
+ * Gets past the confirm page of a step with `confirm_extracted` (issue 26) as an applicant who
+ * agrees with everything: "Yes" to each value, or "Continue without waiting" while reading.
+ * Does nothing on any other page.
+ */
+export async function acceptWhatWasRead(page: Page): Promise<void> {
+  await page.waitForLoadState();
+  if (!/\/confirm\//.test(page.url())) return;
+  const carryOn = page.getByRole('button', { name: 'Continue without waiting' });
+  if (await carryOn.count()) return carryOn.click();
+  for (const yes of await page.getByRole('radio', { name: 'Yes' }).all()) await yes.check();
+  await page.getByRole('button', { name: 'Continue' }).click();
+}

@@ -1,24 +1,39 @@
 import type { Reporter, TestModule } from 'vitest/node';
 
-/** CI reads a plain closing line: "N passed, N failed, N skipped". */
+/**
+ * CI reads a plain closing line: "N passed, N failed, N skipped". Tests skipped with a reason
+ * (`ctx.skip(reason)`, e.g. no shared spec beside a fresh clone) are listed just above it, one line
+ * per reason with how many tests it skipped, so a newcomer sees why something did not run.
+ */
 export default class SummaryReporter implements Reporter {
   onTestRunEnd(testModules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<unknown>): void {
     let passed = 0;
     let failed = 0;
     let skipped = 0;
+    const reasons = new Map<string, { count: number; files: Set<string> }>();
     for (const module of testModules) {
       let moduleFailures = 0;
       for (const test of module.children.allTests()) {
-        const state = test.result().state;
-        if (state === 'passed') passed++;
-        else if (state === 'failed') moduleFailures++;
-        else skipped++;
+        const result = test.result();
+        if (result.state === 'passed') passed++;
+        else if (result.state === 'failed') moduleFailures++;
+        else {
+          skipped++;
+          if (result.state === 'skipped' && result.note) {
+            const entry = reasons.get(result.note) ?? { count: 0, files: new Set<string>() };
+            entry.count++;
+            entry.files.add(module.relativeModuleId);
+            reasons.set(result.note, entry);
+          }
+        }
       }
       // A file can fail with no failed test (an import error, a failing beforeAll that skips its
       // tests): it still counts, or the closing line would say 0 failed for a broken file.
       failed += module.state() === 'failed' ? Math.max(1, moduleFailures) : moduleFailures;
     }
     failed += unhandledErrors.length;
-    process.stdout.write(`\n${passed} passed, ${failed} failed, ${skipped} skipped\n`);
+    let out = '\n';
+    for (const [reason, { count, files }] of reasons) out += `skipped ${count} (${[...files].join(', ')}): ${reason}\n`;
+    process.stdout.write(`${out}${passed} passed, ${failed} failed, ${skipped} skipped\n`);
   }
 }

@@ -150,7 +150,7 @@ describeEachBackend('applicant app: uploads, check answers, submit, status and f
     const after = (await agent.get(page)).body;
     expect(after).not.toContain('scan.pdf');
     expect(after).not.toContain('Could not be read');
-    expect((await agent.post(page, {})).headers.location).toBe(`${base}/check`);
+    expect((await agent.post(page, {})).headers.location).toBe(`${base}/confirm/documents`);
   });
 
   it('runs the whole intake: answers, a PDF, check answers with Change links, one submission, status until done, return_url', async () => {
@@ -159,7 +159,7 @@ describeEachBackend('applicant app: uploads, check answers, submit, status and f
     const page = `${base}/upload/documents`;
     await upload(agent, `${page}/files`, page, 'pay_stub', { filename: 'paystub.pdf', bytes: await payStubPdf({ name: 'Jane Doe', payDate: today(), gross: '2,150.00' }) });
     const next = await agent.post(page, {});
-    expect(next.headers.location).toBe(`${base}/check`);
+    expect(next.headers.location).toBe(`${base}/confirm/documents`);
 
     const check = await agent.get(`${base}/check`);
     expect(check.body).toContain('Check your answers before submitting');

@@ -24,7 +24,7 @@ export type { Connector, ConnectorDeleted, ConnectorImport, ConnectorList, Conne
 export type { IdempotentRequestOptions } from './resources/idempotency.ts';
 export type { IntegrationNotification, NotificationListParams, NotificationPage } from './resources/notifications.ts';
 export type { ProcessAccepted, ProcessCreateParams } from './resources/process.ts';
-export type { Session, SessionCreateParams } from './resources/sessions.ts';
+export type { ExpiredSession, Session, SessionCreateParams } from './resources/sessions.ts';
 export type { WebhookAcknowledgement, WebhookAcknowledgementParams, WebhookDelivery, WebhookDeliveryListParams, WebhookDeliveryPage, WebhookDeliverySummary, WebhookTestParams, WebhookTestResult } from './resources/webhooks.ts';
 export { verifyWebhook, WebhookSignatureError, type VerifyWebhookOptions, type WebhookHeaders, type WebhookSignatureFailure } from './verify-webhook.ts';
 export type { CaseStatus, WebhookEvent, WebhookEventData, WebhookEventOf, WebhookEventType } from './webhook-events.ts';

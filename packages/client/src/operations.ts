@@ -41,11 +41,12 @@ export type CallInput<Id extends OperationId> = PathInput<Id> &
 
 /**
  * Operations the service documents as repeatable without a key, retried after network failures
- * and 500s like GETs: erasing what is already erased answers the first erasure again, and
- * acknowledging an acknowledged handoff answers `already_acknowledged: true` (a key would not
- * change that answer, so the client sends none of its own).
+ * and 500s like GETs: erasing what is already erased answers the first erasure again,
+ * acknowledging an acknowledged handoff answers `already_acknowledged: true`, and expiring an
+ * expired session answers the same session (a key would not change those answers, so the client
+ * sends none of its own).
  */
-const REPEATABLE: ReadonlySet<string> = new Set<OperationId>(['eraseCase', 'eraseDocument', 'acknowledgeWebhookDelivery']);
+const REPEATABLE: ReadonlySet<string> = new Set<OperationId>(['eraseCase', 'eraseDocument', 'acknowledgeWebhookDelivery', 'expireSession']);
 
 /** Calls operations by their operationId, with types from the OpenAPI document. */
 export class Operations {

@@ -92,7 +92,13 @@ const actionNodeFields = {
 const nodeBase = { node_id: identifier, title: sentence };
 const workflowNode = z.discriminatedUnion('type', [
   z.strictObject({ ...nodeBase, type: z.literal('form'), fields: z.array(formField).min(1) }),
-  z.strictObject({ ...nodeBase, type: z.literal('upload'), documents: z.array(uploadDocument).min(1) }),
+  z.strictObject({
+    ...nodeBase,
+    type: z.literal('upload'),
+    documents: z.array(uploadDocument).min(1),
+    /** After the step's files are read, the applicant confirms (or corrects) the values gates and operators depend on (issue 26). */
+    confirm_extracted: z.boolean().default(false),
+  }),
   z.strictObject({ ...nodeBase, type: z.literal('gate'), rules: z.array(gateRule).min(1) }),
   z.strictObject({ ...nodeBase, type: z.literal('review') }),
   z.strictObject({ ...nodeBase, type: z.literal('action'), ...actionNodeFields }),

@@ -16,6 +16,7 @@ export function renderFact(f: FactState) {
     provenance: f.provenance,
     verification_metadata: f.verificationMetadata,
     evidence: f.evidence,
+    corrected_by: f.correctedBy ?? null,
     updated_at: f.updatedAt.toISOString(),
   };
 }

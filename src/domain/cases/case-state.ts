@@ -30,6 +30,8 @@ export interface FactState {
   provenance: Provenance[];
   evidence: Evidence[];
   verificationMetadata: unknown[];
+  /** Who changed the value by hand last, if anyone (issue 26). */
+  correctedBy?: 'applicant' | 'operator' | null;
   updatedAt: Date;
 }
 

@@ -57,7 +57,7 @@ export async function correctFact(deps: WriterDeps & { db: Db }, input: FactCorr
         created_at: now,
       });
     // The operator's value did not come from a document: the old evidence no longer supports it.
-    await updateFactRow(tx, tenantOfRow(row), row.case_id, fact.fact_id, { value: input.value, status, source: 'operator', candidate_id: null, anchor_match_quality: null, evidence: toJsonb([]), provenance: toJsonb([]), updated_at: now });
+    await updateFactRow(tx, tenantOfRow(row), row.case_id, fact.fact_id, { value: input.value, status, source: 'operator', corrected_by: 'operator', candidate_id: null, anchor_match_quality: null, evidence: toJsonb([]), provenance: toJsonb([]), updated_at: now });
     await recordCaseEvent(tx, deps, {
       caseRow: row,
       eventType: 'fact.corrected',

@@ -66,6 +66,7 @@ export async function stateOfSnapshot(db: Executor, { row, facts, documents, job
       provenance: f.provenance as Provenance[],
       evidence: f.evidence as Evidence[],
       verificationMetadata: f.verification_metadata,
+      correctedBy: f.corrected_by,
       updatedAt: f.updated_at,
     })),
     documents: documents.map(documentStateOf),

@@ -79,6 +79,7 @@ export function newCaseRows(deps: Pick<Deps, 'clock' | 'ids'>, input: OpenCaseIn
     value: null,
     candidate_id: null,
     anchor_match_quality: null,
+    corrected_by: null,
     source: null,
     reason_codes: [],
     provenance: [],

@@ -1,5 +1,6 @@
 import { evaluateGate, type GateEvaluation } from './evaluate-gate.ts';
 import type { CaseState, GateRuleResult } from './case-state.ts';
+import { correctedByApplicant } from './projection.ts';
 
 /** Where gate evaluation leaves a case. */
 export type WorkflowOutcome =
@@ -56,9 +57,11 @@ export function planWorkflow(state: CaseState, now: Date): WorkflowPlan {
     }
   }
   const last = nodes.at(-1)!.node_id;
+  // A value the applicant changed by hand passed the gates on their word alone: a person looks at
+  // it before the customer's system hears "decision ready" (issue 26).
   return {
     outcome:
-      state.operatingMode === 'system_of_record'
+      state.operatingMode === 'system_of_record' && !correctedByApplicant(state)
         ? { kind: 'decision_ready', nodeId: last }
         : { kind: 'review', nodeId: last, gateId: null, reason: 'operator_decides' },
     gateResults,

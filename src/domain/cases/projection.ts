@@ -1,3 +1,4 @@
+import { factCanBlock, gateFactIds } from '../case-types/fact-roles.ts';
 import type { CaseState, FactState } from './case-state.ts';
 import { WHY_HERE, type QueueCategory, type QueueStatus, type WhyHereCode } from './queue.ts';
 
@@ -41,6 +42,9 @@ export function projectCase(state: CaseState): Projection {
   const facts = orderedFacts(state);
   const needsInput = facts.filter((f) => f.status === 'needs_input');
   const failedFacts = facts.filter((f) => f.status === 'failed');
+  // An optional fact that no gate reads is shown as it is, but never holds the case up.
+  const gateFacts = gateFactIds(state.definition);
+  const blocks = (f: FactState) => factCanBlock(state.definition, f.factId, gateFacts);
   const failedRules = state.gateResults.filter((r) => r.outcome === 'failed');
   const failedDocuments = state.documents.filter((d) => d.status === 'failed');
   const complete = state.runtimeStatus === 'complete';
@@ -58,7 +62,7 @@ export function projectCase(state: CaseState): Projection {
     : [
         ...actionItems,
         ...failedRules.map((r) => ({ kind: 'rule' as const, id: r.rule_id, why: r.why, fact_ids: r.fact_ids, reason_codes: [`rule_${r.type}_failed`] })),
-        ...[...failedFacts, ...needsInput].map((f) => ({
+        ...[...failedFacts, ...needsInput].filter(blocks).map((f) => ({
           kind: 'fact' as const,
           id: f.factId,
           why: f.status === 'failed' ? `${f.label} could not be established.` : `${f.label} needs input.`,
@@ -82,7 +86,7 @@ export function projectCase(state: CaseState): Projection {
     : queuePosition(state, {
     failedRules: failedRules.length,
     failedDocuments: failedDocuments.length,
-    needsInput: needsInput.length,
+    needsInput: needsInput.filter(blocks).length,
   });
 
   return {
@@ -135,10 +139,12 @@ function queuePosition(
           ? 'gate_failed'
           : problems.failedDocuments > 0
             ? 'document_failed'
-            : problems.needsInput > 0
+            : problems.needsInput > 0 && !hasApplicant(state)
               ? 'needs_input_without_applicant'
-              : 'review_step_reached';
-      return { queueCategory: whyHereCode === 'review_step_reached' ? 'review' : 'exception', queueStatus: 'ready', whyHereCode };
+              : correctedByApplicant(state)
+                ? 'applicant_corrected_fact'
+                : 'review_step_reached';
+      return { queueCategory: whyHereCode === 'review_step_reached' || whyHereCode === 'applicant_corrected_fact' ? 'review' : 'exception', queueStatus: 'ready', whyHereCode };
     }
     case 'intake_in_progress':
       return state.session?.status === 'submitted'
@@ -151,6 +157,22 @@ function queuePosition(
     case 'gate_evaluating':
       return { queueCategory: 'processing', queueStatus: 'waiting_on_system', whyHereCode: 'gates_evaluating' };
   }
+}
+
+/** The applicant changed a value a gate reads (a match included): it never passes unseen (issue 26). */
+export function correctedByApplicant(state: Pick<CaseState, 'definition' | 'facts'>): boolean {
+  const gateFacts = gateFactIds(state.definition);
+  return state.facts.some((f) => f.correctedBy === 'applicant' && gateFacts.has(f.factId));
+}
+
+/**
+ * Someone could be asked when the case entered its status: it came from a session whose link
+ * still worked then (the same test the gates apply with their clock, `applicantCanAnswer`). A
+ * case in review whose facts need input while its applicant could answer was sent there by a
+ * review step, not for want of an applicant, and must not say "there is no applicant to ask".
+ */
+function hasApplicant(state: CaseState): boolean {
+  return state.origin === 'session' && state.session !== null && state.session.status !== 'expired' && state.session.expiresAt > state.statusChangedAt;
 }
 
 function nextActionOf(state: CaseState, category: QueueCategory, blockingFactIds: string[]): NextAction | null {

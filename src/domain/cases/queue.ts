@@ -10,6 +10,7 @@ export const WHY_HERE = {
   gates_evaluating: 'Automatic checks are running.',
   review_step_reached: 'The workflow reached its review step: an operator decides.',
   gate_failed: 'An automatic check failed: an operator decides.',
+  applicant_corrected_fact: 'The applicant changed a value we read from their document that a check depends on: an operator decides.',
   needs_input_without_applicant: 'Facts need input and there is no applicant to ask: an operator decides.',
   document_failed: 'A document could not be processed: an operator decides.',
   connector_call_failed: 'A workflow action could not call the customer system: retry it once the cause is fixed.',

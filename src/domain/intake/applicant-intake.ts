@@ -34,6 +34,7 @@ export interface ApplicantFollowUp {
 export interface ApplicantIntake {
   session_id: string;
   case_id: string;
+  org_id: string;
   status: SessionStatus;
   expired: boolean;
   expires_at: Date;
@@ -68,6 +69,7 @@ export async function loadApplicantIntake(deps: { db: Db; clock: WriterDeps['clo
   return ok({
     session_id: row.session_id,
     case_id: row.case_id,
+    org_id: row.org_id,
     status: row.status,
     expired: row.status === 'expired' || row.expires_at <= deps.clock.now(),
     expires_at: row.expires_at,

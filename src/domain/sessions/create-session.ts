@@ -16,6 +16,7 @@ import { runIdempotentOperationFolded } from '../idempotency/idempotent-operatio
 import { NEAR_CAP_MARGIN, sessionCountPlan, usageLockKey, usagePeriod } from '../usage/usage.ts';
 import { checkSessionGates, sessionCapFailure } from './account-gates.ts';
 import { returnUrlProblem } from './return-url.ts';
+import { renderSession } from './session-resource.ts';
 import { generateSessionToken, signedSessionUrl } from './session-token.ts';
 
 export const DEFAULT_SESSION_SECONDS = 86_400;
@@ -146,19 +147,7 @@ export async function createSession(deps: SessionDeps, input: CreateSessionInput
           queueColumnsOf(await stateOfSnapshot(tx, { row: caseRow, facts, documents: [], jobs: [], session, calls: [], revision: 1 })),
         );
 
-        const body = {
-          session_id: session.session_id,
-          case_id: caseRow.case_id,
-          signed_url: signedSessionUrl(appUrl, session.session_id, token.token),
-          expires_at: expiresAt.toISOString(),
-          status: session.status,
-          case_type_id: caseRow.case_type_id,
-          workflow_version: caseRow.workflow_version,
-          external_case_id: caseRow.external_case_id,
-          external_applicant_id: caseRow.external_applicant_id,
-          external_customer_id: caseRow.external_customer_id,
-          created_at: now.toISOString(),
-        };
+        const body = renderSession({ session, caseRow, signedUrl: signedSessionUrl(appUrl, session.session_id, token.token) });
         const count = sessionCountPlan({ ...tenant, now, cap: allowance.value.cap, lock: read.usageLock });
         const { counted } = await insertSessionWithCase(tx, {
           caseRow,

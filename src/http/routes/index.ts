@@ -3,6 +3,7 @@ import type { AppContext } from '../../domain/deps.ts';
 import { healthRoutes } from './health.ts';
 import { openApiRoute } from './openapi.get.ts';
 import { createSessionRoute } from './sessions.create.ts';
+import { expireSessionRoute } from './session.expire.ts';
 import { getCaseRoute } from './cases.get.ts';
 import { listCasesRoute } from './cases.list.ts';
 import { decideCaseRoute } from './case-decision.create.ts';
@@ -36,6 +37,7 @@ export const apiRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app,
   await app.register(healthRoutes, { ctx });
   await app.register(openApiRoute);
   await app.register(createSessionRoute, { ctx });
+  await app.register(expireSessionRoute, { ctx });
   await app.register(getCaseRoute, { ctx });
   await app.register(listCasesRoute, { ctx });
   await app.register(decideCaseRoute, { ctx });

@@ -58,6 +58,7 @@ export const factSchema = z
     candidate_id: z.string().nullable(),
     anchor_match_quality: z.number().min(0).max(1).nullable(),
     source: z.enum(['document_extraction', 'applicant_input', 'applicant_follow_up', 'prefill', 'operator']).nullable(),
+    corrected_by: z.enum(['applicant', 'operator']).nullable().meta({ description: 'Who changed the value by hand last: `applicant` when the applicant corrected what was read from their document (its evidence stays: it shows what was read), `operator` for an operator correction, null otherwise. The previous value is kept in the correction history.' }),
     reason_codes: z.array(z.string()),
     provenance: z.array(provenanceSchema),
     verification_metadata: z.array(z.unknown()),

@@ -15,6 +15,7 @@ export const exampleFact = {
   provenance: [{ kind: 'document_text', document_id: docId, page_index: 0, quote: '$2,450.00', char_start: 112, char_end: 121 }],
   verification_metadata: [],
   evidence: [{ evidence_id: 'ev_9a8b7c6d5e4f3a2b1c0d9e8f', quote: '$2,450.00', location: { char_start: 112, char_end: 121 }, doc_id: docId, page_index: 0, source: { kind: 'box', page_index: 0, x: 105.62, y: 131.3, width: 53.4, height: 12.85 } }],
+  corrected_by: null,
   updated_at: at,
 };
 

@@ -15,6 +15,7 @@ import { developerSettings } from './0013_developer_settings.ts';
 import { caseRecords } from './0015_case_records.ts';
 import { queueCounts } from './0017_queue_counts.ts';
 import { connectorCallRevisions } from './0019_connector_call_revisions.ts';
+import { factCorrectedBy } from './0021_fact_corrected_by.ts';
 
 /** A forward-only schema step. Applied once, in order, inside one transaction. */
 export interface Migration {
@@ -40,4 +41,5 @@ export const MIGRATIONS: readonly Migration[] = [
   caseRecords,
   queueCounts,
   connectorCallRevisions,
+  factCorrectedBy,
 ];

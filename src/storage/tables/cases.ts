@@ -1,3 +1,4 @@
+import type { ColumnType } from 'kysely';
 import type { Environment } from '../../config.ts';
 import type { Json, Timestamp } from './types.ts';
 
@@ -159,8 +160,12 @@ export interface FactsTable {
   provenance: Json<unknown[]>;
   evidence: Json<unknown[]>;
   verification_metadata: Json<unknown[]>;
+  /** Who changed the value by hand last (migration 0021); absent on insert. */
+  corrected_by: ColumnType<FactCorrectedBy | null, FactCorrectedBy | null | undefined, FactCorrectedBy | null>;
   updated_at: Timestamp;
 }
+
+export type FactCorrectedBy = 'applicant' | 'operator';
 
 export interface CaseJobsTable {
   job_id: string;

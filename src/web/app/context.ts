@@ -67,6 +67,8 @@ export function paths(prefix: string, sessionId: string) {
     step: (step: Step) => `${base}/${step.type === 'form' ? 'form' : 'upload'}/${step.node_id}`,
     uploadFiles: (nodeId: string) => `${base}/upload/${nodeId}/files`,
     removeFile: (nodeId: string) => `${base}/upload/${nodeId}/remove`,
+    confirm: (nodeId: string) => `${base}/confirm/${nodeId}`,
+    pageImage: (docId: string, pageIndex: number) => `${base}/documents/${docId}/pages/${pageIndex + 1}`,
     tasks: `${base}/tasks`,
     check: `${base}/check`,
     submit: `${base}/submit`,

@@ -14,6 +14,7 @@ import { registerUploadStep } from './step-upload.ts';
 import { registerCheckAnswers } from './check-answers.ts';
 import { registerStatus } from './status.ts';
 import { registerFollowUps } from './follow-ups.ts';
+import { registerConfirmExtracted } from './confirm-extracted.ts';
 import { registerTaskList } from './task-list.ts';
 
 /** Writes one applicant may make per minute: generous for a person, a wall for a script. */
@@ -92,6 +93,7 @@ export const applicantFace: FastifyPluginAsync<{ ctx: AppContext; assets: AssetR
   registerCheckAnswers(scope, deps);
   registerStatus(scope, deps);
   registerFollowUps(scope, deps);
+  registerConfirmExtracted(scope, deps);
 };
 
 /** The link's token on the first visit (GET of the session address), else the session cookie. */

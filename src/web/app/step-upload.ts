@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { UploadNode } from '../../domain/case-types/definition.ts';
-import { removeApplicantDocument, uploadApplicantDocument, type ApplicantDocument, type UploadProblem } from '../../domain/intake/applicant-intake.ts';
+import { loadApplicantIntake, removeApplicantDocument, uploadApplicantDocument, type ApplicantDocument, type UploadProblem } from '../../domain/intake/applicant-intake.ts';
 import { CSRF_FIELD, csrfMatches } from '../csrf.ts';
 import { formField } from '../face.ts';
 import type { Translate } from '../i18n/index.ts';
@@ -72,31 +72,37 @@ export function failedHelp(failureReason: string | null, t: Translate): string {
   return t('upload.failed_help.unreadable');
 }
 
-function fileRow(deps: AppRouteDeps, a: ApplicantRequest, node: UploadNode, kind: Kind, doc: ApplicantDocument, errors: ErrorItem[]) {
+/** The remove buttons of every listed file belong to this one form, outside the page's upload form (forms do not nest). */
+const REMOVE_FORM = 'remove-form';
+const replaceFormId = (docId: string) => `replace-${docId}-form`;
+
+function fileRow(a: ApplicantRequest, kind: Kind, doc: ApplicantDocument, errors: ErrorItem[]) {
   const { t } = a;
   const failed = doc.status === 'failed';
-  const p = paths(deps.prefix, a.intake.session_id);
   const name = doc.filename ?? '';
   const replaceId = `replace-${doc.doc_id}`;
-  return html`<li class=${failed ? 'file-list__item file-list__item--failed' : 'file-list__item'}>
+  const error = errors.find((e) => e.href === replaceId)?.text;
+  const formId = replaceFormId(doc.doc_id);
+  return html`<li class=${failed ? 'file-list__item file-list__item--failed' : 'file-list__item'} data-doc-id=${doc.doc_id}>
     <div class="file-list__row">
       <span><span class="file-list__name">${doc.filename}</span> <span class="muted small">${fileSize(doc.byte_size, t)}</span></span>
       <span class="cluster">
         ${failed ? tag(t('upload.status.failed'), 'danger') : tag(t(`upload.status.${doc.status as 'uploaded'}`), 'success')}
-        <form method="post" action=${p.removeFile(node.node_id)}>
-          ${csrfInput(a.csrf)}${hiddenInput('doc_id', doc.doc_id)}
-          <button class="button button--link" type="submit">${t('upload.remove')}<span class="visually-hidden"> ${doc.filename}</span></button>
-        </form>
+        <button class="button button--link" type="submit" form=${REMOVE_FORM} name="doc_id" value=${doc.doc_id}>${t('upload.remove')}<span class="visually-hidden"> ${doc.filename}</span></button>
       </span>
     </div>
     ${failed
       ? html`<div class="file-list__help">
           <p>${failedHelp(doc.failure_reason, t)}</p>
-          <form method="post" enctype="multipart/form-data" action=${p.uploadFiles(node.node_id)} novalidate>
-            ${csrfInput(a.csrf)}${hiddenInput('kind', kind.document_kind)}${hiddenInput('replaces', doc.doc_id)}
-            ${fileInput({ id: replaceId, name: 'file', label: t('upload.replace_label', { file: name }), error: errors.find((e) => e.href === replaceId)?.text, errorPrefix: t('common.error_prefix'), accept: kind.accept.join(',') })}
-            ${button({ text: t('upload.replace_button', { file: name }), variant: 'secondary', data: { 'prevent-double-submit': '' } })}
-          </form>
+          <input type="hidden" name=${CSRF_FIELD} value=${a.csrf} form=${formId} />
+          <input type="hidden" name="kind" value=${kind.document_kind} form=${formId} />
+          <input type="hidden" name="replaces" value=${doc.doc_id} form=${formId} />
+          <div class=${error ? 'form-group form-group--error' : 'form-group'}>
+            <label class="label" for=${replaceId}>${t('upload.replace_label', { file: name })}</label>
+            ${error ? html`<p id=${`${replaceId}-error`} class="error-message"><span class="visually-hidden">${t('common.error_prefix')} </span>${error}</p>` : null}
+            <input class=${`file-input${error ? ' input--error' : ''}`} id=${replaceId} name="file" type="file" accept=${kind.accept.join(',')} form=${formId} aria-describedby=${error ? `${replaceId}-error` : undefined} aria-invalid=${error ? 'true' : undefined} />
+          </div>
+          <button class="button button--secondary" type="submit" form=${formId}>${t('upload.replace_button', { file: name })}</button>
         </div>`
       : null}
   </li>`;
@@ -109,24 +115,26 @@ function kindSection(deps: AppRouteDeps, a: ApplicantRequest, node: UploadNode, 
   const photoId = `photo-${kind.document_kind}`;
   const error = errors.find((e) => e.href === fileId)?.text;
   const hint = kind.max_files > 1 ? t('upload.hint_many', { types: typeList(kind, t), max: kind.max_files }) : t('upload.hint_one', { types: typeList(kind, t) });
-  return html`<section class="upload-kind" aria-labelledby=${`${kind.document_kind}-heading`}>
+  const live = docs.filter((d) => d.status !== 'failed').length;
+  return html`<section class="upload-kind" aria-labelledby=${`${kind.document_kind}-heading`} data-upload-kind=${kind.document_kind}>
     <h2 id=${`${kind.document_kind}-heading`} class=${headed ? undefined : 'visually-hidden'}>${kind.label}${kind.required ? null : ` ${t('common.optional')}`}</h2>
-    <form method="post" enctype="multipart/form-data" action=${paths(deps.prefix, a.intake.session_id).uploadFiles(node.node_id)} novalidate data-upload-form="" data-uploading-text=${t('upload.uploading')} data-failed-text=${t('upload.error.failed')} data-retry-text=${t('upload.retry')}>
-      ${csrfInput(a.csrf)}${hiddenInput('kind', kind.document_kind)}
-      <div class="dropzone" data-dropzone="">
-        ${fileInput({ id: fileId, name: 'file', label: t('upload.choose_label', { label: kind.label }), hint, error, errorPrefix: t('common.error_prefix'), accept: kind.accept.join(',') })}
-        ${acceptsImages(kind)
-          ? fileInput({ id: photoId, name: 'photo', label: t('upload.photo_label', { label: kind.label }), hint: t('upload.photo_hint'), accept: kind.accept.filter((m) => m.startsWith('image/')).join(','), capture: 'environment' })
-          : null}
-        <p class="dropzone__hint" data-drop-hint="" hidden>${t('upload.drop')}</p>
-        <div class="preview-area" data-preview="" data-preview-title=${t('upload.preview')} data-preview-alt=${t('upload.preview_alt')}></div>
-      </div>
-      ${button({ text: t('upload.button', labelParams(kind.label)), variant: 'secondary', data: { 'prevent-double-submit': '' } })}
-    </form>
+    <div class="dropzone" data-dropzone="">
+      ${fileInput({ id: fileId, name: fileId, label: t('upload.choose_label', { label: kind.label }), hint, error, errorPrefix: t('common.error_prefix'), accept: kind.accept.join(',') })}
+      ${acceptsImages(kind)
+        ? // Shown by the script on touch screens only: elsewhere "take a photo" means nothing, and without
+          // the script the one file control above already offers the camera on a phone (its accept has images).
+          html`<div class="camera" data-camera="" hidden>${fileInput({ id: photoId, name: photoId, label: t('upload.photo_label', { label: kind.label }), hint: t('upload.photo_hint'), accept: kind.accept.filter((m) => m.startsWith('image/')).join(','), capture: 'environment' })}</div>`
+        : null}
+      <p class="dropzone__hint" data-drop-hint="" hidden>${t('upload.drop')}</p>
+      <div class="preview-area" data-preview="" data-preview-alt=${t('upload.preview_alt')}></div>
+    </div>
+    ${kind.max_files > 1 && live < kind.max_files
+      ? // Without the script, "Continue" uploads what was chosen; this button uploads it and stays, to add another.
+        html`<button class="button button--secondary" type="submit" formaction=${paths(deps.prefix, a.intake.session_id).uploadFiles(node.node_id)} data-upload-button="">${t('upload.add_another')}</button>`
+      : null}
     <h3 class="file-list__heading">${t('upload.uploaded_heading')}</h3>
-    ${docs.length === 0
-      ? html`<p class="muted" data-empty-list="">${t('upload.none_yet')}</p>`
-      : html`<ul class="file-list">${docs.map((d) => fileRow(deps, a, node, kind, d, errors))}</ul>`}
+    <p class="muted" data-empty-list="" hidden=${docs.length > 0}>${t('upload.none_yet')}</p>
+    <ul class="file-list" data-file-list="" hidden=${docs.length === 0}>${docs.map((d) => fileRow(a, kind, d, errors))}</ul>
   </section>`;
 }
 
@@ -135,6 +143,7 @@ function uploadPage(deps: AppRouteDeps, a: ApplicantRequest, v: UploadView) {
   const steps = stepsOf(intake);
   const index = steps.findIndex((s) => s.node_id === v.node.node_id);
   const p = paths(deps.prefix, intake.session_id);
+  const failed = intake.documents.filter((d) => d.status === 'failed' && v.node.documents.some((k) => k.document_kind === d.document_kind));
   return appPage(deps, {
     locale,
     t,
@@ -146,56 +155,91 @@ function uploadPage(deps: AppRouteDeps, a: ApplicantRequest, v: UploadView) {
     children: html`
       ${steps.length > 1 ? html`<span class="caption">${t('common.step_of', { n: index + 1, total: steps.length })}</span>` : null}
       <h1>${v.node.title}</h1>
-      ${v.notice ? notification({ tone: 'success', role: 'status', children: html`<p>${v.notice}</p>` }) : html`<div role="status" class="visually-hidden" id="live-status" aria-live="polite"></div>`}
-      ${v.node.documents.map((kind) => kindSection(deps, a, v.node, kind, v.errors, v.node.documents.length > 1))}
-      <form method="post" action=${p.step(v.node)} novalidate>
+      <div role="status" aria-live="polite" id="live-status" class=${v.notice ? 'notification notification--success' : 'visually-hidden'}>${v.notice ? html`<p>${v.notice}</p>` : null}</div>
+      <form method="post" enctype="multipart/form-data" action=${p.step(v.node)} novalidate data-upload-form="" data-files-url=${p.uploadFiles(v.node.node_id)}
+        data-uploading-text=${t('upload.uploading')} data-failed-text=${t('upload.error.failed')} data-retry-text=${t('upload.retry')}
+        data-remove-text=${t('upload.remove')} data-uploaded-text=${t('upload.status.uploaded')} data-waiting-text=${t('upload.waiting')}>
         ${csrfInput(a.csrf)}
         ${v.returnTo ? hiddenInput('return', v.returnTo) : null}
-        ${button({ text: t('common.continue'), data: { 'prevent-double-submit': '' } })}
-      </form>`,
+        ${v.node.documents.map((kind) => kindSection(deps, a, v.node, kind, v.errors, v.node.documents.length > 1))}
+        ${button({ text: t('common.continue'), data: { 'prevent-double-submit': '', 'continue': '' } })}
+      </form>
+      <form id=${REMOVE_FORM} method="post" action=${p.removeFile(v.node.node_id)}>${csrfInput(a.csrf)}</form>
+      ${failed.map((d) => html`<form id=${replaceFormId(d.doc_id)} method="post" enctype="multipart/form-data" action=${p.uploadFiles(v.node.node_id)} novalidate></form>`)}`,
   });
+}
+
+/** One chosen file, with the kind its control is for. */
+interface ChosenFile {
+  kind: string;
+  /** The control it came from (`file-pay_stub`, `photo-pay_stub`): a refusal is shown there. */
+  field: string;
+  filename: string;
+  bytes: Buffer;
+  truncated: boolean;
 }
 
 interface ReadUpload {
   csrfOk: boolean;
-  /** The stream broke off or went past a limit; what was read before it is kept here. */
+  /** Fields other than files (`return`, `kind`, `replaces`). */
+  fields: Record<string, string>;
+  files: ChosenFile[];
+  /** The stream broke off or went past a limit; what was read before it is kept. */
   failed?: unknown;
-  kind: string;
-  /** A file that could not be read, which this one replaces. */
-  replaces: string;
-  file?: { filename: string; bytes: Buffer; truncated: boolean };
 }
 
 /**
- * Reads the multipart body as it streams: the CSRF field must come before the file (the form puts
- * it first), so nothing of a forged request is kept; the first chosen file wins (the form has a
- * file input and a camera input, and browsers send both, the unused one empty and unnamed).
+ * Reads the multipart body as it streams: the CSRF field must come before any file (the forms put
+ * it first), so nothing of a forged request is kept. Each kind has a file control and, on touch
+ * screens, a camera control (`file-<kind>`, `photo-<kind>`); browsers send every control, the
+ * unused ones empty and unnamed. A replacement form sends `kind`, `replaces` and one `file`.
  */
-async function readUpload(request: FastifyRequest, a: ApplicantRequest, secret: string): Promise<ReadUpload> {
-  const out: ReadUpload = { csrfOk: false, kind: '', replaces: '' };
+async function readUpload(request: FastifyRequest, a: ApplicantRequest, node: UploadNode | undefined, secret: string): Promise<ReadUpload> {
+  const out: ReadUpload = { csrfOk: false, fields: {}, files: [] };
+  // Two controls per kind, one per failed file's replacement: anything beyond that is not our form.
+  // With no such step the body is read only for its token (a forged post learns nothing first).
+  const files = (node?.documents.length ?? 0) * 2 + 1;
   try {
-    await readParts(request, a, secret, out);
+    await readParts(request, a, secret, out, files);
   } catch (err) {
     out.failed = err;
   }
   return out;
 }
 
-async function readParts(request: FastifyRequest, a: ApplicantRequest, secret: string, out: ReadUpload): Promise<void> {
-  for await (const part of request.parts()) {
+async function readParts(request: FastifyRequest, a: ApplicantRequest, secret: string, out: ReadUpload, files: number): Promise<void> {
+  for await (const part of request.parts({ limits: { files, parts: files + 8 } })) {
     if (part.type === 'field') {
       if (part.fieldname === CSRF_FIELD) out.csrfOk = csrfMatches(secret, CSRF_PURPOSE, `${a.proof.sessionId}:${a.proof.token}`, part.value);
-      if (part.fieldname === 'kind') out.kind = String(part.value);
-      if (part.fieldname === 'replaces') out.replaces = String(part.value);
+      else if (typeof part.value === 'string') out.fields[part.fieldname] = part.value;
       continue;
     }
-    const chunks: Buffer[] = [];
-    for await (const chunk of part.file) if (out.csrfOk && !out.file) chunks.push(chunk as Buffer);
-    if (!out.csrfOk || out.file) continue;
-    const bytes = Buffer.concat(chunks);
+    if (!out.csrfOk) {
+      part.file.resume();
+      continue;
+    }
+    const bytes = await part.toBuffer();
     if (part.filename === '' && bytes.byteLength === 0) continue;
-    out.file = { filename: part.filename, bytes, truncated: part.file.truncated };
+    const named = /^(?:file|photo)-(.+)$/.exec(part.fieldname)?.[1];
+    const kind = named ?? out.fields.kind ?? '';
+    out.files.push({ kind, field: named ? part.fieldname : `replace-${out.fields.replaces ?? ''}`, filename: part.filename, bytes, truncated: part.file.truncated });
   }
+}
+
+interface Refusal {
+  kind: Kind;
+  problem: UploadError;
+  /** The control the page shows the message at. */
+  at: string;
+  /** The control the file came from (the script shows the message there). */
+  field?: string;
+}
+
+interface Stored {
+  uploaded: { docId: string; filename: string; bytes: number; kind: string }[];
+  refusal?: Refusal;
+  forbidden?: boolean;
+  closed?: boolean;
 }
 
 function uploadNode(a: ApplicantRequest, nodeId: string): UploadNode | undefined {
@@ -217,6 +261,11 @@ function wantsJson(request: FastifyRequest): boolean {
 export function registerUploadStep(scope: FastifyInstance, deps: AppRouteDeps): void {
   const closed = (reply: FastifyReply, a: ApplicantRequest) => reply.redirect(paths(deps.prefix, a.intake.session_id).status, 303);
   const nodeOf = (request: FastifyRequest) => uploadNode(applicantOf(request), (request.params as { nodeId: string }).nodeId);
+  /** The intake as it is now, after this request's own uploads. */
+  const fresh = async (a: ApplicantRequest): Promise<ApplicantRequest> => {
+    const loaded = await loadApplicantIntake(deps.ctx, a.proof);
+    return loaded.ok ? { ...a, intake: loaded.value } : a;
+  };
 
   scope.get('/s/:sessionId/upload/:nodeId', { config: { auth: 'applicant' } }, async (request, reply) => {
     const a = applicantOf(request);
@@ -229,46 +278,79 @@ export function registerUploadStep(scope: FastifyInstance, deps: AppRouteDeps): 
     return sendPage(reply, uploadPage(deps, a, { node, errors: [], notice, returnTo: query.return === 'check' ? 'check' : '' }));
   });
 
-  scope.post('/s/:sessionId/upload/:nodeId/files', { config: { auth: 'applicant', csrfInStream: true } }, async (request, reply) => {
-    const a = applicantOf(request);
-    // The token first, whatever else is wrong with the request: a forged post learns nothing.
-    if (!request.isMultipart()) return sendAppError(request, reply, deps, 'csrf');
-    const read = await readUpload(request, a, deps.ctx.secret);
+  /**
+   * Stores every chosen file, one after another, and stops at the first refusal: files stored
+   * before it stay (a chosen file is never lost), the refusal is shown at the control it came from.
+   */
+  const storeChosen = async (request: FastifyRequest, a: ApplicantRequest, node: UploadNode, read: ReadUpload): Promise<Stored> => {
+    const uploaded: Stored['uploaded'] = [];
+    // A replacement's errors show on its own file input, beside the file it replaces.
+    const replaced = a.intake.documents.find((d) => d.doc_id === read.fields.replaces && d.status === 'failed');
+    for (const file of read.files) {
+      const kind = node.documents.find((k) => k.document_kind === file.kind) ?? node.documents[0]!;
+      const at = replaced ? `replace-${replaced.doc_id}` : `file-${kind.document_kind}`;
+      const refused = (problem: UploadError): Stored => ({ uploaded, refusal: { kind, problem, at, field: file.field } });
+      if (file.truncated) return refused('too_big');
+      let outcome;
+      try {
+        outcome = await uploadApplicantDocument(deps.ctx, { ...a.proof, documentKind: kind.document_kind, filename: file.filename, bytes: new Uint8Array(file.bytes), traceId: String(request.id), replaces: replaced?.doc_id });
+      } catch (err) {
+        request.log.error({ err }, 'applicant upload failed');
+        return refused('failed');
+      }
+      if (!outcome.ok) return outcome.code === 'forbidden' ? { uploaded, forbidden: true } : refused('failed');
+      if (outcome.value.kind === 'refused') return outcome.value.problem === 'closed' ? { uploaded, closed: true } : refused(outcome.value.problem);
+      uploaded.push({ docId: outcome.value.doc_id, filename: file.filename, bytes: file.bytes.byteLength, kind: kind.document_kind });
+    }
+    return { uploaded };
+  };
+
+  /** The multipart body of either post, read and stored; a reply when it cannot go on. */
+  /**
+   * The multipart body of either post: its token first, whatever else is wrong with the request
+   * (a forged post learns nothing, not even whether the step exists), then the step, then storing.
+   */
+  const readAndStore = async (request: FastifyRequest, reply: FastifyReply, a: ApplicantRequest): Promise<{ read: ReadUpload; stored: Stored; node: UploadNode } | FastifyReply> => {
+    const read = await readUpload(request, a, nodeOf(request), deps.ctx.secret);
     if (!read.csrfOk) return sendAppError(request, reply, deps, 'csrf');
     if (a.intake.status !== 'open') return closed(reply, a);
     const node = nodeOf(request);
     if (!node) return sendAppError(request, reply, deps, 'not_found');
     if (read.failed !== undefined) {
       request.log.info({ err: read.failed }, 'applicant upload could not be read');
-      return refuse(request, reply, a, node, node.documents[0]!, 'unreadable');
+      return refuse(request, reply, a, node, { kind: node.documents[0]!, problem: 'unreadable', at: `file-${node.documents[0]!.document_kind}` });
     }
-    const kind = node.documents.find((k) => k.document_kind === read.kind) ?? node.documents[0]!;
-    // A replacement's errors show on its own file input, beside the file it replaces.
-    const replaced = a.intake.documents.find((d) => d.doc_id === read.replaces && d.status === 'failed');
-    const at = replaced ? `replace-${replaced.doc_id}` : undefined;
-    if (!read.file) return refuse(request, reply, a, node, kind, 'none_chosen', at);
-    if (read.file.truncated) return refuse(request, reply, a, node, kind, 'too_big', at);
-    let outcome;
-    try {
-      outcome = await uploadApplicantDocument(deps.ctx, { ...a.proof, documentKind: kind.document_kind, filename: read.file.filename, bytes: new Uint8Array(read.file.bytes), traceId: String(request.id), replaces: replaced?.doc_id });
-    } catch (err) {
-      request.log.error({ err }, 'applicant upload failed');
-      return refuse(request, reply, a, node, kind, 'failed', at);
+    const stored = await storeChosen(request, a, node, read);
+    if (stored.forbidden) return sendAppError(request, reply, deps, 'forbidden');
+    if (stored.closed) return closed(reply, a);
+    if (stored.refusal) return refuse(request, reply, await fresh(a), node, stored.refusal, read.fields.return);
+    return { read, stored, node };
+  };
+
+  scope.post('/s/:sessionId/upload/:nodeId/files', { config: { auth: 'applicant', csrfInStream: true } }, async (request, reply) => {
+    const a = applicantOf(request);
+    if (!request.isMultipart()) return sendAppError(request, reply, deps, 'csrf');
+    const done = await readAndStore(request, reply, a);
+    if (!('stored' in done)) return done;
+    const { node } = done;
+    const { read, stored } = done;
+    const first = stored.uploaded[0];
+    if (!first) {
+      const replaced = read.fields.replaces ? `replace-${read.fields.replaces}` : undefined;
+      const kind = node.documents.find((k) => k.document_kind === (read.fields.kind ?? read.fields.another)) ?? node.documents[0]!;
+      return refuse(request, reply, a, node, { kind, problem: 'none_chosen', at: replaced ?? `file-${kind.document_kind}` }, read.fields.return);
     }
-    if (!outcome.ok) return outcome.code === 'forbidden' ? sendAppError(request, reply, deps, 'forbidden') : refuse(request, reply, a, node, kind, 'failed', at);
-    if (outcome.value.kind === 'refused') {
-      if (outcome.value.problem === 'closed') return closed(reply, a);
-      return refuse(request, reply, a, node, kind, outcome.value.problem, at);
+    if (wantsJson(request)) {
+      return reply.code(201).header('cache-control', 'no-store').send({ ok: true, doc_id: first.docId, filename: first.filename, size: fileSize(first.bytes, a.t), message: a.t('upload.added', { file: first.filename }) });
     }
-    const docId = outcome.value.doc_id;
-    if (wantsJson(request)) return reply.code(201).header('cache-control', 'no-store').send({ ok: true, doc_id: docId, message: a.t('upload.added', { file: read.file.filename }) });
-    return reply.redirect(`${paths(deps.prefix, a.intake.session_id).step(node)}?added=${encodeURIComponent(docId)}`, 303);
+    const back = read.fields.return === 'check' ? '&return=check' : '';
+    return reply.redirect(`${paths(deps.prefix, a.intake.session_id).step(node)}?added=${encodeURIComponent(first.docId)}${back}`, 303);
   });
 
-  const refuse = (request: FastifyRequest, reply: FastifyReply, a: ApplicantRequest, node: UploadNode, kind: Kind, problem: UploadError, href = `file-${kind.document_kind}`) => {
-    const text = uploadErrorText(problem, kind, a.t);
-    if (wantsJson(request)) return reply.code(STATUS_OF[problem]).header('cache-control', 'no-store').send({ ok: false, problem, message: text });
-    return sendPage(reply, uploadPage(deps, a, { node, errors: [{ href, text }] }), STATUS_OF[problem]);
+  const refuse = (request: FastifyRequest, reply: FastifyReply, a: ApplicantRequest, node: UploadNode, r: Refusal, returnTo?: string) => {
+    const text = uploadErrorText(r.problem, r.kind, a.t);
+    if (wantsJson(request)) return reply.code(STATUS_OF[r.problem]).header('cache-control', 'no-store').send({ ok: false, problem: r.problem, message: text, field: r.field ?? r.at });
+    return sendPage(reply, uploadPage(deps, a, { node, errors: [{ href: r.at, text }], returnTo: returnTo === 'check' ? 'check' : '' }), STATUS_OF[r.problem]);
   };
 
   scope.post('/s/:sessionId/upload/:nodeId/remove', { config: { auth: 'applicant' } }, async (request, reply) => {
@@ -283,8 +365,23 @@ export function registerUploadStep(scope: FastifyInstance, deps: AppRouteDeps): 
     return reply.redirect(`${paths(deps.prefix, a.intake.session_id).step(node)}?removed=1`, 303);
   });
 
-  scope.post('/s/:sessionId/upload/:nodeId', { config: { auth: 'applicant' } }, async (request, reply) => {
-    const a = applicantOf(request);
+  /**
+   * "Continue": a plain post (a form without files, or an older page), or the page's multipart
+   * form with whatever was chosen and not sent yet, which is uploaded first. Then every required
+   * kind must have a file, counted on the intake as it is after those uploads.
+   */
+  // Multipart when Continue carries a chosen file: that body's token is read from the stream.
+  scope.post('/s/:sessionId/upload/:nodeId', { config: { auth: 'applicant', csrfInStream: true } }, async (request, reply) => {
+    let a = applicantOf(request);
+    let returnTo = '';
+    if (request.isMultipart()) {
+      const done = await readAndStore(request, reply, a);
+      if (!('stored' in done)) return done;
+      returnTo = done.read.fields.return === 'check' ? 'check' : '';
+      if (done.stored.uploaded.length > 0) a = await fresh(a);
+    } else {
+      returnTo = formField(request.body, 'return') === 'check' ? 'check' : '';
+    }
     if (a.intake.status !== 'open') return closed(reply, a);
     const node = nodeOf(request);
     if (!node) return sendAppError(request, reply, deps, 'not_found');
@@ -292,8 +389,9 @@ export function registerUploadStep(scope: FastifyInstance, deps: AppRouteDeps): 
     const errors = node.documents
       .filter((k) => k.required && !live.some((d) => d.document_kind === k.document_kind))
       .map((k) => ({ href: `file-${k.document_kind}`, text: a.t('upload.error.required', labelParams(k.label)) }));
-    const returnTo = formField(request.body, 'return') === 'check' ? 'check' : '';
     if (errors.length > 0) return sendPage(reply, uploadPage(deps, a, { node, errors, returnTo }), 400);
+    // A step that asks the applicant to confirm what was read goes there first (issue 26).
+    if (node.confirm_extracted) return reply.redirect(`${paths(deps.prefix, a.intake.session_id).confirm(node.node_id)}${returnTo ? `?return=${returnTo}` : ''}`, 303);
     return reply.redirect(afterStep(deps.prefix, a.intake, node, returnTo), 303);
   });
 }

@@ -75,6 +75,10 @@ export const OPERATIONS = {
     "method": "POST",
     "path": "/api/v1/sessions"
   },
+  "expireSession": {
+    "method": "POST",
+    "path": "/api/v1/sessions/{session_id}/expire"
+  },
   "getCase": {
     "method": "GET",
     "path": "/api/v1/cases/{case_id}"

@@ -41,6 +41,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/sessions/{session_id}/expire": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Expire an open session
+         * @description Ends an open session now, as Stripe expires a Checkout Session: its link answers 410 Gone, and the case ends as the expiry sweep would end it:
+         *     `v1.session.expired`, then `v1.case.completed` with `case_status: abandoned` (whether the applicant had started or not).
+         *
+         *     Expiring an expired session answers it again, with no new events. A submitted session is refused with 400 `invalid_request`: its case goes on without the link.
+         *     An unknown id, or another workspace’s, is 404.
+         */
+        post: operations["expireSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/cases/{case_id}": {
         parameters: {
             query?: never;
@@ -683,6 +707,43 @@ export interface components {
              */
             idempotent_replay?: true;
         };
+        /**
+         * @description A session after `POST /api/v1/sessions/{session_id}/expire`: the Session resource, with the link withdrawn.
+         * @example {
+         *       "session_id": "0b6f7c8e-1d2a-4f5b-9c3d-2e1f0a9b8c7d",
+         *       "case_id": "case_8Kq2mZr4Tn6VwXy0Ab1Cd2Ef",
+         *       "signed_url": null,
+         *       "expires_at": "2026-11-22T10:30:00.000Z",
+         *       "status": "expired",
+         *       "case_type_id": "income_verification",
+         *       "workflow_version": "v1",
+         *       "external_case_id": "loan-4711",
+         *       "external_applicant_id": null,
+         *       "external_customer_id": null,
+         *       "created_at": "2026-11-22T10:00:00.000Z"
+         *     }
+         */
+        ExpiredSessionInput: {
+            /**
+             * Format: uuid
+             * @description Session identifier (UUID).
+             */
+            session_id: string;
+            /** @description The case this session feeds. */
+            case_id: string;
+            /** @description Always null: the link is shown once, at creation, and an expired session’s link answers 410 Gone. */
+            signed_url: null;
+            /** @description When the link stopped working: the moment it was expired, or its own expiry if that came first (ISO 8601 UTC). */
+            expires_at: string;
+            /** @constant */
+            status: "expired";
+            case_type_id: string;
+            workflow_version: string;
+            external_case_id: string | null;
+            external_applicant_id: string | null;
+            external_customer_id: string | null;
+            created_at: string;
+        };
         EvidenceSourceInput: {
             /** @constant */
             kind: "text";
@@ -738,6 +799,7 @@ export interface components {
          *           }
          *         }
          *       ],
+         *       "corrected_by": null,
          *       "updated_at": "2026-11-22T10:00:00.000Z"
          *     }
          */
@@ -751,6 +813,8 @@ export interface components {
             candidate_id: string | null;
             anchor_match_quality: number | null;
             source: ("document_extraction" | "applicant_input" | "applicant_follow_up" | "prefill" | "operator") | null;
+            /** @description Who changed the value by hand last: `applicant` when the applicant corrected what was read from their document (its evidence stays: it shows what was read), `operator` for an operator correction, null otherwise. The previous value is kept in the correction history. */
+            corrected_by: ("applicant" | "operator") | null;
             reason_codes: string[];
             provenance: {
                 kind: string;
@@ -959,7 +1023,7 @@ export interface components {
             queue_status: "waiting_on_applicant" | "waiting_on_system" | "ready" | "in_review" | "closed";
             why_here: string;
             /** @enum {string} */
-            why_here_code: "awaiting_applicant_submission" | "awaiting_follow_up_answers" | "documents_processing" | "awaiting_gate_evaluation" | "gates_evaluating" | "review_step_reached" | "gate_failed" | "needs_input_without_applicant" | "document_failed" | "connector_call_failed" | "completed_approved" | "completed_rejected" | "completed_decision_ready" | "completed_abandoned";
+            why_here_code: "awaiting_applicant_submission" | "awaiting_follow_up_answers" | "documents_processing" | "awaiting_gate_evaluation" | "gates_evaluating" | "review_step_reached" | "gate_failed" | "applicant_corrected_fact" | "needs_input_without_applicant" | "document_failed" | "connector_call_failed" | "completed_approved" | "completed_rejected" | "completed_decision_ready" | "completed_abandoned";
             blocking_items: {
                 /** @enum {string} */
                 kind: "rule" | "fact" | "document" | "action";
@@ -1060,6 +1124,7 @@ export interface components {
          *                 }
          *               }
          *             ],
+         *             "corrected_by": null,
          *             "updated_at": "2026-11-22T10:00:00.000Z"
          *           }
          *         ],
@@ -1160,7 +1225,7 @@ export interface components {
                     reason: {
                         why_here: string;
                         /** @enum {string} */
-                        why_here_code: "awaiting_applicant_submission" | "awaiting_follow_up_answers" | "documents_processing" | "awaiting_gate_evaluation" | "gates_evaluating" | "review_step_reached" | "gate_failed" | "needs_input_without_applicant" | "document_failed" | "connector_call_failed" | "completed_approved" | "completed_rejected" | "completed_decision_ready" | "completed_abandoned";
+                        why_here_code: "awaiting_applicant_submission" | "awaiting_follow_up_answers" | "documents_processing" | "awaiting_gate_evaluation" | "gates_evaluating" | "review_step_reached" | "gate_failed" | "applicant_corrected_fact" | "needs_input_without_applicant" | "document_failed" | "connector_call_failed" | "completed_approved" | "completed_rejected" | "completed_decision_ready" | "completed_abandoned";
                         /** @enum {string} */
                         queue_category: "intake" | "processing" | "follow_up" | "review" | "exception" | "done";
                         /** @enum {string} */
@@ -1979,6 +2044,7 @@ export interface components {
          *         "provenance": [],
          *         "verification_metadata": [],
          *         "evidence": [],
+         *         "corrected_by": null,
          *         "updated_at": "2026-11-22T10:00:00.000Z"
          *       }
          *     }
@@ -2057,6 +2123,43 @@ export interface components {
              */
             idempotent_replay?: true;
         };
+        /**
+         * @description A session after `POST /api/v1/sessions/{session_id}/expire`: the Session resource, with the link withdrawn.
+         * @example {
+         *       "session_id": "0b6f7c8e-1d2a-4f5b-9c3d-2e1f0a9b8c7d",
+         *       "case_id": "case_8Kq2mZr4Tn6VwXy0Ab1Cd2Ef",
+         *       "signed_url": null,
+         *       "expires_at": "2026-11-22T10:30:00.000Z",
+         *       "status": "expired",
+         *       "case_type_id": "income_verification",
+         *       "workflow_version": "v1",
+         *       "external_case_id": "loan-4711",
+         *       "external_applicant_id": null,
+         *       "external_customer_id": null,
+         *       "created_at": "2026-11-22T10:00:00.000Z"
+         *     }
+         */
+        ExpiredSession: {
+            /**
+             * Format: uuid
+             * @description Session identifier (UUID).
+             */
+            session_id: string;
+            /** @description The case this session feeds. */
+            case_id: string;
+            /** @description Always null: the link is shown once, at creation, and an expired session’s link answers 410 Gone. */
+            signed_url: null;
+            /** @description When the link stopped working: the moment it was expired, or its own expiry if that came first (ISO 8601 UTC). */
+            expires_at: string;
+            /** @constant */
+            status: "expired";
+            case_type_id: string;
+            workflow_version: string;
+            external_case_id: string | null;
+            external_applicant_id: string | null;
+            external_customer_id: string | null;
+            created_at: string;
+        };
         EvidenceSource: {
             /** @constant */
             kind: "text";
@@ -2112,6 +2215,7 @@ export interface components {
          *           }
          *         }
          *       ],
+         *       "corrected_by": null,
          *       "updated_at": "2026-11-22T10:00:00.000Z"
          *     }
          */
@@ -2125,6 +2229,8 @@ export interface components {
             candidate_id: string | null;
             anchor_match_quality: number | null;
             source: ("document_extraction" | "applicant_input" | "applicant_follow_up" | "prefill" | "operator") | null;
+            /** @description Who changed the value by hand last: `applicant` when the applicant corrected what was read from their document (its evidence stays: it shows what was read), `operator` for an operator correction, null otherwise. The previous value is kept in the correction history. */
+            corrected_by: ("applicant" | "operator") | null;
             reason_codes: string[];
             provenance: {
                 kind: string;
@@ -2333,7 +2439,7 @@ export interface components {
             queue_status: "waiting_on_applicant" | "waiting_on_system" | "ready" | "in_review" | "closed";
             why_here: string;
             /** @enum {string} */
-            why_here_code: "awaiting_applicant_submission" | "awaiting_follow_up_answers" | "documents_processing" | "awaiting_gate_evaluation" | "gates_evaluating" | "review_step_reached" | "gate_failed" | "needs_input_without_applicant" | "document_failed" | "connector_call_failed" | "completed_approved" | "completed_rejected" | "completed_decision_ready" | "completed_abandoned";
+            why_here_code: "awaiting_applicant_submission" | "awaiting_follow_up_answers" | "documents_processing" | "awaiting_gate_evaluation" | "gates_evaluating" | "review_step_reached" | "gate_failed" | "applicant_corrected_fact" | "needs_input_without_applicant" | "document_failed" | "connector_call_failed" | "completed_approved" | "completed_rejected" | "completed_decision_ready" | "completed_abandoned";
             blocking_items: {
                 /** @enum {string} */
                 kind: "rule" | "fact" | "document" | "action";
@@ -2434,6 +2540,7 @@ export interface components {
          *                 }
          *               }
          *             ],
+         *             "corrected_by": null,
          *             "updated_at": "2026-11-22T10:00:00.000Z"
          *           }
          *         ],
@@ -2534,7 +2641,7 @@ export interface components {
                     reason: {
                         why_here: string;
                         /** @enum {string} */
-                        why_here_code: "awaiting_applicant_submission" | "awaiting_follow_up_answers" | "documents_processing" | "awaiting_gate_evaluation" | "gates_evaluating" | "review_step_reached" | "gate_failed" | "needs_input_without_applicant" | "document_failed" | "connector_call_failed" | "completed_approved" | "completed_rejected" | "completed_decision_ready" | "completed_abandoned";
+                        why_here_code: "awaiting_applicant_submission" | "awaiting_follow_up_answers" | "documents_processing" | "awaiting_gate_evaluation" | "gates_evaluating" | "review_step_reached" | "gate_failed" | "applicant_corrected_fact" | "needs_input_without_applicant" | "document_failed" | "connector_call_failed" | "completed_approved" | "completed_rejected" | "completed_decision_ready" | "completed_abandoned";
                         /** @enum {string} */
                         queue_category: "intake" | "processing" | "follow_up" | "review" | "exception" | "done";
                         /** @enum {string} */
@@ -3353,6 +3460,7 @@ export interface components {
          *         "provenance": [],
          *         "verification_metadata": [],
          *         "evidence": [],
+         *         "corrected_by": null,
          *         "updated_at": "2026-11-22T10:00:00.000Z"
          *       }
          *     }
@@ -3508,6 +3616,83 @@ export interface operations {
             };
             /** @description Precondition error: a required account step is missing, such as accepting the legal terms (`legal_acceptance_required`). */
             428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (`rate_limit_exceeded`, or `test_usage_cap_exceeded` for the monthly test sessions): retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: retry if the operation is safe to repeat; `request_id` identifies the failure. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    expireSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The `session_id` that `POST /api/v1/sessions` answered (a UUID). */
+                session_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The session, now `expired` (or already expired: expiring again answers the same session). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExpiredSession"];
+                };
+            };
+            /** @description Validation error (`validation_error`): the body, a path segment, the query or the idempotency key is invalid. `error.code` names the catalog code and `error.param`, when one field is at fault, names it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authentication error: the key is missing, invalid, revoked, expired or for the other environment (`invalid_api_key`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authorization error: the key lacks the scope this operation needs (`forbidden`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found: no such resource in this workspace and environment (`not_found`). */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -126,12 +126,20 @@ export function factList(viewer: DashboardViewer, c: ConsoleCase, selected: stri
           ${f.evidence.length > 0
             ? html`<a class="fact__show" href=${`${links.href({ fact: f.fact_id, zoom })}#evidence`} aria-current=${isSelected ? 'true' : undefined} data-fact-link="">${isSelected ? 'Showing evidence' : 'Show evidence'}<span class="visually-hidden"> for ${f.fact_label}</span></a>`
             : html`<p class="small muted">No document evidence.</p>`}
+          ${applicantChange(c, f)}
           ${correctionHistory(c.corrections[f.fact_id] ?? [])}
           ${correctionForm(viewer, c.record.case_id, f, form.correction, closed)}
         </li>`;
       })}
     </ol>
   </section>`;
+}
+
+/** "Changed by the applicant: X → Y" on a fact the applicant corrected on the confirm page (issue 26). */
+function applicantChange(c: ConsoleCase, f: ConsoleCase['record']['workspace']['facts'][number]) {
+  if (f.corrected_by !== 'applicant') return null;
+  const last = [...(c.corrections[f.fact_id] ?? [])].reverse().find((x) => x.actor === 'applicant');
+  return html`<p class="small" data-applicant-change="">Changed by the applicant: <span class="mono">${last?.previousValue ?? '—'}</span> → <span class="mono">${last?.newValue ?? f.value ?? '—'}</span></p>`;
 }
 
 export function decisionSection(viewer: DashboardViewer, c: ConsoleCase, form: CaseFormState['decision']) {
