@@ -8,7 +8,7 @@ import { confirmableFactIds } from '../case-types/fact-roles.ts';
 import { boxOf } from '../console/case-view.ts';
 import { ensurePageImage, readPageImage } from '../console/page-images.ts';
 import { fail, type Result } from '../errors.ts';
-import type { ApplicantIntake } from '../intake/applicant-intake.ts';
+import type { ApplicantIntake } from './applicant-intake.ts';
 
 /** Where a value sits on its page, in page units, with the page's size: enough to draw a crop around it. */
 export interface EvidenceCrop {
