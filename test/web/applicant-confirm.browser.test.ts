@@ -1,37 +1,17 @@
 import { mkdirSync } from 'node:fs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { Worker } from '../../src/jobs/worker.ts';
-import { jobTasks } from '../../src/jobs/tasks.ts';
-import { createTestApp, type TestApp, type TestWorkspace } from '../support/harness.ts';
-import { describeInBrowser, expectAccessible, expectNoHorizontalScroll, launchBrowser, listen, newContext, screenshot, type TestBrowser } from '../support/browser.ts';
-import { newSession, withExampleCaseTypes } from '../support/fixtures.ts';
+import { applicantBrowserRig } from '../support/applicant-browser-rig.ts';
+import { describeInBrowser, expectAccessible, expectNoHorizontalScroll, newContext, screenshot } from '../support/browser.ts';
+import { newSession } from '../support/fixtures.ts';
 import { textPdf } from '../extraction/helpers.ts';
 import { readCase } from '../engine/engine-fixtures.ts';
 
 /** Issue 26, item 3 in Chromium: the confirm page at both widths, "Yes", and a change the operator sees. */
 describeInBrowser('applicant app in a browser: the applicant confirms what we read', () => {
-  let t: TestApp;
-  let ws: TestWorkspace;
-  let browser: TestBrowser;
-  let origin: string;
-  let worker: Worker;
-  beforeAll(async () => {
-    t = await createTestApp('embedded');
-    ws = await t.workspace({ name: 'Acme Lending' });
-    await withExampleCaseTypes(t, ws.orgId);
-    origin = await listen(t);
-    browser = await launchBrowser();
-    worker = new Worker(t.ctx, jobTasks());
-    worker.start();
-  });
-  afterAll(async () => {
-    await worker?.stop();
-    await browser?.close();
-    await t?.close();
-  });
+  const rig = applicantBrowserRig();
 
-  const today = () => t.clock.now().toISOString().slice(0, 10);
+  const today = () => rig.t.clock.now().toISOString().slice(0, 10);
   const payStub = () => textPdf([
     { text: 'ACME MANUFACTURING LTD', y: 780 },
     { text: 'Employee name: Jane Doe', y: 740 },
@@ -41,7 +21,7 @@ describeInBrowser('applicant app in a browser: the applicant confirms what we re
 
   async function toConfirm(page: Page, signedUrl: string) {
     const link = new URL(signedUrl);
-    await page.goto(`${origin}${link.pathname}${link.search}`);
+    await page.goto(`${rig.origin}${link.pathname}${link.search}`);
     await page.getByLabel('Full legal name').fill('Jane Doe');
     await page.getByLabel('Email address').fill('jane@example.com');
     await page.getByLabel('Day', { exact: true }).fill('7');
@@ -62,8 +42,8 @@ describeInBrowser('applicant app in a browser: the applicant confirms what we re
 
   for (const viewport of ['phone', 'desktop'] as const) {
     it(`shows each value with a crop of the page, and moves on on "Yes" (${viewport})`, async () => {
-      const s = await newSession(t, ws, 'income_verification');
-      const context = await newContext(browser, { viewport });
+      const s = await newSession(rig.t, rig.ws, 'income_verification');
+      const context = await newContext(rig.browser, { viewport });
       const page = await context.newPage();
       await toConfirm(page, s.signed_url);
       expect(await page.locator('[data-read-value="gross_pay"]').innerText()).toBe('2,150.00');
@@ -86,8 +66,8 @@ describeInBrowser('applicant app in a browser: the applicant confirms what we re
   }
 
   it('a change goes to the operator as "changed by the applicant", and the case to review', async () => {
-    const s = await newSession(t, ws, 'income_verification');
-    const context = await newContext(browser, { viewport: 'desktop' });
+    const s = await newSession(rig.t, rig.ws, 'income_verification');
+    const context = await newContext(rig.browser, { viewport: 'desktop' });
     const page = await context.newPage();
     await toConfirm(page, s.signed_url);
     await page.getByRole('radio', { name: 'Yes' }).first().check();
@@ -97,8 +77,8 @@ describeInBrowser('applicant app in a browser: the applicant confirms what we re
     await page.getByRole('button', { name: 'Continue' }).click();
     await page.getByRole('heading', { name: 'Check your answers before submitting' }).waitFor();
     await page.getByRole('button', { name: /^Submit/ }).click();
-    await expect.poll(async () => (await readCase(t, ws, s.case_id)).runtime_status, { timeout: 60_000 }).toBe('ready_for_review');
-    const c = await readCase(t, ws, s.case_id);
+    await expect.poll(async () => (await readCase(rig.t, rig.ws, s.case_id)).runtime_status, { timeout: 60_000 }).toBe('ready_for_review');
+    const c = await readCase(rig.t, rig.ws, s.case_id);
     expect(c.queue_row.why_here_code).toBe('applicant_corrected_fact');
     expect(c.workspace.facts.find((f: { fact_id: string }) => f.fact_id === 'gross_pay')).toMatchObject({ value: '2510.00', corrected_by: 'applicant' });
     await context.close();

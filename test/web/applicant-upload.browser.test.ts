@@ -1,10 +1,8 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
-import { Worker } from '../../src/jobs/worker.ts';
-import { jobTasks } from '../../src/jobs/tasks.ts';
-import { createTestApp, type TestApp, type TestWorkspace } from '../support/harness.ts';
-import { describeInBrowser, expectAccessible, expectNoHorizontalScroll, launchBrowser, listen, newContext, screenshot, type TestBrowser, type ViewportName } from '../support/browser.ts';
-import { newSession, withExampleCaseTypes } from '../support/fixtures.ts';
+import { applicantBrowserRig } from '../support/applicant-browser-rig.ts';
+import { describeInBrowser, expectAccessible, expectNoHorizontalScroll, newContext, screenshot, type ViewportName } from '../support/browser.ts';
+import { newSession } from '../support/fixtures.ts';
 import { textPdf } from '../extraction/helpers.ts';
 import { expectAccessibleMarkup } from '../support/applicant.ts';
 
@@ -15,37 +13,20 @@ import { expectAccessibleMarkup } from '../support/applicant.ts';
  * only where they mean something.
  */
 describeInBrowser('applicant app in a browser: a chosen file is never lost', () => {
-  let t: TestApp;
-  let ws: TestWorkspace;
-  let browser: TestBrowser;
-  let origin: string;
-  let worker: Worker;
   const contexts: BrowserContext[] = [];
-  beforeAll(async () => {
-    t = await createTestApp('embedded');
-    ws = await t.workspace({ name: 'Acme Lending' });
-    await withExampleCaseTypes(t, ws.orgId);
-    origin = await listen(t);
-    browser = await launchBrowser();
-    worker = new Worker(t.ctx, jobTasks());
-    worker.start();
-  });
-  afterAll(async () => {
+  const rig = applicantBrowserRig(async () => {
     for (const c of contexts) await c.close().catch(() => {});
-    await worker?.stop();
-    await browser?.close();
-    await t?.close();
   });
 
   const bill = () => textPdf([
     { text: 'NORTHERN POWER', y: 780 },
     { text: 'Account holder: Jane Doe', y: 740 },
     { text: 'Service address: 12 High Street, Leeds LS1 4AB', y: 720 },
-    { text: `Statement date: ${t.clock.now().toISOString().slice(0, 10)}`, y: 700 },
+    { text: `Statement date: ${rig.t.clock.now().toISOString().slice(0, 10)}`, y: 700 },
   ]);
   let helper: Page | undefined;
   async function look(p: Page, js: boolean, name: string) {
-    if (!js) await expectAccessibleMarkup(p, (helper ??= await (await newContext(browser, { viewport: 'desktop' })).newPage()), origin, name);
+    if (!js) await expectAccessibleMarkup(p, (helper ??= await (await newContext(rig.browser, { viewport: 'desktop' })).newPage()), rig.origin, name);
     else await expectAccessible(p, name);
     await expectNoHorizontalScroll(p, name);
     await screenshot(p, `applicant-${name}`);
@@ -54,12 +35,12 @@ describeInBrowser('applicant app in a browser: a chosen file is never lost', () 
   for (const [viewport, js] of [['phone', true], ['desktop', true], ['phone', false], ['desktop', false]] as const satisfies readonly (readonly [ViewportName, boolean])[]) {
     const tag = `${viewport}${js ? '' : '-nojs'}`;
     it(`picks a file and presses Continue at once: the file is on the check page (${tag})`, async () => {
-      const s = await newSession(t, ws, 'address_proof');
-      const context = await newContext(browser, { viewport, javaScriptEnabled: js });
+      const s = await newSession(rig.t, rig.ws, 'address_proof');
+      const context = await newContext(rig.browser, { viewport, javaScriptEnabled: js });
       contexts.push(context);
       const page = await context.newPage();
       const link = new URL(s.signed_url);
-      await page.goto(`${origin}${link.pathname}${link.search}`);
+      await page.goto(`${rig.origin}${link.pathname}${link.search}`);
       await page.getByRole('heading', { name: 'A recent utility bill' }).waitFor();
 
       // One file control; the camera only on a touch screen with the script; dragging only with a mouse.
@@ -76,19 +57,19 @@ describeInBrowser('applicant app in a browser: a chosen file is never lost', () 
       await page.getByRole('button', { name: 'Continue' }).click();
       await page.getByRole('heading', { name: 'Check your answers before submitting' }).waitFor();
       expect(await page.getByText('bill.pdf').count()).toBe(1);
-      const stored = await t.ctx.db.selectFrom('documents').select('filename').where('case_id', '=', s.case_id).execute();
+      const stored = await rig.t.ctx.db.selectFrom('documents').select('filename').where('case_id', '=', s.case_id).execute();
       expect(stored.map((d) => d.filename)).toEqual(['bill.pdf']);
     }, 120_000);
   }
 
   for (const viewport of ['phone', 'desktop'] as const) {
     it(`with the script, a picked file uploads at once with a Remove button, and a refusal leaves no stale status (${viewport})`, async () => {
-      const s = await newSession(t, ws, 'address_proof');
-      const context = await newContext(browser, { viewport });
+      const s = await newSession(rig.t, rig.ws, 'address_proof');
+      const context = await newContext(rig.browser, { viewport });
       contexts.push(context);
       const page = await context.newPage();
       const link = new URL(s.signed_url);
-      await page.goto(`${origin}${link.pathname}${link.search}`);
+      await page.goto(`${rig.origin}${link.pathname}${link.search}`);
       const choose = page.getByLabel('Utility bill: choose a file');
       await choose.setInputFiles({ name: 'notes.zip', mimeType: 'application/zip', buffer: Buffer.from([0x50, 0x4b, 0x03, 0x04, 0, 0, 0, 0]) });
       await page.getByRole('link', { name: 'The selected file must be a PDF, PNG, JPG or TXT' }).waitFor();
@@ -103,7 +84,7 @@ describeInBrowser('applicant app in a browser: a chosen file is never lost', () 
       await look(page, true, `upload-done-${viewport}`);
       await page.getByRole('button', { name: 'Remove bill.pdf' }).click();
       await page.getByText('The file has been removed.').waitFor();
-      const stored = await t.ctx.db.selectFrom('documents').select(['filename', 'erased_at']).where('case_id', '=', s.case_id).execute();
+      const stored = await rig.t.ctx.db.selectFrom('documents').select(['filename', 'erased_at']).where('case_id', '=', s.case_id).execute();
       expect(stored.every((d) => d.erased_at !== null)).toBe(true);
     }, 120_000);
   }
