@@ -35,6 +35,9 @@ export function confirmBeforeSubmit() {
   }, true);
 }
 
+/** The announcement waiting to be spoken (the live region is emptied first so a repeat is read again). */
+let pendingAnnouncement = 0;
+
 /**
  * Speaks a short message through the page's polite live region, creating it when absent.
  * @param {string} message
@@ -50,7 +53,10 @@ export function announce(message) {
     document.body.append(region);
   }
   region.textContent = '';
-  window.setTimeout(() => { if (region) region.textContent = message; }, 50);
+  // Only the newest message may land: a quick refusal must not be overwritten by the "Uploading …"
+  // that was still waiting its turn.
+  window.clearTimeout(pendingAnnouncement);
+  pendingAnnouncement = window.setTimeout(() => { if (region) region.textContent = message; }, 50);
 }
 
 /** `<button data-copy-target="id" hidden>` becomes a working copy button (hidden without script). */
