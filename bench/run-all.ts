@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-const benches = ['api.ts', 'webhooks-fanout.ts', 'extraction.ts', 'console.ts', 'applicant.ts'];
+const benches = ['api.ts', 'webhooks-fanout.ts', 'extraction.ts', 'console.ts', 'applicant.ts', 'document-store.ts'];
 let failed = 0;
 for (const file of benches) {
   const path = fileURLToPath(new URL(`./${file}`, import.meta.url));

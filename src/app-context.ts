@@ -9,7 +9,8 @@ import { createExtractionPool } from './jobs/extraction-pool.ts';
 import { createOpenApiReader } from './jobs/openapi-reader.ts';
 import { findApiKeyByHash, listLiveApiKeyHashPrefixesUnscoped } from './storage/api-keys.ts';
 import { knownKeyHashes } from './domain/keys/known-keys.ts';
-import { databaseBlobStore } from './storage/document-blobs.ts';
+import { createDocumentStore } from './storage/document-store.ts';
+import { documentCipher } from './domain/crypto/document-cipher.ts';
 import { caseWebhookEnqueuer } from './domain/webhooks/case-enqueuer.ts';
 import { hasEnabledEndpoint } from './storage/webhooks/endpoints.ts';
 import { pingDatabase } from './storage/database.ts';
@@ -43,7 +44,7 @@ export function createAppContext(deps: Deps, secret: string, rateLimits: RateLim
     keys: { find: keys.find, forget: keys.forget, isKnown: known.has },
     outbound,
     wake,
-    blobs: databaseBlobStore,
+    blobs: createDocumentStore({ config: deps.config.documentStore, cipher: documentCipher(secret), logger: deps.logger }),
     extraction: createExtractionPool({ size: deps.config.extractionProcesses, maxRssBytes: deps.config.extractionMemoryMb * 1024 * 1024 }),
     openApi: createOpenApiReader(),
     // Catalog case events write their deliveries in the event's transaction; workers in this

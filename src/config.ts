@@ -81,6 +81,26 @@ const envSchema = z.object({
   EXTRACTION_PROCESSES: positiveInt.default(2),
   /** Resident memory one extraction process may use before it is killed. */
   EXTRACTION_MEMORY_MB: positiveInt.default(1536),
+  /** How long a `slow` sample document (dossier-test:…/slow, test mode) takes to read. */
+  SIMULATED_SLOW_READ_MS: z.coerce.number().int().min(0).max(600_000).default(20_000),
+  /**
+   * Where document originals and page images go: unset or `database` (the `document_blobs` and
+   * `document_page_images` tables, as before), or `s3://bucket/prefix` (any S3-compatible store;
+   * the database keeps the object key and the sealed data key).
+   */
+  DOCUMENT_STORE: z
+    .string()
+    .regex(/^(database|s3:\/\/[a-z0-9][a-z0-9.\-]{1,61}[a-z0-9](\/.*)?)$/, 'DOCUMENT_STORE must be `database` or s3://bucket/prefix')
+    .optional(),
+  /** With DOCUMENT_STORE=s3://…: `database` sends new documents to the database while the objects are still read (moving back). */
+  DOCUMENT_STORE_WRITES: z.enum(['object', 'database']).default('object'),
+  /** The S3 endpoint (MinIO, R2, Ceph RGW, a test server); unset: AWS's own for S3_REGION. Path-style addressing when set. */
+  S3_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
+  S3_REGION: z.string().min(1).default('us-east-1'),
+  /** Unset: the SDK's own chain (shared config file, instance or task role). */
+  AWS_ACCESS_KEY_ID: z.string().min(1).optional(),
+  AWS_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  AWS_SESSION_TOKEN: z.string().min(1).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -113,7 +133,24 @@ export interface Config {
   documentRetentionDays: number | undefined;
   extractionProcesses: number;
   extractionMemoryMb: number;
+  simulatedSlowReadMs: number;
+  /** Where document bytes live: the database, or an S3-compatible bucket (DOCUMENT_STORE). */
+  documentStore: DocumentStoreConfig;
 }
+
+export type DocumentStoreConfig =
+  | { kind: 'database' }
+  | {
+      kind: 's3';
+      bucket: string;
+      /** Object keys start with this (no leading or trailing slash; may be empty). */
+      prefix: string;
+      endpoint: string | undefined;
+      region: string;
+      credentials: { accessKeyId: string; secretAccessKey: string; sessionToken?: string } | undefined;
+      /** Where new documents go: the bucket, or the database while moving back. */
+      writes: 'object' | 'database';
+    };
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -156,5 +193,25 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     documentRetentionDays: e.DOCUMENT_RETENTION_DAYS,
     extractionProcesses: e.EXTRACTION_PROCESSES,
     extractionMemoryMb: e.EXTRACTION_MEMORY_MB,
+    simulatedSlowReadMs: e.SIMULATED_SLOW_READ_MS,
+    documentStore: documentStoreOf(e),
+  };
+}
+
+function documentStoreOf(e: z.infer<typeof envSchema>): DocumentStoreConfig {
+  if (!e.DOCUMENT_STORE || e.DOCUMENT_STORE === 'database') return { kind: 'database' };
+  const url = new URL(e.DOCUMENT_STORE);
+  const credentials =
+    e.AWS_ACCESS_KEY_ID && e.AWS_SECRET_ACCESS_KEY
+      ? { accessKeyId: e.AWS_ACCESS_KEY_ID, secretAccessKey: e.AWS_SECRET_ACCESS_KEY, ...(e.AWS_SESSION_TOKEN ? { sessionToken: e.AWS_SESSION_TOKEN } : {}) }
+      : undefined;
+  return {
+    kind: 's3',
+    bucket: url.hostname,
+    prefix: decodeURIComponent(url.pathname).replace(/^\/+|\/+$/g, ''),
+    endpoint: e.S3_ENDPOINT,
+    region: e.S3_REGION,
+    credentials,
+    writes: e.DOCUMENT_STORE_WRITES,
   };
 }

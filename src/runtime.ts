@@ -68,6 +68,7 @@ export async function openRuntime(config: Config, options: RuntimeOptions): Prom
         await ctx.rateLimits.close();
         await closeOutboundClients(ctx.outbound);
         await ctx.extraction.close();
+        ctx.blobs.close();
         await database.close();
       },
     };

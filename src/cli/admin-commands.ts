@@ -6,11 +6,13 @@ import { BACKUP_COMMANDS } from './commands/backup.ts';
 import { CASE_TYPE_COMMANDS } from './commands/case-type.ts';
 import { UsageError, type AdminCommand, type CommandOutcome } from './commands/command.ts';
 import { DEMO_COMMANDS } from './commands/demo.ts';
+import { DOCUMENT_COMMANDS } from './commands/documents.ts';
 import { ENDPOINT_COMMANDS } from './commands/endpoint.ts';
 import { KEY_COMMANDS } from './commands/key.ts';
 import { MIGRATE_COMMANDS } from './commands/migrate.ts';
 import { OPERATOR_COMMANDS } from './commands/operator.ts';
 import { ORG_COMMANDS } from './commands/org.ts';
+import { TRIGGER_COMMANDS } from './commands/trigger.ts';
 
 /**
  * The admin commands, one file per noun under `commands/` (see `commands/command.ts` for the
@@ -26,6 +28,8 @@ export const ADMIN_COMMANDS: readonly AdminCommand[] = [
   ...ENDPOINT_COMMANDS,
   ...OPERATOR_COMMANDS,
   ...BACKUP_COMMANDS,
+  ...TRIGGER_COMMANDS,
+  ...DOCUMENT_COMMANDS,
 ];
 
 export type { CommandOutcome };

@@ -28,9 +28,16 @@ const USAGE = `usage: dossier <command> [--json]
   endpoint rotate-secret ENDPOINT_ID   (the old secret keeps signing for 24 hours)
   notifications list --org ORG_ID --env test|live [--limit N]
   operator create --org ORG_ID --email E --password P [--role admin|reviewer]
+  listen --forward-to URL [--events e1,e2] [--api-key sk_test_… --base-url URL] [--org ORG_ID]
+                          test deliveries forwarded to a URL on this machine, signed as an endpoint gets them
+  key listen [--org ORG_ID]   a test key with the webhooks:listen scope (what listen uses locally)
   demo                    the demo workspace and its test key (created once)
+  trigger CASE_TYPE OUTCOME [--org ORG_ID] [--kind KIND] [--timeout S]   a test case from a sample document, then its events
+                          (OUTCOME: all_facts, missing_fact, gate_mismatch, unreadable, slow; no --org: the demo workspace)
+  case events CASE_ID --org ORG_ID --env test|live [--after CURSOR]
   backup --out FILE       a consistent copy of the embedded database (while a server runs, too)
-  restore --in FILE [--force]   a backup into DATA_DIR (empty, unless --force; no server running)`;
+  restore --in FILE [--force]   a backup into DATA_DIR (empty, unless --force; no server running)
+  documents migrate --to s3|database [--batch N]   move document bytes between the database and DOCUMENT_STORE's bucket (while serving)`;
 
 async function main(argv: string[]): Promise<number> {
   const json = argv.includes('--json');
@@ -56,10 +63,19 @@ async function main(argv: string[]): Promise<number> {
     await runWorker({ json });
     return -1;
   }
+  if (command === 'listen') {
+    const { listen } = await import('./commands/listen.ts');
+    return listen(words.slice(1), { json, adminCommand: runAdminCommand });
+  }
   if (command === 'restore') {
     const { restoreBackup } = await import('./commands/backup.ts');
     const outcome = await restoreBackup(words.slice(1));
     return report(outcome.exitCode, outcome.result, json);
+  }
+  if (command === 'trigger') {
+    // It runs two admin commands (make the case, then read its events until it settles), printing as it goes.
+    const { runTrigger } = await import('./trigger.ts');
+    return runTrigger(words, json);
   }
   if (!findAdminCommand(words)) return report(2, cliError('invalid_request', `unknown command "${words.join(' ')}"\n${USAGE}`), json);
   const parsed = parseAdminCommand(words);

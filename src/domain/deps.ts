@@ -2,11 +2,11 @@ import type { Logger } from 'pino';
 import type { Config, Environment } from '../config.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import type { OutboundClients } from '../net/outbound-clients.ts';
-import type { BlobStore } from '../ports/blob-store.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Ids } from '../ports/ids.ts';
 import type { RateLimitStore } from '../ports/rate-limit-store.ts';
 import type { WakeUps } from '../ports/wake.ts';
+import type { DocumentStore } from '../storage/document-store.ts';
 import type { Db } from '../storage/schema.ts';
 import type { ActionEnqueuer, WebhookEnqueuer } from './cases/case-events.ts';
 import type { OpenApiReader } from './connectors/openapi-digest.ts';
@@ -49,8 +49,8 @@ export interface AppContext extends Deps {
   outbound: OutboundClients;
   /** Wakes this process's workers when work is queued (webhook deliveries, connector calls). */
   wake: WakeUps;
-  /** Where document bytes live (the database by default). */
-  blobs: BlobStore;
+  /** Where document bytes and page images live: the database, or the bucket of DOCUMENT_STORE. */
+  blobs: DocumentStore;
   /** Document page extraction in child processes, started on first use (jobs/extraction-pool.ts). */
   extraction: ExtractionPool;
   /** Reads OpenAPI documents for the connector import in worker threads with a deadline (jobs/openapi-reader.ts). */

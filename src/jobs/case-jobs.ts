@@ -100,7 +100,7 @@ export function caseJobsTask(handlers: Record<string, CaseJobHandler>, options: 
 
 export const CASE_ENGINE_HANDLERS: Record<string, CaseJobHandler> = {
   [GATE_EVALUATION_JOB]: (ctx, job) => evaluateCaseGates(ctx, { caseId: job.case_id }),
-  [DOCUMENT_PROCESSING_JOB]: (ctx, job) => processDocumentJob({ ...ctx, http: ctx.outbound.documents, extractor: ctx.extraction, renderer: ctx.extraction }, { docId: job.subject_id! }),
+  [DOCUMENT_PROCESSING_JOB]: (ctx, job) => processDocumentJob({ ...ctx, http: ctx.outbound.documents, extractor: ctx.extraction, renderer: ctx.extraction, simulatedSlowReadMs: ctx.config.simulatedSlowReadMs }, { docId: job.subject_id! }),
 };
 
 /**

@@ -1,3 +1,4 @@
+import { sweepOrphanObjects } from '../domain/documents/orphan-objects.ts';
 import { eraseExpiredDocuments } from '../domain/erasure/retention.ts';
 import { pruneFinishedDeliveriesUnscoped } from '../storage/webhooks/retention.ts';
 import type { JobTask } from './worker.ts';
@@ -38,6 +39,28 @@ export function documentRetentionSweep(options: { batch?: number } = {}): JobTas
       const erased = await eraseExpiredDocuments(ctx, { limit: batch });
       ctx.metrics.countRetentionDeletions('documents', erased.documents);
       return erased.cases >= batch ? erased.cases : 0;
+    },
+  };
+}
+
+/**
+ * Removes objects of the document store that no row names, after ORPHAN_GRACE_MS (see
+ * domain/documents/orphan-objects.ts). Walks the bucket a page of 1,000 keys per run, straight
+ * through, then rests an hour: a bucket of a million documents is one walk of ~1,000 list calls
+ * per hour. The cursor lives in this process only: a restart walks from the start again, which
+ * costs a walk and loses nothing. Nothing to do without DOCUMENT_STORE=s3://….
+ */
+export function orphanObjectSweep(): JobTask {
+  let cursor: string | undefined;
+  return {
+    name: 'document-object-orphans',
+    idleMs: 60 * 60_000,
+    async run(ctx) {
+      if (!ctx.blobs.objects) return 0;
+      const page = await sweepOrphanObjects(ctx, { startAfter: cursor });
+      cursor = page.next;
+      ctx.metrics.countRetentionDeletions('document_objects', page.deleted);
+      return page.next ? Math.max(1, page.scanned) : 0;
     },
   };
 }

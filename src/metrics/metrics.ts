@@ -21,7 +21,7 @@ export interface Metrics {
 
 export type DeliveryAttemptOutcome = 'delivered' | 'http_status' | 'redirect' | 'timeout' | 'connection_failed' | 'blocked_address' | 'invalid_url';
 export type DocumentFormat = 'pdf' | 'png' | 'jpeg' | 'docx' | 'text' | 'unknown';
-export type RetentionTarget = 'webhook_deliveries' | 'webhook_delivery_attempts' | 'documents';
+export type RetentionTarget = 'webhook_deliveries' | 'webhook_delivery_attempts' | 'documents' | 'document_objects';
 
 /** Gauges read at scrape time (queue depth, pool use) register here; see collectors.ts. */
 export interface MetricsOptions {

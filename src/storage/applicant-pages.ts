@@ -17,6 +17,7 @@ export interface ApplicantDocumentRow {
 export interface ApplicantPageRow {
   session_id: string;
   case_id: string;
+  external_case_id: string | null;
   token_hash: string;
   status: SessionStatus;
   expires_at: Date;
@@ -43,7 +44,7 @@ export interface ApplicantPageRow {
 export async function findApplicantPage(db: Executor, sessionId: string): Promise<ApplicantPageRow | undefined> {
   const result = await sql<Omit<ApplicantPageRow, 'expires_at' | 'documents' | 'open_follow_ups'> & { expires_at: Date | string; documents: ApplicantDocumentRow[]; open_follow_ups: string[] }>`
     select s.session_id, s.case_id, s.token_hash, s.status, s.expires_at, s.return_url, s.locale,
-      c.org_id, c.environment, c.case_type_id, c.workflow_version, c.runtime_status, c.prefill, c.structured_inputs,
+      c.external_case_id, c.org_id, c.environment, c.case_type_id, c.workflow_version, c.runtime_status, c.prefill, c.structured_inputs,
       coalesce(o.name, '') as org_name,
       coalesce((select json_agg(json_build_object('doc_id', d.doc_id, 'document_kind', d.document_kind, 'filename', d.filename,
           'status', d.status, 'failure_reason', d.failure_reason, 'byte_size', d.byte_size) order by d.created_at, d.doc_id)

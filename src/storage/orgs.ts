@@ -11,3 +11,8 @@ export async function findOrg(db: Executor, orgId: string): Promise<OrgRow | und
 export async function updateOrgRow(db: Executor, orgId: string, changes: OrgUpdate): Promise<OrgRow | undefined> {
   return db.updateTable('orgs').set(changes).where('org_id', '=', orgId).returningAll().executeTakeFirst();
 }
+
+/** Deployment-wide: the first `limit` workspaces, oldest first (the CLI's "the only workspace"). */
+export async function listOrgsUnscoped(db: Executor, limit: number): Promise<OrgRow[]> {
+  return db.selectFrom('orgs').selectAll().orderBy('created_at').orderBy('org_id').limit(limit).execute();
+}

@@ -4,7 +4,7 @@ import type { DocumentPageImagesTable } from './tables/console.ts';
 import type { Tenant } from '../ports/tenant.ts';
 
 export type PageImageRow = Selectable<DocumentPageImagesTable>;
-export type PageImageMeta = Omit<PageImageRow, 'bytes'>;
+export type PageImageMeta = Omit<PageImageRow, 'bytes' | 'object_key'>;
 
 export async function findPageImageMeta(db: Executor, docId: string, pageIndex: number): Promise<PageImageMeta | undefined> {
   return db
@@ -20,8 +20,9 @@ export async function findPageImage(db: Executor, docId: string, pageIndex: numb
 }
 
 /** Two viewers asking for the same page at once both render it; the first stored copy wins. */
-export async function savePageImage(db: Executor, row: Insertable<DocumentPageImagesTable>): Promise<void> {
-  await db.insertInto('document_page_images').values(row).onConflict((oc) => oc.columns(['doc_id', 'page_index']).doNothing()).execute();
+export async function savePageImage(db: Executor, row: Insertable<DocumentPageImagesTable>): Promise<boolean> {
+  const saved = await db.insertInto('document_page_images').values(row).onConflict((oc) => oc.columns(['doc_id', 'page_index']).doNothing()).returning('page_index').executeTakeFirst();
+  return saved !== undefined;
 }
 
 /**
@@ -44,6 +45,26 @@ export async function savePageImagesOfLiveDocument(db: Db, tenant: Tenant, docId
     await tx.insertInto('document_page_images').values([...rows]).onConflict((oc) => oc.columns(['doc_id', 'page_index']).doNothing()).execute();
     return true;
   });
+}
+
+/** Where each stored page image of a document is: `dossier documents migrate` moves them with their original. */
+export async function listPageImagePlaces(db: Executor, docId: string): Promise<{ page_index: number; bytes: Buffer | null; object_key: string | null }[]> {
+  return db.selectFrom('document_page_images').select(['page_index', 'bytes', 'object_key']).where('doc_id', '=', docId).orderBy('page_index').execute();
+}
+
+/** Moves one page image row to its new place, only if it is still where the mover found it (`from`: its object key, null when inline). */
+export async function movePageImageRow(
+  db: Executor,
+  input: { docId: string; pageIndex: number; from: string | null; to: { bytes: Buffer; object_key: null } | { bytes: null; object_key: string } },
+): Promise<boolean> {
+  const moved = await db
+    .updateTable('document_page_images')
+    .set(input.to)
+    .where('doc_id', '=', input.docId)
+    .where('page_index', '=', input.pageIndex)
+    .where((eb) => (input.from === null ? eb('object_key', 'is', null) : eb('object_key', '=', input.from)))
+    .executeTakeFirst();
+  return moved.numUpdatedRows > 0n;
 }
 
 export async function deletePageImages(db: Executor, docId: string): Promise<void> {

@@ -8,11 +8,40 @@ import type { Executor, Tx } from './schema.ts';
  */
 export async function inTransaction<T>(db: Executor, work: (tx: Tx) => Promise<T>): Promise<T> {
   if (db.isTransaction) return work(db as Tx);
-  return db.transaction().execute(async (tx) => {
+  let opened: Tx | undefined;
+  const result = await db.transaction().execute(async (tx) => {
+    opened = tx;
     const result = await work(tx);
     await runBeforeCommit(tx);
     return result;
   });
+  await runAfterCommit(opened!);
+  return result;
+}
+
+const afterCommitWork = new WeakMap<Tx, (() => Promise<void>)[]>();
+
+/**
+ * Registers work to run once the transaction has committed (a rolled back one runs none): what
+ * must not happen unless the change stands, outside the database, such as deleting an erased
+ * document's objects from the bucket. Best effort: a failure is the work's own to log, and the
+ * work must have a safety net (the orphan sweep, for objects). Only transactions opened by
+ * `inTransaction` run it.
+ */
+export function afterCommit(tx: Tx, work: () => Promise<void>): void {
+  let pending = afterCommitWork.get(tx);
+  if (!pending) {
+    pending = [];
+    afterCommitWork.set(tx, pending);
+  }
+  pending.push(work);
+}
+
+async function runAfterCommit(tx: Tx): Promise<void> {
+  const pending = afterCommitWork.get(tx);
+  if (!pending) return;
+  afterCommitWork.delete(tx);
+  for (const work of pending) await work().catch(() => {});
 }
 
 const beforeCommitWork = new WeakMap<Tx, Map<string, () => Promise<void>>>();
@@ -52,7 +81,8 @@ class RollbackWith<F> extends Error {
  * Like `inTransaction` for work that returns a Result: a failure value rolls the work back (nothing
  * it wrote survives) and is returned as it is. Inside a transaction already open the work runs
  * under a savepoint, so a nested failure (or throw) undoes the nested writes only and the caller
- * decides what becomes of its own; the beforeCommit work the nested call registered goes with it.
+ * decides what becomes of its own; the beforeCommit and afterCommit work the nested call
+ * registered goes with it.
  */
 export async function inTransactionResult<T, F extends { ok: false }>(
   db: Executor,
@@ -84,10 +114,13 @@ async function underSavepoint<T, F extends { ok: false }>(tx: Tx, work: (tx: Tx)
   savepointsOpened.set(tx, n);
   const name = sql.raw(`unit_of_work_${n}`);
   const registeredBefore = new Set(beforeCommitWork.get(tx)?.keys());
+  const afterCommitsBefore = afterCommitWork.get(tx)?.length ?? 0;
   const rollBack = async () => {
     await sql`rollback to savepoint ${name}`.execute(tx);
     const pending = beforeCommitWork.get(tx);
     for (const key of pending?.keys() ?? []) if (!registeredBefore.has(key)) pending!.delete(key);
+    // A rolled back nested erasure must not delete its document's objects when the outer unit commits.
+    afterCommitWork.get(tx)?.splice(afterCommitsBefore);
   };
   await sql`savepoint ${name}`.execute(tx);
   let result: { ok: true; value: T } | F;

@@ -53,6 +53,9 @@ const CALLS = {
   testConnectorOperation: (d) => d.connectors.testOperation('crm', 'getContact', { inputs: { contact_id: 'ct_1' } }),
   retryCaseAction: (d) => d.cases.actions.retry('case_1', 'create_contact'),
   importOpenApiConnector: (d) => d.connectors.importOpenApi({ connector_key: 'crm', openapi_url: 'https://crm.example/openapi.json' }),
+  // `dossier listen`'s stream and results: the CLI's own calls, through the typed escape hatch.
+  listenWebhooks: (d) => d.request('listenWebhooks', { query: { forward_to: 'http://localhost:4567/hook' } }),
+  recordWebhookListenResult: (d) => d.request('recordWebhookListenResult', { body: { delivery_id: 'dlv_1', attempt_token: 'listen:x', status_code: 200, duration_ms: 3 } }),
   // No resource method: this document is read by tools, through the typed escape hatch.
   getOpenApiDocument: (d) => d.request('getOpenApiDocument', {}),
 } satisfies Record<OperationId, (dossier: Dossier) => Promise<unknown>>;

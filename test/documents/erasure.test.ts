@@ -1,7 +1,10 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ManualClock } from '../../src/ports/clock.ts';
-import { createTestApp, describeEachBackend, type TestApp, type TestWorkspace } from '../support/harness.ts';
+import { createTestApp, type TestApp, type TestWorkspace } from '../support/harness.ts';
+import { describeEachStore, testS3 } from '../support/object-store.ts';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { uniqueKey, withExampleCaseTypes } from '../support/fixtures.ts';
 import { drainCaseJobs, eventTypes, readCase } from '../engine/engine-fixtures.ts';
 import { startDocumentServer } from './document-server.ts';
@@ -16,7 +19,7 @@ function leaks(dump: string, needle: string): string[] {
   return dump.split('\n').filter((line) => line.includes(needle)).map((line) => line.slice(0, line.indexOf(':')));
 }
 
-describeEachBackend('erasure', (backend) => {
+describeEachStore('erasure', (backend, store, storeEnv) => {
   let t: TestApp;
   let ws: TestWorkspace;
   let docs: Awaited<ReturnType<typeof startDocumentServer>>;
@@ -24,7 +27,7 @@ describeEachBackend('erasure', (backend) => {
 
   beforeAll(async () => {
     docs = await startDocumentServer({ '/a.txt': { body: stub(1), type: 'text/plain' }, '/b.txt': { body: stub(2), type: 'text/plain' } });
-    t = await createTestApp(backend, { clock, env: { DOSSIER_ALLOW_PRIVATE_NETWORK: 'true' } });
+    t = await createTestApp(backend, { clock, env: { ...(await storeEnv()), DOSSIER_ALLOW_PRIVATE_NETWORK: 'true' } });
     ws = await t.workspace();
     await withExampleCaseTypes(t, ws.orgId);
   });
@@ -49,6 +52,20 @@ describeEachBackend('erasure', (backend) => {
     return parts.join('\n');
   }
 
+  /** The bucket's keys under this app's prefix (none with the database store). */
+  async function bucketListing(): Promise<string[]> {
+    const objects = t.ctx.blobs.objects;
+    if (store !== 's3' || !objects) return [];
+    return (await objects.bucket.list(objects.root)).objects.map((o) => o.key);
+  }
+
+  /** Every file s3rver wrote (objects and their metadata), as text: what someone with the bucket alone could read. */
+  async function rawBucket(): Promise<string> {
+    if (store !== 's3') return '';
+    const files = readdirSync((await testS3()).directory, { recursive: true, withFileTypes: true }).filter((d) => d.isFile());
+    return files.map((d) => readFileSync(join(d.parentPath, d.name)).toString('latin1')).join('\n');
+  }
+
   it('destroys bytes, page text and derived values of one document, keeps ids, statuses and events, and repeats', async () => {
     const first = await t.app.inject({
       method: 'POST',
@@ -62,12 +79,19 @@ describeEachBackend('erasure', (backend) => {
     await api('PATCH', `/api/v1/cases/${caseId}/facts/gross_pay`, { value: '7000.00', reason: 'rounded' });
     const before = await dumpDatabase();
     for (const s of UNIQUE) expect(before, s).toContain(s);
+    if (store === 's3') {
+      // The original is an object, and the bucket alone reads nothing of it.
+      expect((await bucketListing()).filter((k) => k.includes(`/docs/${docId}/`))).toHaveLength(1);
+      const raw = await rawBucket();
+      for (const s of UNIQUE) expect(raw, s).not.toContain(s);
+    }
 
     const erased = await api('DELETE', `/api/v1/cases/${caseId}/documents/${docId}`);
     expect(erased.statusCode).toBe(200);
     expect(erased.json()).toMatchObject({ doc_id: docId, case_id: caseId, status: 'erased' });
     const after = await dumpDatabase();
     for (const s of UNIQUE) expect(leaks(after, s), s).toEqual([]);
+    expect((await bucketListing()).filter((k) => k.includes(docId))).toEqual([]);
 
     const c = await readCase(t, ws, caseId);
     expect(c.workspace.documents).toEqual([expect.objectContaining({ doc_id: docId, status: 'erased', filename: null, sha256: null })]);
@@ -103,6 +127,7 @@ describeEachBackend('erasure', (backend) => {
     expect(erased.json().erased_document_ids).toHaveLength(2);
     const dump = await dumpDatabase();
     for (const s of UNIQUE) expect(leaks(dump, s), s).toEqual([]);
+    for (const id of erased.json().erased_document_ids as string[]) expect((await bucketListing()).filter((k) => k.includes(id)), id).toEqual([]);
     expect((await api('POST', `/api/v1/cases/${caseId}/erasure`)).statusCode).toBe(200);
     const pkg = await t.app.inject({ method: 'GET', url: `/api/v1/cases/${caseId}/package`, headers: { authorization: `Bearer ${ws.key}` } });
     expect(JSON.stringify(pkg.json())).not.toContain('Zarathustra');

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { ManualClock } from '../../src/ports/clock.ts';
 import { createTestApp, describeEachBackend, itOnPostgres, type TestApp, type TestWorkspace } from '../support/harness.ts';
+import { describeEachStore } from '../support/object-store.ts';
 import { uniqueKey, withExampleCaseTypes } from '../support/fixtures.ts';
 import { drainCaseJobs, eventTypes, readCase } from '../engine/engine-fixtures.ts';
 import { startDocumentServer } from './document-server.ts';
@@ -24,7 +25,7 @@ async function payStubPdf(): Promise<Buffer> {
   return Buffer.from(await doc.save());
 }
 
-describeEachBackend('POST /api/v1/process', (backend) => {
+describeEachStore('POST /api/v1/process', (backend, _store, storeEnv) => {
   let t: TestApp;
   let ws: TestWorkspace;
   let docs: Awaited<ReturnType<typeof startDocumentServer>>;
@@ -38,7 +39,7 @@ describeEachBackend('POST /api/v1/process', (backend) => {
       '/gone': { status: 404 },
       '/binary': { body: Buffer.from([0, 1, 2, 3, 255, 254, 0, 0]) },
     });
-    t = await createTestApp(backend, { clock, env: { DOSSIER_ALLOW_PRIVATE_NETWORK: 'true' } });
+    t = await createTestApp(backend, { clock, env: { ...(await storeEnv()), DOSSIER_ALLOW_PRIVATE_NETWORK: 'true' } });
     ws = await t.workspace();
     await withExampleCaseTypes(t, ws.orgId);
   }, 60_000);

@@ -110,3 +110,16 @@ it('opens with a quick start: a key, a session, dossier listen, an acknowledgeme
     expect(doc.info.description).toContain(step);
   }
 });
+
+it('lists every sample document outcome with its events, in the reference and in the README (issue 25 §3)', async () => {
+  const { SAMPLE_OUTCOMES } = await import('../../src/domain/samples/sample-url.ts');
+  const { readFileSync } = await import('node:fs');
+  const readme = readFileSync(join(root, 'README.md'), 'utf8');
+  const description = doc.info.description;
+  expect(description).toContain('## Sample documents (test mode)');
+  expect(description).toContain('dossier-test:<case_type_id>/<document_kind or upload node_id>/<outcome>');
+  for (const outcome of SAMPLE_OUTCOMES) {
+    expect(description, outcome).toMatch(new RegExp(`^\\| \`${outcome}\` \\|.*document\\.`, 'm'));
+    expect(readme, outcome).toMatch(new RegExp(`^\\| \`${outcome}\` \\|.*document\\.`, 'm'));
+  }
+});

@@ -9,6 +9,7 @@ import { drainCaseJobs } from '../engine/engine-fixtures.ts';
 import { startDocumentServer } from '../documents/document-server.ts';
 import { incomeVerification, uniqueKey } from '../support/fixtures.ts';
 import { createTestApp, describeEachBackend, type TestApp, type TestWorkspace } from '../support/harness.ts';
+import { describeEachStore } from '../support/object-store.ts';
 import { addEndpoint, insertCase } from '../webhooks/fixtures.ts';
 import { PAY_STUB } from './fixtures.ts';
 
@@ -127,7 +128,7 @@ describeEachBackend('webhook retention', (backend) => {
   });
 });
 
-describeEachBackend('document retention', (backend) => {
+describeEachStore('document retention', (backend, store, storeEnv) => {
   let t: TestApp;
   let ws: TestWorkspace;
   let docs: Awaited<ReturnType<typeof startDocumentServer>>;
@@ -135,7 +136,7 @@ describeEachBackend('document retention', (backend) => {
 
   beforeAll(async () => {
     docs = await startDocumentServer({ '/paystub.txt': { body: PAY_STUB, type: 'text/plain' } });
-    t = await createTestApp(backend, { clock, env: { DOSSIER_ALLOW_PRIVATE_NETWORK: 'true', DOCUMENT_RETENTION_DAYS: '30' } });
+    t = await createTestApp(backend, { clock, env: { ...(await storeEnv()), DOSSIER_ALLOW_PRIVATE_NETWORK: 'true', DOCUMENT_RETENTION_DAYS: '30' } });
     ws = await t.workspace();
     const variants: Record<string, Record<string, unknown>> = {
       week_kept: { retention: { documents_days: 7 } },
@@ -166,6 +167,12 @@ describeEachBackend('document retention', (backend) => {
   }
   const documentOf = (docId: string) => t.ctx.db.selectFrom('documents').selectAll().where('doc_id', '=', docId).executeTakeFirstOrThrow();
   const pagesOf = async (docId: string) => (await t.ctx.db.selectFrom('document_pages').select('page_index').where('doc_id', '=', docId).execute()).length;
+  /** The document's objects in the bucket (the S3 store), or its blob rows (the database store). */
+  const storedCopies = async (docId: string) => {
+    const objects = t.ctx.blobs.objects;
+    if (store === 's3' && objects) return (await objects.bucket.list(objects.folderOf(docId))).objects.length;
+    return (await t.ctx.db.selectFrom('document_blobs').select('doc_id').where('doc_id', '=', docId).execute()).length;
+  };
   const sweepAll = async () => {
     const sweep = documentRetentionSweep({ batch: 1 });
     let runs = 0;
@@ -193,6 +200,9 @@ describeEachBackend('document retention', (backend) => {
     const erased = await documentOf(week.docId);
     expect(erased).toMatchObject({ status: 'erased', filename: null, source_url: null, sha256: null });
     expect(await pagesOf(week.docId)).toBe(0);
+    // Retention deletes the stored file too: its object, on the S3 store.
+    expect(await storedCopies(week.docId)).toBe(0);
+    for (const c of [deflt, forever, open]) expect(await storedCopies(c.docId), c.caseId).toBe(1);
     const facts = await api('GET', `/api/v1/cases/${week.caseId}`);
     const employee = facts.json().workspace.facts.find((f: { fact_id: string }) => f.fact_id === 'employee_name');
     expect(employee).toMatchObject({ value: null, status: 'pending', evidence: [] });

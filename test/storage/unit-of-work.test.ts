@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { openDatabase, type DatabaseHandle } from '../../src/storage/database.ts';
 import type { Executor } from '../../src/storage/schema.ts';
-import { beforeCommit, inTransaction, inTransactionResult } from '../../src/storage/unit-of-work.ts';
+import { afterCommit, beforeCommit, inTransaction, inTransactionResult } from '../../src/storage/unit-of-work.ts';
 import { describeEachBackend, freshDatabase, type TestTarget } from '../support/harness.ts';
 
 const failure = { ok: false as const, code: 'invalid_request' };
@@ -112,5 +112,33 @@ describeEachBackend('nested units of work', (backend) => {
     });
     expect(outcome).toEqual(failure);
     expect(await written('e-')).toEqual([]);
+  });
+
+  it('runs afterCommit work once the unit commits, and none of a unit or nested unit that rolled back', async () => {
+    const ran: string[] = [];
+    await inTransaction(handle.db, async (tx) => {
+      afterCommit(tx, async () => void ran.push('committed'));
+      expect(ran).toEqual([]);
+      await inTransactionResult(tx, async (itx) => {
+        afterCommit(itx, async () => void ran.push('nested, rolled back'));
+        return failure;
+      });
+      await inTransactionResult(tx, async (itx) => {
+        afterCommit(itx, async () => void ran.push('nested, kept'));
+        return { ok: true as const, value: 1 };
+      });
+    });
+    expect(ran).toEqual(['committed', 'nested, kept']);
+    await inTransactionResult(handle.db, async (tx) => {
+      afterCommit(tx, async () => void ran.push('rolled back'));
+      return failure;
+    });
+    await expect(
+      inTransaction(handle.db, async (tx) => {
+        afterCommit(tx, async () => void ran.push('thrown'));
+        throw new Error('boom');
+      }),
+    ).rejects.toThrow('boom');
+    expect(ran).toEqual(['committed', 'nested, kept']);
   });
 });

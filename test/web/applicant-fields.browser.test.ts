@@ -106,7 +106,7 @@ describeInBrowser('applicant app in a browser: address, phone, radios, money and
       await look(page, `tenancy-check-${tag}`);
       await page.getByRole('button', { name: /^Submit/ }).click();
 
-      const done = page.getByRole('heading', { name: 'All done' });
+      const done = page.getByRole('heading', { name: 'Your answers have been sent' });
       if (js) await done.waitFor({ timeout: 60_000 });
       else {
         await expect.poll(async () => {

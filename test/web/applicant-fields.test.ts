@@ -71,7 +71,7 @@ describeEachBackend('applicant app: address, phone, one_of, money and checkbox f
     expect(page).toMatch(/aria-hidden="true">£<\/span>/);
     const empty = await agent.post(landing, {}, csrfOf(page));
     expect(empty.body).toContain('Saisissez la ligne 1 de l’adresse, en général le numéro et la rue');
-    expect(empty.body).toContain('Choisissez une réponse à « Where do you live now? »');
+    expect(empty.body).toContain('Choisissez une réponse à « Où vivez-vous actuellement ? »');
   });
 
   it('gives each type its own error, keeps what was typed, and links the summary to the box to fix', async () => {

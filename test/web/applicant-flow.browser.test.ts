@@ -70,7 +70,7 @@ describeInBrowser('applicant app in a browser: the complete flow', () => {
   }
 
   async function waitForDone(page: Page, js: boolean) {
-    const done = page.getByRole('heading', { name: 'All done' });
+    const done = page.getByRole('heading', { name: 'Your answers have been sent' });
     if (js) return done.waitFor({ timeout: 60_000 });
     // Without JavaScript the person reloads with "Check again" until the documents are read.
     await expect.poll(async () => {
@@ -119,7 +119,7 @@ describeInBrowser('applicant app in a browser: the complete flow', () => {
       await page.getByLabel('Day', { exact: true }).fill('7');
       await page.getByLabel('Month', { exact: true }).fill('3');
       await page.getByLabel('Year', { exact: true }).fill('1990');
-      await page.getByLabel('Monthly income (USD)').fill('2150');
+      await page.getByLabel('Monthly income').fill('2150');
       await page.getByRole('button', { name: 'Continue' }).click();
 
       await page.getByRole('heading', { name: 'Your most recent pay stub' }).waitFor();
@@ -225,7 +225,7 @@ describeInBrowser('applicant app in a browser: the complete flow', () => {
     const outline = await page.evaluate(() => getComputedStyle(document.activeElement!).backgroundColor);
     expect(outline).toBe('rgb(255, 210, 31)');
     await page.keyboard.press('Enter');
-    await page.getByRole('heading', { name: 'All done' }).waitFor({ timeout: 60_000 });
+    await page.getByRole('heading', { name: 'Your answers have been sent' }).waitFor({ timeout: 60_000 });
     await context.close();
   }, 180_000);
 });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createTestApp, describeEachBackend, type TestApp, type TestWorkspace } from '../support/harness.ts';
+import { createTestApp, type TestApp, type TestWorkspace } from '../support/harness.ts';
+import { describeEachStore } from '../support/object-store.ts';
 import { newSession, withExampleCaseTypes } from '../support/fixtures.ts';
 import { ApplicantAgent, multipartBody } from '../support/applicant.ts';
 import { cookieHeader, csrfOf } from '../support/web.ts';
@@ -16,12 +17,12 @@ export async function payStubPdf(opts: { name: string; payDate: string; gross?: 
   ]);
 }
 
-describeEachBackend('applicant app: uploads, check answers, submit, status and follow-ups', (backend) => {
+describeEachStore('applicant app: uploads, check answers, submit, status and follow-ups', (backend, _store, storeEnv) => {
   let t: TestApp;
   let ws: TestWorkspace;
   const today = () => t.clock.now().toISOString().slice(0, 10);
   beforeAll(async () => {
-    t = await createTestApp(backend);
+    t = await createTestApp(backend, { env: await storeEnv() });
     ws = await t.workspace({ name: 'Acme Lending' });
     await withExampleCaseTypes(t, ws.orgId);
   });
@@ -190,7 +191,10 @@ describeEachBackend('applicant app: uploads, check answers, submit, status and f
 
     await drainCaseJobs(t);
     const done = await agent.get(`${base}/status`);
-    expect(done.body).toContain('All done');
+    // The case waits for an underwriter: the page says the answers were sent, never "All done" (issue 26).
+    expect(done.body).toContain('Your answers have been sent');
+    expect(done.body).not.toContain('All done');
+    expect(done.body).toContain('An underwriter reviews your documents, usually within a working day.');
     const href = /href="(https:\/\/acme\.example\/done[^"]*)"/.exec(done.body)?.[1]?.replaceAll('&amp;', '&');
     const back = new URL(href!);
     expect(back.searchParams.get('ref')).toBe('7');

@@ -132,7 +132,7 @@ describeEachBackend('applicant app: the signed link, its cookie and the first fo
     expect(bad.body).toContain('Enter an email address in the correct format, like name@example.com');
     expect(bad.body).toContain('href="#date_of_birth-day"');
     expect(bad.body).toContain('Date of birth must be a real date');
-    expect(bad.body).toContain('Monthly income (USD) must be an amount of money');
+    expect(bad.body).toContain('Monthly income must be an amount of money');
     expect(bad.body).toContain('value="jane@"');
     expect(bad.body).toContain('value="lots"');
     expect(bad.body).toContain('aria-invalid="true"');

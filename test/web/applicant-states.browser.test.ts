@@ -90,13 +90,13 @@ describeInBrowser('applicant app in a browser: errors, links, resume, double sub
     await p.getByLabel('Day', { exact: true }).fill('31');
     await p.getByLabel('Month', { exact: true }).fill('2');
     await p.getByLabel('Year', { exact: true }).fill('1990');
-    await p.getByLabel('Monthly income (USD)').fill('lots');
+    await p.getByLabel('Monthly income').fill('lots');
     await p.getByRole('button', { name: 'Continue' }).click();
     await p.getByRole('link', { name: 'Enter an email address in the correct format, like name@example.com' }).waitFor();
     expect(await p.getByRole('link', { name: 'Date of birth must be a real date' }).count()).toBe(1);
-    expect(await p.getByRole('link', { name: 'Monthly income (USD) must be an amount of money, like 1250 or 1250.50' }).count()).toBe(1);
+    expect(await p.getByRole('link', { name: 'Monthly income must be an amount of money, like 1250 or 1250.50' }).count()).toBe(1);
     expect(await p.getByLabel('Email address').inputValue()).toBe('jane@');
-    expect(await p.getByLabel('Monthly income (USD)').inputValue()).toBe('lots');
+    expect(await p.getByLabel('Monthly income').inputValue()).toBe('lots');
     // An error-summary link takes the person to the field.
     await p.getByRole('link', { name: 'Date of birth must be a real date' }).click();
     await expect.poll(() => p.evaluate(() => document.activeElement?.id)).toBe('date_of_birth-day');
@@ -250,7 +250,7 @@ describeInBrowser('applicant app in a browser: errors, links, resume, double sub
     await later.goto(linkOf(s.signed_url));
     await later.getByLabel('Gross pay').fill('2,150.00');
     await later.getByRole('button', { name: 'Send your answers' }).click();
-    await later.getByRole('heading', { name: 'All done' }).waitFor({ timeout: 60_000 });
+    await later.getByRole('heading', { name: 'Your answers have been sent' }).waitFor({ timeout: 60_000 });
     const record = await readCase(t, ws, s.case_id);
     expect(record.runtime_status).toBe('ready_for_review');
     const gross = (record.workspace.facts as Array<{ fact_id: string; value: string; source: string }>).find((f) => f.fact_id === 'gross_pay');

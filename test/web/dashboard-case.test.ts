@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ManualClock } from '../../src/ports/clock.ts';
-import { createTestApp, describeEachBackend, until, type TestApp, type TestWorkspace } from '../support/harness.ts';
+import { createTestApp, until, type TestApp, type TestWorkspace } from '../support/harness.ts';
+import { describeEachStore } from '../support/object-store.ts';
 import { withExampleCaseTypes } from '../support/fixtures.ts';
 import { csrfOf, form, FORM, newOperator, signInOperator } from '../support/web.ts';
 import { readCase } from '../engine/engine-fixtures.ts';
@@ -9,7 +10,7 @@ import { addEndpoint, startDeliveries, startReceiver, verifySignatures, type Rec
 import { payStubPdf, processedCase } from './console-fixtures.ts';
 import { savePageImagesOfLiveDocument } from '../../src/storage/page-images.ts';
 
-describeEachBackend('dashboard case page and operator actions', (backend) => {
+describeEachStore('dashboard case page and operator actions', (backend, _store, storeEnv) => {
   let t: TestApp;
   let ws: TestWorkspace;
   let docs: Awaited<ReturnType<typeof startDocumentServer>>;
@@ -23,7 +24,7 @@ describeEachBackend('dashboard case page and operator actions', (backend) => {
   beforeAll(async () => {
     docs = await startDocumentServer({ '/stub.pdf': { body: await payStubPdf(2), type: 'application/pdf' } });
     receiver = await startReceiver();
-    t = await createTestApp(backend, { clock, env: { DOSSIER_ALLOW_PRIVATE_NETWORK: 'true' } });
+    t = await createTestApp(backend, { clock, env: { ...(await storeEnv()), DOSSIER_ALLOW_PRIVATE_NETWORK: 'true' } });
     ws = await t.workspace();
     await withExampleCaseTypes(t, ws.orgId);
     secret = (await addEndpoint(t.ctx, ws.orgId, receiver.url, ['v1.case.completed'])).signing_secret;

@@ -99,6 +99,23 @@ describeEachBackend('developer settings: case types, account, notifications, rol
     expect(row.workflow_version).toBe('v2');
   });
 
+  it('lists missing translations per locale as warnings: the case type is stored, the page names each missing text (issue 26)', async () => {
+    const partial = structuredClone(incomeVerification) as { case_type_id: string; translations: Record<string, Record<string, string>> };
+    partial.case_type_id = 'partly_translated';
+    delete partial.translations.de!['fields.email.label'];
+    delete partial.translations.es;
+    const res = await upload({ definition_text: JSON.stringify(partial) });
+    expect(res.statusCode).toBe(303);
+    const flash = res.cookies.find((c) => c.name === 'dossier_flash')!;
+    const after = await t.app.inject({ method: 'GET', url: String(res.headers.location), headers: { cookie: `${adminCookie}; dossier_flash=${flash.value}` } });
+    expect(after.body).toContain('partly_translated is stored as version v1. 2 languages have missing translations');
+    const view = await admin.get('/dashboard/developers/case-types/partly_translated');
+    expect(view.body).toContain('Warning: 1 text without a German translation, 15 texts without a Spanish translation');
+    expect(view.body).toContain('<li><code>fields.email.label</code>: Email address</li>');
+    const complete = await admin.get('/dashboard/developers/case-types/income_verification');
+    expect(complete.body).toContain('Every applicant-facing text is translated into French, German and Spanish.');
+  });
+
   it('accepting the terms records version, time and operator, and lets live sessions through', async () => {
     const live = await t.createKey(ws.orgId, { environment: 'live' });
     const create = () =>

@@ -11,7 +11,7 @@ const body = '{"id":"evt_1","type":"v1.intake.submitted","data":{}}';
 function delivery(endpointId: string, secretBox: string): ClaimedDelivery {
   return {
     delivery_id: 'dlv_1', org_id: 'org_1', environment: 'test', endpoint_id: endpointId, event_id: 'evt_1', event_type: 'v1.intake.submitted',
-    case_id: null, payload: body, attempt_count: 0, total_attempts: 0, url: 'https://example.com/hook', enabled: true,
+    case_id: null, payload: body, attempt_count: 0, total_attempts: 0, url: 'https://example.com/hook', kind: 'url', enabled: true,
     secret_box: secretBox, previous_secret_box: null, previous_secret_expires_at: null,
   };
 }

@@ -9,6 +9,7 @@ import {
   rotateEndpointSecret,
 } from '../../domain/webhooks/endpoints.ts';
 import type { Result } from '../../domain/errors.ts';
+import { listenerStates } from '../../domain/webhooks/listeners.ts';
 import type { Tenant } from '../../ports/tenant.ts';
 import { listNotificationViews } from '../../domain/webhooks/notifications.ts';
 import { cliError } from '../output.ts';
@@ -56,7 +57,15 @@ export const ENDPOINT_COMMANDS: readonly AdminCommand[] = [
     options: { org: { type: 'string' }, env: { type: 'string' } },
     async run(ctx, values) {
       const flags = listFlags.parse(values);
-      return { endpoints: await listEndpointViews(ctx, { tenant: { orgId: flags.org, environment: flags.env } }) };
+      const tenant = { orgId: flags.org, environment: flags.env };
+      const [endpoints, listeners] = await Promise.all([listEndpointViews(ctx, { tenant }), listenerStates(ctx, tenant)]);
+      // A `dossier listen` listener is an endpoint of its own kind: its URL is where the CLI forwards, shown only.
+      return {
+        endpoints: endpoints.map((e) => {
+          const listener = listeners.get(e.endpoint_id);
+          return listener ? { ...e, kind: 'listener', listener } : { ...e, kind: 'url' };
+        }),
+      };
     },
   },
   {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { createApiKey, locateApiKeyUnscoped, revokeApiKey } from '../../domain/keys/keys.ts';
+import { createListenerKey } from '../../domain/webhooks/listeners.ts';
 import { countFlag, envFlag, orgFlag, reported, type AdminCommand } from './command.ts';
 
 const durationPattern = /^(\d+)([smhd])$/;
@@ -51,6 +52,16 @@ export const KEY_COMMANDS: readonly AdminCommand[] = [
           ...(flags['rate-limit'] !== undefined ? { rateLimitPerMinute: flags['rate-limit'] } : {}),
         }),
       );
+    },
+  },
+  {
+    // What `dossier listen` asks the local deployment for when it is given no --api-key.
+    path: ['key', 'listen'],
+    usage: 'dossier key listen [--org ORG_ID]   (a test key with the webhooks:listen scope, valid 24 hours)',
+    options: { org: { type: 'string' } },
+    async run(ctx, values) {
+      const flags = z.object({ org: orgFlag.optional() }).parse(values);
+      return reported(await createListenerKey(ctx, flags.org !== undefined ? { orgId: flags.org } : {}));
     },
   },
   {

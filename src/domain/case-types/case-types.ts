@@ -46,13 +46,26 @@ export function toCaseTypeView(row: CaseTypeRow): CaseTypeView {
   };
 }
 
-/** What decides how a case behaves; the display name is not part of it, so renaming keeps the version. */
+/**
+ * What a pinned case reads: the display name is not part of it, so renaming keeps the version.
+ * The applicant's texts are (labels already were, in the workflow): a case reads its pinned
+ * version, so a new translation reaches new cases only through a new version. They join the hash
+ * only when present, so a definition without them keeps the hash it always had.
+ */
 function behaviourHash(def: CaseTypeDefinition): string {
-  return sha256Hex(canonicalJson({ operating_mode: def.operating_mode, facts: def.facts, workflow: def.workflow }));
+  return sha256Hex(
+    canonicalJson({
+      operating_mode: def.operating_mode,
+      facts: def.facts,
+      workflow: def.workflow,
+      ...(def.finish ? { finish: def.finish } : {}),
+      ...(def.translations ? { translations: def.translations } : {}),
+    }),
+  );
 }
 
 export type PutCaseTypeOutcome =
-  | { ok: true; value: { case_type_id: string; environment: Environment; workflow_version: string; version_created: boolean } }
+  | { ok: true; value: { case_type_id: string; environment: Environment; workflow_version: string; version_created: boolean; warnings: DefinitionProblem[] } }
   | { ok: false; problems: DefinitionProblem[] };
 
 /**
@@ -104,7 +117,7 @@ export async function putCaseType(
         created_at: now,
       });
     }
-    return { ok: true, value: { case_type_id: def.case_type_id, environment: input.environment, workflow_version: workflowVersion, version_created: versionCreated } };
+    return { ok: true, value: { case_type_id: def.case_type_id, environment: input.environment, workflow_version: workflowVersion, version_created: versionCreated, warnings: parsed.warnings } };
   });
 }
 

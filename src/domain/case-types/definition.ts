@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { templateReferences } from '../connectors/templates.ts';
+import { translationWarnings, unknownTranslationKeys } from './translations.ts';
 
 /**
  * The case type format of contract §7, as in shared/examples/case-types: facts to extract,
@@ -35,6 +36,8 @@ const factDefinition = z.strictObject({
 const formField = z.strictObject({
   field_id: identifier,
   label: sentence,
+  /** Help shown under the label ("As it appears on your passport"). */
+  hint: sentence.optional(),
   type: z.enum(FIELD_TYPES),
   required: z.boolean().default(false),
   options: z.array(z.string().trim().min(1).max(200)).min(1).max(100).optional(),
@@ -116,8 +119,17 @@ export const caseTypeDefinitionSchema = z
     }),
     /** Documents are erased this many days after a case completes; null keeps them even when DOCUMENT_RETENTION_DAYS is set. */
     retention: z.strictObject({ documents_days: z.number().int().positive().max(36_500).nullable() }).optional(),
+    /** The applicant's last page: what happens next, in the case type's words (a default per operating mode otherwise). */
+    finish: z.strictObject({ what_happens_next: z.string().trim().min(1).max(1000) }).optional(),
+    /** Applicant-facing texts in other locales, by key (see translations.ts for the keys). */
+    translations: z
+      .record(z.string().regex(/^[a-z]{2}$/, 'must be a two-letter language code, like fr'), z.record(z.string().min(1).max(300), z.string().trim().min(1).max(1000)))
+      .optional(),
   })
   .superRefine((def, ctx) => {
+    if (def.translations) {
+      for (const p of unknownTranslationKeys(def, def.translations)) ctx.addIssue({ code: 'custom', path: p.at, message: p.message });
+    }
     const duplicates = (values: string[], path: (i: number) => PropertyKey[], what: string) => {
       const seen = new Set<string>();
       values.forEach((v, i) => {
@@ -247,9 +259,12 @@ export function jsonPath(path: readonly PropertyKey[]): string {
   return path.reduce<string>((acc, p) => (typeof p === 'number' ? `${acc}[${p}]` : `${acc}.${String(p)}`), '$');
 }
 
-/** Every problem at once, each with its JSON path: fixing one at a time is a poor way to learn a format. */
-export function parseCaseTypeDefinition(input: unknown): { ok: true; value: CaseTypeDefinition } | { ok: false; problems: DefinitionProblem[] } {
+/**
+ * Every problem at once, each with its JSON path: fixing one at a time is a poor way to learn a
+ * format. Warnings (texts not yet translated into an applicant locale) do not stop the case type.
+ */
+export function parseCaseTypeDefinition(input: unknown): { ok: true; value: CaseTypeDefinition; warnings: DefinitionProblem[] } | { ok: false; problems: DefinitionProblem[] } {
   const parsed = caseTypeDefinitionSchema.safeParse(input);
-  if (parsed.success) return { ok: true, value: parsed.data };
+  if (parsed.success) return { ok: true, value: parsed.data, warnings: translationWarnings(parsed.data) };
   return { ok: false, problems: parsed.error.issues.map((i) => ({ path: jsonPath(i.path), message: i.message })) };
 }

@@ -4,7 +4,6 @@ import { updateCaseRow } from '../../storage/cases.ts';
 import { deletePages, findDocument, selectCaseDocuments, updateDocument } from '../../storage/documents.ts';
 import { forgetDocumentSourcedPreviousValues } from '../../storage/fact-corrections.ts';
 import { selectCaseFacts, updateFactRow } from '../../storage/facts.ts';
-import { deletePageImages } from '../../storage/page-images.ts';
 import { toJsonb } from '../../storage/json.ts';
 import type { Db, Tx } from '../../storage/schema.ts';
 import { inTransactionResult } from '../../storage/unit-of-work.ts';
@@ -73,9 +72,9 @@ async function eraseDocuments(tx: Tx, deps: EraseDeps, row: CaseRow, docIds: str
   const now = deps.clock.now();
   const erased = new Set(docIds);
   for (const docId of docIds) {
+    // The bytes and page images (rows now; objects in a bucket once this commits).
     await deps.blobs.delete(tx, docId);
     await deletePages(tx, docId);
-    await deletePageImages(tx, docId);
     // The name and address it was fetched from can carry personal data too; the hash identifies the content.
     await updateDocument(tx, tenantOfRow(row), docId, { status: 'erased', erased_at: now, updated_at: now, filename: null, source_url: null, sha256: null });
   }

@@ -9,6 +9,7 @@ export const SCOPES = [
   'webhooks:write',
   'webhooks:test',
   'webhooks:acknowledge',
+  'webhooks:listen',
   'connectors:read',
   'connectors:write',
 ] as const;

@@ -16,6 +16,8 @@ import { MAX_DOCUMENT_BYTES, type DocumentExtractor, type PageRenderer } from '.
 import { prerenderPageImages } from '../console/page-images.ts';
 import { extractFacts, factsForDocumentKind, type ExtractedFact } from '../extraction/index.ts';
 import { documentFormatOf, type Metrics } from '../../metrics/metrics.ts';
+import { SIMULATED_SLOW_READ_MS, waitForSimulatedRead } from '../samples/sample-document.ts';
+import { isSampleDocumentUrl } from '../samples/sample-url.ts';
 import { tenantOfRow } from '../../ports/tenant.ts';
 
 export interface DocumentJobDeps extends WriterDeps {
@@ -31,6 +33,8 @@ export interface DocumentJobDeps extends WriterDeps {
   metrics?: Pick<Metrics, 'observeExtraction'>;
   /** Fetch deadline for a document (connect + headers + body). */
   fetchTimeoutMs?: number;
+  /** How long a `slow` sample document takes to read (test mode; SIMULATED_SLOW_READ_MS). */
+  simulatedSlowReadMs?: number;
 }
 
 const FETCH_TIMEOUT_MS = 30_000;
@@ -70,6 +74,7 @@ export async function processDocumentJob(deps: DocumentJobDeps, input: { docId: 
 
   const bytes = await obtainBytes(deps, doc);
   if (!bytes.ok) return finishFailed(deps, doc, bytes.reason, cause);
+  await waitForSimulatedRead(doc, deps.simulatedSlowReadMs ?? SIMULATED_SLOW_READ_MS);
   const started = performance.now();
   const extracted = await deps.extractor.extractPages({ bytes: bytes.value });
   deps.metrics?.observeExtraction({
@@ -80,11 +85,14 @@ export async function processDocumentJob(deps: DocumentJobDeps, input: { docId: 
   });
   if (!extracted.ok) return finishFailed(deps, doc, extracted.reason_code, cause, bytes.fetched ? bytes.value : undefined);
 
+  // A fetched document's bytes are stored before the row that names them commits; a store that
+  // is down throws here and the job is retried.
+  const staged = bytes.fetched ? await deps.blobs.stage(doc.doc_id, bytes.value) : undefined;
   const evidencePages = await inTransaction(deps.db, async (tx) => {
     const row = await lockCaseRow(tx, { tenant: tenantOfRow(doc), caseId: doc.case_id });
     const current = await findDocument(tx, tenantOfRow(doc), doc.doc_id);
     if (!row || current?.status !== 'processing') return undefined;
-    if (bytes.fetched) await deps.blobs.put(tx, doc.doc_id, bytes.value);
+    if (staged) await deps.blobs.attach(tx, staged);
     await savePages(tx, doc.doc_id, extracted.value.pages);
     const definition = await pinnedDefinition(tx, row);
     const wanted = doc.document_kind ? factsForDocumentKind(definition.facts, doc.document_kind) : definition.facts;
@@ -107,11 +115,15 @@ export async function processDocumentJob(deps: DocumentJobDeps, input: { docId: 
     });
     await moveOnWhenProcessed(tx, deps, row, cause);
     return facts.flatMap((f) => f.evidence.filter((e) => e.doc_id === doc.doc_id).map((e) => e.page_index));
+  }).catch(async (err: unknown) => {
+    if (staged) await deps.blobs.discard(staged);
+    throw err;
   });
+  if (staged && !evidencePages) await deps.blobs.discard(staged);
   // After the commit (the case has moved on): the pages an operator will look at first are drawn
   // now, in an extraction child, so the case page finds them ready. A failure here costs only that.
   if (evidencePages && deps.renderer && extracted.value.mime_type === 'application/pdf') {
-    await prerenderPageImages({ db: deps.db, clock: deps.clock, renderer: deps.renderer }, { tenant: tenantOfRow(doc), docId: doc.doc_id, bytes: bytes.value, pageIndexes: evidencePages }).catch((err: unknown) => {
+    await prerenderPageImages({ db: deps.db, clock: deps.clock, renderer: deps.renderer, blobs: deps.blobs }, { tenant: tenantOfRow(doc), docId: doc.doc_id, bytes: bytes.value, pageIndexes: evidencePages }).catch((err: unknown) => {
       deps.logger.warn({ doc_id: doc.doc_id, err: err instanceof Error ? err.message : String(err) }, 'page images not drawn ahead of time');
     });
   }
@@ -133,9 +145,12 @@ export async function abandonDocumentJob(deps: Omit<DocumentJobDeps, 'extractor'
 type Bytes = { ok: true; value: Uint8Array; fetched: boolean } | { ok: false; reason: string };
 
 async function obtainBytes(deps: DocumentJobDeps, doc: DocumentRow): Promise<Bytes> {
-  if (doc.source !== 'url' || !doc.source_url) {
+  // An upload, or a sample document (drawn and stored when it was asked for): never fetched.
+  if (doc.source !== 'url' || !doc.source_url || isSampleDocumentUrl(doc.source_url)) {
+    // Extraction reads from the store. A store that is down throws (the job is retried); a row
+    // whose object is gone fails the document with `document_unavailable`.
     const stored = await deps.blobs.get(deps.db, doc.doc_id);
-    return stored ? { ok: true, value: stored, fetched: false } : { ok: false, reason: 'missing_bytes' };
+    return stored.ok ? { ok: true, value: stored.bytes, fetched: false } : { ok: false, reason: stored.reason === 'no_bytes' ? 'missing_bytes' : stored.reason };
   }
   const answer = await deps.http.fetch({
     url: doc.source_url,

@@ -1,7 +1,7 @@
 import type { AppContext } from '../deps.ts';
 import { checkOutboundUrlResolved, systemLookup, type Lookup } from '../../net/address-policy.ts';
 import { enqueueCaseJob } from '../../storage/case-jobs.ts';
-import { updateCaseRow } from '../../storage/cases.ts';
+import { updateCaseRow, type CaseRow } from '../../storage/cases.ts';
 import { insertDocument } from '../../storage/documents.ts';
 import { toJsonb } from '../../storage/json.ts';
 import type { Tx } from '../../storage/schema.ts';
@@ -15,6 +15,9 @@ import { runIdempotentOperation } from '../idempotency/idempotent-operation.ts';
 import { passLiveAccessGates } from '../sessions/account-gates.ts';
 import { currentCaseTypeVersion, externalCaseIdFree, externalCaseIdRace } from '../cases/case-target.ts';
 import type { AuthenticatedKey } from '../keys/authenticate.ts';
+import { pinnedDefinition } from '../cases/load-case.ts';
+import { drawSampleDocument, sampleAddressFor, type DrawnSample } from '../samples/sample-document.ts';
+import { isSampleDocumentUrl, type SampleAddress } from '../samples/sample-url.ts';
 import { tenantOfRow } from '../../ports/tenant.ts';
 
 export const DOCUMENT_PROCESSING_JOB = 'document_processing';
@@ -42,14 +45,28 @@ export interface ProcessInput {
  * address public unless DOSSIER_ALLOW_PRIVATE_NETWORK), then — idempotently, in one transaction —
  * opens a case (or adds to the one named), records the document and queues its processing. The
  * worker fetches it, checking the address again at connection time.
+ *
+ * A `dossier-test:` address (test keys only) names a built-in sample document instead: it is drawn
+ * here, from the case's pinned definition and answers, stored like an upload, and read by the
+ * worker like any other document (samples/sample-url.ts has the grammar and the outcomes).
  */
 export async function processDocument(
-  deps: Pick<AppContext, 'db' | 'clock' | 'ids' | 'config' | 'secret' | 'enqueueWebhook' | 'enqueueActions'> & { lookup?: Lookup },
+  deps: Pick<AppContext, 'db' | 'clock' | 'ids' | 'config' | 'secret' | 'enqueueWebhook' | 'enqueueActions' | 'blobs'> & { lookup?: Lookup },
   input: ProcessInput,
 ): Promise<Result<IdempotentResponse>> {
-  const { key, request } = input;
-  const urlCheck = await checkOutboundUrlResolved(request.document_url, { allowPrivateNetwork: deps.config.allowPrivateNetwork }, deps.lookup ?? systemLookup);
-  if (!urlCheck.ok) return failOn('document_url', 'invalid_document_url', `document_url ${urlCheck.message}: it must be a public https URL.`);
+  const { key } = input;
+  // Routed before the URL check, which would refuse the scheme with a less useful message.
+  let sample: SampleAddress | undefined;
+  if (isSampleDocumentUrl(input.request.document_url)) {
+    const address = sampleAddressFor(input.request.document_url, key.environment);
+    if (!address.ok) return address;
+    sample = address.value;
+  } else {
+    const urlCheck = await checkOutboundUrlResolved(input.request.document_url, { allowPrivateNetwork: deps.config.allowPrivateNetwork }, deps.lookup ?? systemLookup);
+    if (!urlCheck.ok) return failOn('document_url', 'invalid_document_url', `document_url ${urlCheck.message}: it must be a public https URL.`);
+  }
+  // A sample's address names its case type: a new case may take it from there.
+  const request = sample && input.request.case_id === undefined && input.request.case_type_id === undefined ? { ...input.request, case_type_id: sample.caseTypeId } : input.request;
   if (request.case_id === undefined && request.case_type_id === undefined) {
     return failOn('case_type_id', 'missing_case_type_id', 'case_type_id is required unless case_id names an existing case.');
   }
@@ -63,6 +80,10 @@ export async function processDocument(
       const target = request.case_id !== undefined ? await existingCase(tx, deps, key, request, cause) : await newCase(tx, deps, key, request, cause);
       if (!target.ok) return target;
       const caseRow = target.value;
+      const drawn = sample ? await drawSampleFor(tx, caseRow, sample, request, now) : undefined;
+      if (drawn && !drawn.ok) return drawn;
+      const drawnSample = drawn?.value;
+      const documentKind = drawnSample?.plan.documentKind ?? request.document_kind ?? null;
 
       const docId = deps.ids.next('doc');
       await insertDocument(tx, {
@@ -70,24 +91,27 @@ export async function processDocument(
         case_id: caseRow.case_id,
         org_id: caseRow.org_id,
         environment: caseRow.environment,
-        document_kind: request.document_kind ?? null,
-        filename: request.filename ?? null,
+        document_kind: documentKind,
+        filename: request.filename ?? drawnSample?.filename ?? null,
         source: 'url',
-        source_url: request.document_url,
+        source_url: drawnSample?.sourceUrl ?? request.document_url,
         status: 'uploaded',
         failure_reason: null,
-        mime_type: null,
-        byte_size: null,
+        mime_type: drawnSample ? 'application/pdf' : null,
+        byte_size: drawnSample?.bytes.byteLength ?? null,
         sha256: null,
         page_count: null,
         created_at: now,
         updated_at: now,
         erased_at: null,
       });
+      // A sample's bytes are stored now, as an upload's are: the worker reads them instead of fetching.
+      // Staged before the row commits; a transaction that fails leaves an object the orphan sweep removes.
+      if (drawnSample) await deps.blobs.attach(tx, await deps.blobs.stage(docId, drawnSample.bytes));
       await recordCaseEvent(tx, deps, {
         caseRow,
         eventType: 'document.uploaded',
-        data: { doc_id: docId, source: 'url', document_kind: request.document_kind ?? null },
+        data: { doc_id: docId, source: 'url', document_kind: documentKind },
         cause,
       });
       await enqueueCaseJob(tx, {
@@ -106,6 +130,15 @@ export async function processDocument(
     if (race) return race;
     throw err;
   }
+}
+
+/** Draws the sample for the case as it now stands; a document_kind given beside the address must agree with it. */
+async function drawSampleFor(tx: Tx, row: CaseRow, address: SampleAddress, request: ProcessRequest, now: Date): Promise<Result<DrawnSample>> {
+  const drawn = await drawSampleDocument({ definition: await pinnedDefinition(tx, row), address, answers: { ...row.prefill, ...row.structured_inputs }, now });
+  if (drawn.ok && request.document_kind !== undefined && request.document_kind !== drawn.value.plan.documentKind) {
+    return failOn('document_kind', 'invalid_request', `document_kind is ${request.document_kind}, but document_url names a sample of kind ${drawn.value.plan.documentKind}.`);
+  }
+  return drawn;
 }
 
 type Writer = Pick<AppContext, 'clock' | 'ids' | 'enqueueWebhook' | 'enqueueActions'>;

@@ -1,7 +1,7 @@
 import type { BlobStore } from '../../ports/blob-store.ts';
 import type { Clock } from '../../ports/clock.ts';
 import { selectCaseFacts } from '../../storage/facts.ts';
-import type { PageImageRow } from '../../storage/page-images.ts';
+import type { PageImageMeta } from '../../storage/page-images.ts';
 import type { Executor } from '../../storage/schema.ts';
 import type { FactDefinition, UploadNode } from '../case-types/definition.ts';
 import { confirmableFactIds } from '../case-types/fact-roles.ts';
@@ -62,7 +62,7 @@ export async function readExtractedForConfirm(deps: ConfirmDeps, input: { intake
 }
 
 /** A page image of one of the applicant's own files, for the crops of the confirm page. */
-export async function readApplicantPageImage(deps: ConfirmDeps, input: { intake: ApplicantIntake; docId: string; pageIndex: number }): Promise<Result<PageImageRow>> {
+export async function readApplicantPageImage(deps: ConfirmDeps, input: { intake: ApplicantIntake; docId: string; pageIndex: number }): Promise<Result<PageImageMeta & { bytes: Buffer }>> {
   const { intake } = input;
   if (!intake.documents.some((d) => d.doc_id === input.docId)) return fail('not_found', 'No such file in this intake.');
   return readPageImage(deps, { tenant: { orgId: intake.org_id, environment: intake.environment }, ref: { caseId: intake.case_id, docId: input.docId, pageIndex: input.pageIndex } });

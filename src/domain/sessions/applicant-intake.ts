@@ -35,6 +35,8 @@ export interface ApplicantFollowUp {
 export interface ApplicantIntake {
   session_id: string;
   case_id: string;
+  /** The integrator's own reference for the case, shown to the applicant when given. */
+  external_case_id: string | null;
   org_id: string;
   status: SessionStatus;
   expired: boolean;
@@ -70,6 +72,7 @@ export async function loadApplicantIntake(deps: { db: Db; clock: WriterDeps['clo
   return ok({
     session_id: row.session_id,
     case_id: row.case_id,
+    external_case_id: row.external_case_id,
     org_id: row.org_id,
     status: row.status,
     expired: row.status === 'expired' || row.expires_at <= deps.clock.now(),
@@ -121,7 +124,15 @@ export function uploadKind(definition: CaseTypeDefinition, documentKind: string)
  */
 export async function uploadApplicantDocument(
   deps: IntakeDeps,
-  input: ApplicantProof & { documentKind: string; filename: string; bytes: Uint8Array; traceId: string; replaces?: string | undefined },
+  input: ApplicantProof & {
+    documentKind: string;
+    filename: string;
+    bytes: Uint8Array;
+    traceId: string;
+    replaces?: string | undefined;
+    /** A sample document's address (samples/sample-url.ts): test sessions only, a PDF whatever the kind accepts. */
+    sampleUrl?: string | undefined;
+  },
 ): Promise<Result<UploadOutcome>> {
   const refused = (problem: UploadProblem) => ok<UploadOutcome>({ kind: 'refused', problem });
   const sniffed = await sniffDocumentType(input.bytes);
@@ -131,18 +142,24 @@ export async function uploadApplicantDocument(
   const mime = sniffed.ok ? sniffed.value : null;
   const locked = mime === 'application/pdf' && (await pdfNeedsPassword(input.bytes));
   const now = deps.clock.now();
-  return inTransactionResult(deps.db, async (tx) => {
+  // The object is written before its row commits (a bucket is outside the transaction), and
+  // only for a file that can be accepted; a store that is down throws here, before anything is
+  // written, and the applicant is asked to try again.
+  const docId = deps.ids.next('doc');
+  const staged = !problem && !locked ? await deps.blobs.stage(docId, input.bytes) : undefined;
+  const outcome = await inTransactionResult(deps.db, async (tx) => {
     const authorized = await authorizeApplicant(tx, input);
     if (!authorized.ok) return authorized;
     const session = authorized.value;
     if (!writable(session, now)) return refused('closed');
+    if (input.sampleUrl !== undefined && session.environment !== 'test') return fail('invalid_request', 'Sample documents are for test mode only.');
     let row = await lockCaseRow(tx, { tenant: tenantOfRow(session), caseId: session.case_id });
     if (!row) return fail('not_found', 'No such case.');
     const definition = await pinnedDefinition(tx, row);
     const kind = uploadKind(definition, input.documentKind);
     if (!kind) return fail('invalid_request', `This intake asks for no document of kind ${input.documentKind}.`);
     if (problem) return refused(problem);
-    if (!mime || !(kind.accept as readonly string[]).includes(mime)) return refused('wrong_type');
+    if (!mime || (!(kind.accept as readonly string[]).includes(mime) && input.sampleUrl === undefined)) return refused('wrong_type');
     if (locked) return refused('password_protected');
     if ((await countLiveDocumentsOfKind(tx, tenantOfRow(row), row.case_id, input.documentKind)) >= kind.max_files) return refused('too_many_files');
 
@@ -156,7 +173,6 @@ export async function uploadApplicantDocument(
         row = (await lockCaseRow(tx, { tenant: tenantOfRow(row), caseId: row.case_id }))!;
       }
     }
-    const docId = deps.ids.next('doc');
     await insertDocument(tx, {
       doc_id: docId,
       case_id: row.case_id,
@@ -165,7 +181,7 @@ export async function uploadApplicantDocument(
       document_kind: input.documentKind,
       filename: cleanFilename(input.filename),
       source: 'upload',
-      source_url: null,
+      source_url: input.sampleUrl ?? null,
       status: 'uploaded',
       failure_reason: null,
       mime_type: mime,
@@ -176,7 +192,7 @@ export async function uploadApplicantDocument(
       updated_at: now,
       erased_at: null,
     });
-    await deps.blobs.put(tx, docId, input.bytes);
+    await deps.blobs.attach(tx, staged!);
     await recordCaseEvent(tx, deps, {
       caseRow: row,
       eventType: 'document.uploaded',
@@ -187,7 +203,13 @@ export async function uploadApplicantDocument(
     // As /process does for a case that is still open: processing takes it back to the applicant when done.
     if (row.runtime_status === 'intake_in_progress') await transitionCase(tx, deps, { row, to: 'processing', cause });
     return ok<UploadOutcome>({ kind: 'uploaded', doc_id: docId });
+  }).catch(async (err: unknown) => {
+    if (staged) await deps.blobs.discard(staged);
+    throw err;
   });
+  // Refused (or rolled back): the object has no row and goes now, not an hour later.
+  if (staged && !(outcome.ok && outcome.value.kind === 'uploaded')) await deps.blobs.discard(staged);
+  return outcome;
 }
 
 /** Removes an uploaded file before submission: it is erased (bytes, text and derived facts), as erasure does. */

@@ -1,12 +1,13 @@
 import type { Deps } from '../deps.ts';
 import type { Tx } from '../../storage/schema.ts';
-import { caseHasLiveHandoffDeliveryUnscoped, type ClaimedDelivery } from '../../storage/webhooks/deliveries.ts';
+import { caseHasLiveHandoffDeliveryUnscoped, recordAttemptOutcomesUnscoped, type ClaimedDelivery, type RecordedAttempt } from '../../storage/webhooks/deliveries.ts';
+import { inTransaction } from '../../storage/unit-of-work.ts';
 import { moveHandoff } from '../../storage/webhooks/handoff.ts';
 import { insertNotification } from '../../storage/webhooks/notifications.ts';
 import type { WebhookEnvelope } from './envelope.ts';
 import { CASE_COMPLETED, DELIVERY_FAILED } from './event-types.ts';
 import { enqueueWebhookEvent } from './outbox.ts';
-import type { AttemptDecision as ScheduledDecision } from '../retry-schedule.ts';
+import { decideAfterAttempt, type AttemptDecision as ScheduledDecision } from '../retry-schedule.ts';
 
 /**
  * Spec §3.2 (retry-schedule.ts decides it): a 2xx delivers; a failed attempt with budget left is
@@ -18,6 +19,67 @@ export type AttemptDecision = ScheduledDecision<'delivered'>;
 /** Whether recording this outcome has consequences beyond the delivery row (and so needs its own transaction). */
 export function hasSideEffects(delivery: Pick<ClaimedDelivery, 'event_type'>, decision: AttemptDecision): boolean {
   return decision.status === 'failed' || (decision.status === 'delivered' && delivery.event_type === CASE_COMPLETED);
+}
+
+/** What one attempt came to, however it was made (the worker's POST, or `dossier listen`'s on the developer's machine). */
+export interface AttemptResult {
+  /** A 2xx answer. */
+  ok: boolean;
+  /** The receiver's HTTP status; null when there was no HTTP answer. */
+  statusCode: number | null;
+  durationMs: number;
+  /** Why it failed; null on success. */
+  error: string | null;
+  /** The first 4 KiB of the receiver's answer. */
+  responseExcerpt: string | null;
+}
+
+/** One attempt's result, decided (spec §3.2) and shaped as the row it is recorded as. */
+export function outcomeOfAttempt(
+  deps: Pick<Deps, 'clock' | 'config'>,
+  input: { delivery: ClaimedDelivery; attemptedAt: Date; result: AttemptResult },
+): { decision: AttemptDecision; record: RecordedAttempt } {
+  const { delivery, result } = input;
+  const decision = decideAfterAttempt({
+    attemptCountBefore: delivery.attempt_count,
+    succeeded: result.ok,
+    succeededAs: 'delivered',
+    now: deps.clock.now(),
+    retryDelaysSeconds: deps.config.webhookRetryDelaysSeconds,
+  });
+  const record: RecordedAttempt = {
+    delivery_id: delivery.delivery_id,
+    attempt_number: delivery.total_attempts + 1,
+    attempted_at: input.attemptedAt,
+    status_code: result.statusCode,
+    duration_ms: Math.max(0, Math.round(result.durationMs)),
+    error: result.ok ? null : result.error,
+    response_excerpt: result.responseExcerpt,
+    status: decision.status,
+    attempt_count: decision.attemptCount,
+    next_attempt_at: decision.nextAttemptAt,
+  };
+  return { decision, record };
+}
+
+/**
+ * Records one outcome with its consequences in one transaction, guarded by the lease
+ * (`locked_by = workerId`): the delivery worker's path for outcomes with side effects, and
+ * `dossier listen`'s for every result. Returns whether it was recorded (false: the lease had run
+ * out and the delivery was taken over, so this late outcome does not count).
+ */
+export async function recordAttemptOutcome(
+  deps: Pick<Deps, 'db' | 'clock' | 'ids'>,
+  input: { workerId: string; delivery: ClaimedDelivery; decision: AttemptDecision; record: RecordedAttempt },
+): Promise<boolean> {
+  return inTransaction(deps.db, async (tx) => {
+    const recorded = await recordAttemptOutcomesUnscoped(tx, input.workerId, [input.record], deps.clock.now());
+    if (recorded.length !== 1) return false;
+    if (hasSideEffects(input.delivery, input.decision)) {
+      await applyAttemptEffects({ ...deps, db: tx }, { delivery: input.delivery, decision: input.decision, attempt: { statusCode: input.record.status_code, error: input.record.error } });
+    }
+    return true;
+  });
 }
 
 export interface AttemptSummary {

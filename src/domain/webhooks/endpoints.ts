@@ -26,7 +26,7 @@ export type EndpointDeps = Pick<Deps, 'db' | 'clock' | 'ids' | 'config'> & { sec
 const SECRET_PURPOSE = 'webhook-signing-secret';
 
 /** Bound to the endpoint: a box copied to another endpoint's row does not open there. */
-function secretLabel(endpointId: string): BoxLabel {
+export function secretLabel(endpointId: string): BoxLabel {
   return { purpose: SECRET_PURPOSE, owner: endpointId };
 }
 
@@ -67,8 +67,12 @@ function toEndpointView(row: EndpointRow, now: Date): EndpointView {
 export async function checkEndpointUrl(deps: Pick<EndpointDeps, 'config' | 'lookup'>, url: string): Promise<Result<string>> {
   const checked = await checkOutboundUrlResolved(url, { allowPrivateNetwork: deps.config.allowPrivateNetwork }, deps.lookup ?? systemLookup);
   if (!checked.ok) {
+    // Said where people look: how to receive webhooks on their own machine, or which setting let private addresses in.
+    const advice = deps.config.allowPrivateNetwork
+      ? 'This deployment allows private addresses (DOSSIER_ALLOW_PRIVATE_NETWORK=true).'
+      : 'To receive webhooks on your own machine, run `npm run dossier -- listen --forward-to http://localhost:4567/hook`: it forwards test deliveries to a local URL. (A deployment whose endpoints are on a private network sets DOSSIER_ALLOW_PRIVATE_NETWORK=true.)';
     const rule = deps.config.allowPrivateNetwork ? 'an http(s) URL' : 'a public https URL';
-    return fail('invalid_endpoint_url', `endpoint_url must be ${rule}: it ${checked.message}.`);
+    return fail('invalid_endpoint_url', `endpoint_url must be ${rule}: it ${checked.message}. ${advice}`);
   }
   return ok(checked.url.toString());
 }

@@ -38,7 +38,7 @@ export const PATH_PARAM_EXAMPLES: Record<string, string> = {
   node_id: 'create_application',
 };
 
-type Args = { p: Record<string, string>; body: string; query: string };
+type Args = { p: Record<string, string>; body: string; query: string; base: string };
 
 /**
  * How each operation is called through the client's resource methods. An operation missing here
@@ -61,6 +61,10 @@ export const CLIENT_CALLS: Record<string, (a: Args) => string> = {
   listWebhookDeliveries: (a) => `for await (const delivery of dossier.webhooks.deliveries.list(${a.query}).items()) {\n  console.log(delivery.delivery_id, delivery.status);\n}`,
   getWebhookDelivery: (a) => `const delivery = await dossier.webhooks.deliveries.retrieve(${q(a.p.delivery_id)});\nconsole.log(delivery.status, delivery.attempt_count);`,
   retryWebhookDelivery: (a) => `const delivery = await dossier.webhooks.deliveries.retry(${q(a.p.delivery_id)});\nconsole.log(delivery.status);`,
+  listenWebhooks: (a) =>
+    `// \`npm run dossier -- listen --forward-to http://localhost:4567/hook\` reads this stream for you and POSTs\n// each delivery to your receiver. By hand: a text/event-stream of \`ready\` and \`delivery\` events.\nconst url = new URL(\`/api/v1/webhooks/listen?\${new URLSearchParams(${a.query})}\`, ${q(a.base)});\nconst res = await fetch(url, { headers: { authorization: \`Bearer \${process.env.DOSSIER_API_KEY}\` } });\nfor await (const chunk of res.body!) process.stdout.write(chunk);`,
+  recordWebhookListenResult: (a) =>
+    `// What \`dossier listen\` sends after POSTing a delivery to your receiver.\nconst recorded = await dossier.request('recordWebhookListenResult', { body: ${a.body} });\nconsole.log(recorded.status, recorded.next_attempt_at);`,
   acknowledgeWebhookDelivery: (a) => `const ack = await dossier.webhooks.deliveries.ack(${q(a.p.delivery_id)}, ${a.body});\nconsole.log(ack.handoff_state); // 'acknowledged'`,
   listNotifications: (a) => `for await (const notification of dossier.notifications.list(${a.query}).items()) {\n  console.log(notification);\n}`,
   createConnector: (a) => `const connector = await dossier.connectors.create(${a.body});\nconsole.log(connector.connector_key);`,
@@ -108,7 +112,7 @@ export function typescriptSample(baseUrl: string, request: SampleRequest): strin
     ``,
     `const dossier = new Dossier({ apiKey: process.env.DOSSIER_API_KEY!, baseUrl: ${q(baseUrl)} });`,
     ``,
-    call({ p: request.pathParams, body, query }),
+    call({ p: request.pathParams, body, query, base: baseUrl }),
   ].join('\n');
 }
 

@@ -1,6 +1,7 @@
 import { codeSamples, PATH_PARAM_EXAMPLES, type SampleRequest } from './code-samples.ts';
 import { quickStart } from './quick-start.ts';
 import { responseDescription } from './response-descriptions.ts';
+import { sampleDocumentsReference } from './sample-documents.ts';
 import { webhookEventsReference } from './webhook-events.ts';
 
 /**
@@ -50,7 +51,7 @@ export function enrichReference(doc: Json, baseUrl: string): Json {
   const envelope = (schemas.WebhookEnvelope?.example ?? {}) as Json;
   return {
     ...doc,
-    info: { ...info, description: `${String(info.description ?? '')}\n${quickStart(baseUrl)}` },
+    info: { ...info, description: `${String(info.description ?? '')}\n${quickStart(baseUrl)}\n${sampleDocumentsReference(baseUrl)}` },
     tags: [...((doc.tags as Json[]) ?? []), { name: 'Webhook events', description: 'What your endpoint receives: one signed envelope per event (spec §2.9), with each event’s `data`.' }],
     webhooks: webhookEventsReference(envelope),
   };

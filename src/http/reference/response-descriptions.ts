@@ -38,6 +38,8 @@ export const SUCCESS_RESPONSE_DESCRIPTIONS: Record<string, string> = {
   'listWebhookDeliveries 200': 'A page of the delivery log, newest first.',
   'getWebhookDelivery 200': 'The delivery with its attempts and the envelope as sent.',
   'retryWebhookDelivery 200': 'The delivery, scheduled to be sent again now.',
+  'listenWebhooks 200': 'The listen stream (`text/event-stream`): a `ready` event with the listener’s signing secret, then one `delivery` event per delivery, and heartbeats.',
+  'recordWebhookListenResult 200': 'The attempt is recorded: the delivery is `delivered`, or a retry is scheduled, or it `failed` for good.',
   'acknowledgeWebhookDelivery 200': 'The handoff is acknowledged (or already was: `already_acknowledged: true`).',
   'listNotifications 200': 'A page of integration notifications (for example deliveries that failed for good), newest first.',
   'createConnector 201': 'The connector was created from the manifest.',

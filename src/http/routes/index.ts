@@ -20,6 +20,8 @@ import { listWebhookDeliveriesRoute } from './webhook-deliveries.list.ts';
 import { getWebhookDeliveryRoute } from './webhook-delivery.get.ts';
 import { retryWebhookDeliveryRoute } from './webhook-delivery.retry.ts';
 import { ackWebhookDeliveryRoute } from './webhook-delivery.ack.ts';
+import { listenWebhooksRoute } from './webhooks-listen.get.ts';
+import { listenResultsRoute } from './webhooks-listen-results.post.ts';
 import { listNotificationsRoute } from './notifications.list.ts';
 import { metricsRoute } from './metrics.get.ts';
 import { createConnectorRoute } from './connectors.create.ts';
@@ -54,6 +56,8 @@ export const apiRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app,
   await app.register(getWebhookDeliveryRoute, { ctx });
   await app.register(retryWebhookDeliveryRoute, { ctx });
   await app.register(ackWebhookDeliveryRoute, { ctx });
+  await app.register(listenWebhooksRoute, { ctx });
+  await app.register(listenResultsRoute, { ctx });
   await app.register(listNotificationsRoute, { ctx });
   await app.register(metricsRoute, { ctx });
   await app.register(createConnectorRoute, { ctx });

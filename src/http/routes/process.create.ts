@@ -12,7 +12,11 @@ const processBody = withErrorCodes(
   z
     .strictObject({
       idempotency_key: z.string().min(1).max(255).optional().meta({ description: 'Or the Idempotency-Key header; the body wins.' }),
-      document_url: z.string().min(1).max(2048).meta({ description: 'A public https URL of the document (PDF, PNG, JPEG, DOCX or plain text, at most 20 MB).' }),
+      document_url: z
+        .string()
+        .min(1)
+        .max(2048)
+        .meta({ description: 'A public https URL of the document (PDF, PNG, JPEG, DOCX or plain text, at most 20 MB). With a test key, also a sample document: `dossier-test:<case_type_id>/<document_kind>/<outcome>` (see Sample documents).' }),
       case_type_id: z.string().min(1).max(64).optional().meta({ description: 'Required unless case_id names an existing case.' }),
       case_id: z.string().min(1).max(100).optional().meta({ description: 'Add the document to this case instead of opening a new one.' }),
       external_case_id: z.string().min(1).max(255).optional(),

@@ -28,10 +28,11 @@ const testResult = z
     error: z.string().optional().meta({ description: 'Why it failed (absent on success).' }),
     delivery_id: z.string().meta({ description: 'The `webhook-id` and `delivery_id` the test carried.' }),
     duration_ms: z.number().int(),
+    stored: z.boolean().meta({ description: 'Whether the test is kept in the delivery log, with its attempt: it is when `endpoint_url` and `signing_secret` are one of your endpoints’.' }),
   })
   .meta({
     id: 'WebhookTestResult',
-    example: { success: false, status_code: null, error: 'connection_failed: ECONNREFUSED', delivery_id: 'dlv_7Gh2Jk4Lm6Np8Qr0St2Uv4Wx', duration_ms: 12 },
+    example: { success: false, status_code: null, error: 'connection_failed: ECONNREFUSED', delivery_id: 'dlv_7Gh2Jk4Lm6Np8Qr0St2Uv4Wx', duration_ms: 12, stored: true },
   });
 
 /** POST /api/v1/webhooks/test (spec §4.6, contract §8). */
@@ -44,7 +45,7 @@ export const webhookTestRoute: FastifyPluginAsyncZod<{ ctx: AppContext }> = asyn
         operationId: 'sendTestWebhook',
         summary: 'Send a signed test webhook',
         description:
-          'Sends one signed `v1.webhook.test` delivery to `endpoint_url` now, through the same client and signing as real deliveries (no redirects, the address checked at connection time). A receiver that fails or cannot be reached is answered 200 with `success: false`.',
+          'Sends one signed `v1.webhook.test` delivery to `endpoint_url` now, through the same client and signing as real deliveries (no redirects, the address checked at connection time). A receiver that fails or cannot be reached is answered 200 with `success: false`. When the URL and secret are one of your endpoints’, the test is kept in its delivery log with its attempt (`stored: true`). To test a receiver on your own machine, run `npm run dossier -- listen --forward-to http://localhost:4567/hook`.',
         tags: ['Webhooks'],
         security: [{ bearerAuth: [] }],
         body: testBody,

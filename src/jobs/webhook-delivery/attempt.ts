@@ -1,6 +1,5 @@
 import type { AppContext } from '../../app-context.ts';
-import type { AttemptDecision } from '../../domain/webhooks/attempt-outcome.ts';
-import { decideAfterAttempt } from '../../domain/retry-schedule.ts';
+import { outcomeOfAttempt, type AttemptDecision } from '../../domain/webhooks/attempt-outcome.ts';
 import { deliveryHeaders } from '../../domain/webhooks/sent-request.ts';
 import { signAttemptWithKeys } from '../../domain/webhooks/signature.ts';
 import type { FetchResult, OutboundHttp } from '../../net/safe-fetch.ts';
@@ -14,9 +13,14 @@ export interface AttemptOutcome {
   record: RecordedAttempt;
 }
 
+/** What the worker records for a listener's delivery it claimed: no stream was open to take it. */
+export const NO_LISTENER_CONNECTED = 'no `dossier listen` connected';
+
 /**
  * Sends one leased delivery, signed afresh, and decides what follows. A disabled endpoint is not
- * sent to: the attempt counts as a connection failure, so its deliveries still end.
+ * sent to: the attempt counts as a connection failure, so its deliveries still end. Nor is a
+ * listener (the worker claims its deliveries only while no `dossier listen` stream is open): the
+ * attempt fails without a packet sent, and is retried on the schedule like any other.
  */
 export async function attemptDelivery(
   ctx: Pick<AppContext, 'clock' | 'config' | 'metrics' | 'secret'>,
@@ -27,6 +31,8 @@ export async function attemptDelivery(
   let result: FetchResult;
   if (!delivery.enabled) {
     result = { ok: false, reason: 'connection_failed', message: 'endpoint disabled: not sent', durationMs: 0 };
+  } else if (delivery.kind === 'listener') {
+    result = { ok: false, reason: 'connection_failed', message: NO_LISTENER_CONNECTED, durationMs: 0 };
   } else {
     const keys = tools.secrets.get(ctx, delivery, attemptedAt);
     result = await tools.http.fetch({
@@ -36,25 +42,17 @@ export async function attemptDelivery(
       body: delivery.payload,
     });
   }
-  const decision = decideAfterAttempt({
-    attemptCountBefore: delivery.attempt_count,
-    succeeded: result.ok,
-    succeededAs: 'delivered',
-    now: ctx.clock.now(),
-    retryDelaysSeconds: ctx.config.webhookRetryDelaysSeconds,
+  const { decision, record } = outcomeOfAttempt(ctx, {
+    delivery,
+    attemptedAt,
+    result: {
+      ok: result.ok,
+      statusCode: result.status ?? null,
+      durationMs: result.durationMs,
+      error: result.ok ? null : result.message,
+      responseExcerpt: result.ok || result.status !== undefined ? result.bodyExcerpt : null,
+    },
   });
   ctx.metrics.countDeliveryAttempt(result.ok ? 'delivered' : result.reason, decision.status === 'failed');
-  const record: RecordedAttempt = {
-    delivery_id: delivery.delivery_id,
-    attempt_number: delivery.total_attempts + 1,
-    attempted_at: attemptedAt,
-    status_code: result.status ?? null,
-    duration_ms: result.durationMs,
-    error: result.ok ? null : result.message,
-    response_excerpt: result.ok || result.status !== undefined ? result.bodyExcerpt : null,
-    status: decision.status,
-    attempt_count: decision.attemptCount,
-    next_attempt_at: decision.nextAttemptAt,
-  };
   return { delivery, decision, record };
 }

@@ -1,6 +1,5 @@
 import type { AppContext } from '../../app-context.ts';
-import { applyAttemptEffects, hasSideEffects } from '../../domain/webhooks/attempt-outcome.ts';
-import { inTransaction } from '../../storage/unit-of-work.ts';
+import { hasSideEffects, recordAttemptOutcome } from '../../domain/webhooks/attempt-outcome.ts';
 import { recordAttemptOutcomesUnscoped } from '../../storage/webhooks/deliveries.ts';
 import type { AttemptOutcome } from './attempt.ts';
 
@@ -49,14 +48,7 @@ export class OutcomeWriter {
         if (plain.length > 0) {
           await recordAttemptOutcomesUnscoped(ctx.db, this.#workerId, plain.map((o) => o.record), ctx.clock.now(), { relaxed: true });
         }
-        for (const o of eventful) {
-          await inTransaction(ctx.db, async (tx) => {
-            const recorded = await recordAttemptOutcomesUnscoped(tx, this.#workerId, [o.record], ctx.clock.now());
-            if (recorded.length === 1) {
-              await applyAttemptEffects({ ...ctx, db: tx }, { delivery: o.delivery, decision: o.decision, attempt: { statusCode: o.record.status_code, error: o.record.error } });
-            }
-          });
-        }
+        for (const o of eventful) await recordAttemptOutcome(ctx, { workerId: this.#workerId, ...o });
       } catch (err) {
         ctx.logger.error({ err, deliveries: batch.length }, 'recording webhook attempts failed');
       }

@@ -16,6 +16,8 @@ import { caseRecords } from './0015_case_records.ts';
 import { queueCounts } from './0017_queue_counts.ts';
 import { connectorCallRevisions } from './0019_connector_call_revisions.ts';
 import { factCorrectedBy } from './0021_fact_corrected_by.ts';
+import { documentObjects } from './0022_document_objects.ts';
+import { webhookListeners } from './0023_webhook_listeners.ts';
 
 /** A forward-only schema step. Applied once, in order, inside one transaction. */
 export interface Migration {
@@ -42,4 +44,6 @@ export const MIGRATIONS: readonly Migration[] = [
   queueCounts,
   connectorCallRevisions,
   factCorrectedBy,
+  documentObjects,
+  webhookListeners,
 ];

@@ -215,7 +215,12 @@ export interface FactCorrectionsTable {
 
 export interface DocumentBlobsTable {
   doc_id: string;
-  bytes: Buffer;
+  /** The bytes when they live in the database; null when they live in the object store. */
+  bytes: Buffer | null;
+  /** The object holding the encrypted bytes (DOCUMENT_STORE=s3://…). */
+  object_key: string | null;
+  /** The document's data key, sealed under the deployment secret with the document id as associated data. */
+  sealed_key: string | null;
 }
 
 export interface DocumentPagesTable {

@@ -16,7 +16,10 @@ export interface DocumentPageImagesTable {
   page_width: number;
   page_height: number;
   page_unit: 'pt' | 'px';
-  bytes: Buffer;
+  /** The image when it lives in the database; null when it is an object (`object_key`). */
+  bytes: Buffer | null;
+  /** The encrypted image in the object store, under its document's data key. */
+  object_key: string | null;
   created_at: Timestamp;
 }
 

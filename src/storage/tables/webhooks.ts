@@ -1,5 +1,9 @@
 import type { Environment } from '../../config.ts';
+import type { Generated } from 'kysely';
 import type { Json, Timestamp } from './types.ts';
+
+/** `url`: the worker POSTs to it. `listener`: `dossier listen` receives its deliveries over a stream. */
+export type EndpointKind = 'url' | 'listener';
 
 export type DeliveryStatus = 'pending' | 'retry_scheduled' | 'delivered' | 'failed';
 
@@ -19,6 +23,11 @@ export interface WebhookEndpointsTable {
   created_at: Timestamp;
   updated_at: Timestamp;
   disabled_at: Timestamp | null;
+  kind: Generated<EndpointKind>;
+  /** A listener's name (`cli` by default); null for a URL endpoint. */
+  listener_name: string | null;
+  /** While in the future, a `dossier listen` stream is open and takes this listener's deliveries. */
+  listener_connected_until: Timestamp | null;
 }
 
 export interface WebhookDeliveriesTable {

@@ -2,7 +2,7 @@ import { sql, type Insertable, type Selectable } from 'kysely';
 import type { Environment } from '../../config.ts';
 import { PREPARED } from '../database.ts';
 import type { Executor, Tx } from '../schema.ts';
-import type { DeliveryStatus, WebhookDeliveriesTable, WebhookDeliveryAttemptsTable } from '../tables/webhooks.ts';
+import type { DeliveryStatus, EndpointKind, WebhookDeliveriesTable, WebhookDeliveryAttemptsTable } from '../tables/webhooks.ts';
 import type { Tenant } from '../../ports/tenant.ts';
 
 export type DeliveryRow = Selectable<WebhookDeliveriesTable>;
@@ -45,6 +45,8 @@ export interface ClaimedDelivery {
   attempt_count: number;
   total_attempts: number;
   url: string;
+  /** A `listener` delivery is never POSTed by the worker: the `dossier listen` stream hands it to the CLI. */
+  kind: EndpointKind;
   enabled: boolean;
   secret_box: string;
   previous_secret_box: string | null;
@@ -60,6 +62,11 @@ export interface ClaimRequest {
   perEndpointLimit: number;
   /** This worker's deliveries in flight, per endpoint: their slots are not free. */
   inFlight: ReadonlyMap<string, number>;
+  /**
+   * One endpoint only: a `dossier listen` stream claiming its listener's deliveries. Without it
+   * (the delivery worker), a listener with a stream connected is skipped: the stream takes them.
+   */
+  endpointId?: string;
 }
 
 /**
@@ -94,6 +101,11 @@ export async function claimDueDeliveriesUnscoped(db: Executor, claim: ClaimReque
         order by d.next_attempt_at, d.delivery_id
         limit greatest(${claim.perEndpointLimit}::int - coalesce(busy.n, 0), 0)
       ) due
+      where ${
+        claim.endpointId !== undefined
+          ? sql`e.endpoint_id = ${claim.endpointId}`
+          : sql`(e.kind = 'url' or e.listener_connected_until is null or e.listener_connected_until <= ${claim.now})`
+      }
       order by due.next_attempt_at, due.delivery_id
       limit ${claim.limit}
     ),
@@ -111,8 +123,60 @@ export async function claimDueDeliveriesUnscoped(db: Executor, claim: ClaimReque
     from locked, webhook_endpoints e, ${relaxedCommit} relaxed
     where d.delivery_id = locked.delivery_id and e.endpoint_id = d.endpoint_id
     returning d.delivery_id, d.org_id, d.environment, d.endpoint_id, d.event_id, d.event_type, d.case_id, d.payload,
-      d.attempt_count, d.total_attempts, e.url, e.enabled, e.secret_box, e.previous_secret_box, e.previous_secret_expires_at`.execute(db);
+      d.attempt_count, d.total_attempts, e.url, e.kind, e.enabled, e.secret_box, e.previous_secret_box, e.previous_secret_expires_at`.execute(db);
   return result.rows;
+}
+
+/**
+ * A delivery still leased by `lockedBy`, with what recording its attempt needs: how a
+ * `dossier listen` result finds the delivery it reports on. Undefined once the lease was
+ * recorded, handed back, or taken over after running out.
+ */
+export async function findLeasedDelivery(db: Executor, tenant: Tenant, query: { deliveryId: string; lockedBy: string }): Promise<ClaimedDelivery | undefined> {
+  return db
+    .selectFrom('webhook_deliveries as d')
+    .innerJoin('webhook_endpoints as e', 'e.endpoint_id', 'd.endpoint_id')
+    .select([
+      'd.delivery_id',
+      'd.org_id',
+      'd.environment',
+      'd.endpoint_id',
+      'd.event_id',
+      'd.event_type',
+      'd.case_id',
+      'd.payload',
+      'd.attempt_count',
+      'd.total_attempts',
+      'e.url',
+      'e.kind',
+      'e.enabled',
+      'e.secret_box',
+      'e.previous_secret_box',
+      'e.previous_secret_expires_at',
+    ])
+    .where('d.delivery_id', '=', query.deliveryId)
+    .where('d.org_id', '=', tenant.orgId)
+    .where('d.environment', '=', tenant.environment)
+    .where('d.locked_by', '=', query.lockedBy)
+    .where('d.status', 'in', ['pending', 'retry_scheduled'])
+    .executeTakeFirst();
+}
+
+/**
+ * A listener's waiting retries, due now: when `dossier listen` connects, what failed while no
+ * stream was open is sent at once rather than at its scheduled time. Returns how many.
+ */
+export async function bringRetriesForward(db: Executor, tenant: Tenant, endpointId: string, now: Date): Promise<number> {
+  const result = await db
+    .updateTable('webhook_deliveries')
+    .set({ next_attempt_at: now, updated_at: now })
+    .where('endpoint_id', '=', endpointId)
+    .where('org_id', '=', tenant.orgId)
+    .where('environment', '=', tenant.environment)
+    .where('status', '=', 'retry_scheduled')
+    .where('next_attempt_at', '>', now)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
 }
 
 /** One attempt's outcome and the delivery state it leads to (decided in domain/webhooks/attempt-outcome.ts). */
@@ -308,4 +372,23 @@ export async function countRecentDeliveriesByEndpoint(
     .groupBy(['endpoint_id', 'status'])
     .execute();
   return rows.map((r) => ({ endpoint_id: r.endpoint_id, status: r.status, n: Number(r.n) }));
+}
+
+/** An endpoint's deliveries under a live lease: what a `dossier listen` stream has handed out and not heard back about. */
+export async function countLeasedDeliveries(db: Executor, tenant: Tenant, endpointId: string, now: Date): Promise<number> {
+  const row = await db
+    .selectFrom('webhook_deliveries')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('endpoint_id', '=', endpointId)
+    .where('org_id', '=', tenant.orgId)
+    .where('environment', '=', tenant.environment)
+    .where('status', 'in', ['pending', 'retry_scheduled'])
+    .where('locked_until', '>', now)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** An attempt made outside the claim (a test send, made and recorded in one request). */
+export async function insertAttempt(tx: Executor, row: Insertable<WebhookDeliveryAttemptsTable>): Promise<void> {
+  await tx.insertInto('webhook_delivery_attempts').values(row).execute();
 }

@@ -129,3 +129,51 @@ export async function swapEndpointSecretBoxesUnscoped(
     .where((eb) => (from.previousSecretBox === null ? eb('previous_secret_box', 'is', null) : eb('previous_secret_box', '=', from.previousSecretBox)))
     .execute();
 }
+
+/**
+ * The workspace's listener of this name, made on first use and reused after: its endpoint id and
+ * sealed secret stay, so `dossier listen` verifies with the same secret across restarts. Each
+ * connect enables it again and takes the stream's subscription and `--forward-to` address. The
+ * new row's id and box are used only when there is no listener yet.
+ */
+export async function upsertListenerEndpoint(
+  db: Executor,
+  tenant: Tenant,
+  row: { endpointId: string; name: string; url: string; eventTypes: string[]; secretBox: string; now: Date },
+): Promise<EndpointRow> {
+  return db
+    .insertInto('webhook_endpoints')
+    .values({
+      endpoint_id: row.endpointId,
+      org_id: tenant.orgId,
+      environment: tenant.environment,
+      kind: 'listener',
+      listener_name: row.name,
+      url: row.url,
+      event_types: row.eventTypes,
+      enabled: true,
+      secret_box: row.secretBox,
+      created_at: row.now,
+      updated_at: row.now,
+    })
+    .onConflict((oc) =>
+      oc
+        .columns(['org_id', 'environment', 'listener_name'])
+        .where('kind', '=', 'listener')
+        .doUpdateSet({ url: row.url, event_types: row.eventTypes, enabled: true, disabled_at: null, updated_at: row.now }),
+    )
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** While a stream is open it pushes this forward; the delivery worker leaves the listener's deliveries alone until it passes. */
+export async function markListenerConnected(db: Executor, tenant: Tenant, endpointId: string, until: Date | null): Promise<void> {
+  await db
+    .updateTable('webhook_endpoints')
+    .set({ listener_connected_until: until })
+    .where('endpoint_id', '=', endpointId)
+    .where('org_id', '=', tenant.orgId)
+    .where('environment', '=', tenant.environment)
+    .where('kind', '=', 'listener')
+    .execute();
+}

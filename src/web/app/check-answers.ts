@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { submitIntake } from '../../domain/cases/submit-intake.ts';
 import { html, sendPage } from '../render.ts';
 import { button, summaryList, tag, type ErrorItem, type SummaryRow } from '../ui/components.ts';
-import { applicantOf, labelParams, paths, stepsOf, type AppRouteDeps, type ApplicantRequest } from './context.ts';
+import { applicantOf, labelled, paths, stepsOf, type AppRouteDeps, type ApplicantRequest } from './context.ts';
 import { sendAppError } from './errors.ts';
 import { answerText } from '../../domain/case-types/field-values.ts';
 import { answerDisplay } from './form-fields.ts';
@@ -11,18 +11,18 @@ import { appPage, csrfInput } from './layout.ts';
 
 /** What must still be answered or uploaded before submitting, each linking to its step. */
 function missingItems(deps: AppRouteDeps, a: ApplicantRequest): ErrorItem[] {
-  const { intake, t } = a;
+  const { intake } = a;
   const p = paths(deps.prefix, intake.session_id);
   const items: ErrorItem[] = [];
   for (const step of stepsOf(intake)) {
     if (step.type === 'form') {
       for (const f of step.fields) {
-        if (f.required && answerText(intake.answers[f.field_id]) === undefined) items.push({ href: `${p.step(step)}?return=check`, text: t('check.missing_field', { label: f.label }) });
+        if (f.required && answerText(intake.answers[f.field_id]) === undefined) items.push({ href: `${p.step(step)}?return=check`, text: labelled(a, 'check.missing_field', f.label) });
       }
     } else {
       for (const k of step.documents) {
         if (k.required && !intake.documents.some((d) => d.document_kind === k.document_kind && d.status !== 'failed')) {
-          items.push({ href: `${p.step(step)}?return=check`, text: t('check.missing_document', labelParams(k.label)) });
+          items.push({ href: `${p.step(step)}?return=check`, text: labelled(a, 'check.missing_document', k.label) });
         }
       }
     }
@@ -39,14 +39,14 @@ function checkPage(deps: AppRouteDeps, a: ApplicantRequest, missing: ErrorItem[]
     const rows: SummaryRow[] =
       step.type === 'form'
         ? step.fields.map((f) => {
-            const shown = answerDisplay(f, intake.answers[f.field_id], t, locale);
+            const shown = answerDisplay(f, intake.answers[f.field_id], t, locale, a.texts);
             return { key: f.label, value: shown === '' ? html`<span class="muted">${t('check.not_answered')}</span>` : shown, action: change(p.step(step), f.label) };
           })
         : step.documents.map((k) => {
             const docs = intake.documents.filter((d) => d.document_kind === k.document_kind);
             return {
               key: k.label,
-              value: docs.length === 0 ? html`<span class="muted">${t('check.no_files')}</span>` : html`<ul class="plain-list">${docs.map((d) => html`<li>${d.filename} <span class="muted small">${fileSize(d.byte_size, t)}</span>${d.status === 'failed' ? html` ${tag(t('upload.status.failed'), 'danger')}` : null}</li>`)}</ul>`,
+              value: docs.length === 0 ? html`<span class="muted">${t('check.no_files')}</span>` : html`<ul class="plain-list">${docs.map((d) => html`<li>${d.filename} <span class="muted small">${fileSize(d.byte_size, t, locale)}</span>${d.status === 'failed' ? html` ${tag(t('upload.status.failed'), 'danger')}` : null}</li>`)}</ul>`,
               action: change(p.step(step), k.label),
             };
           });
@@ -61,6 +61,7 @@ function checkPage(deps: AppRouteDeps, a: ApplicantRequest, missing: ErrorItem[]
     orgName: intake.org_name,
     testMode: intake.environment === 'test',
     back: steps.length >= 3 ? p.tasks : steps.at(-1) ? p.step(steps.at(-1)!) : undefined,
+    languages: a.languages,
     children: html`
       ${errors.length > 0
         ? html`<div class="error-summary" role="alert" aria-labelledby="error-summary-title" tabindex="-1" data-focus-on-load="">

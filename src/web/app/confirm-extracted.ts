@@ -8,7 +8,7 @@ import { html, sendPage } from '../render.ts';
 import { button, buttonLink, type ErrorItem } from '../ui/components.ts';
 import { hiddenInput } from '../ui/fields.ts';
 import { problemItem } from './answer-problems.ts';
-import { afterStep, applicantOf, labelParams, paths, type AppRouteDeps, type ApplicantRequest } from './context.ts';
+import { afterStep, applicantOf, labelled, paths, type AppRouteDeps, type ApplicantRequest } from './context.ts';
 import { sendAppError } from './errors.ts';
 import { answerFromEntered, enteredFromBody, fieldControl, type Entered } from './form-fields.ts';
 import { formatLongDate } from './formats.ts';
@@ -49,8 +49,10 @@ interface ConfirmView {
   returnTo: string;
 }
 
-function documentLabel(node: UploadNode): string {
-  return node.documents.map((d) => d.label).join(', ');
+/** "We read these from your pay stub" names the document when the step asks for one kind, in the page's language. */
+function confirmTitle(a: ApplicantRequest, node: UploadNode): string {
+  const only = node.documents.length === 1 ? node.documents[0] : undefined;
+  return only ? labelled(a, 'confirm.title', only.label) : a.t('confirm.title.unnamed');
 }
 
 function confirmPage(deps: AppRouteDeps, a: ApplicantRequest, v: ConfirmView) {
@@ -61,7 +63,7 @@ function confirmPage(deps: AppRouteDeps, a: ApplicantRequest, v: ConfirmView) {
   if (v.values === 'reading') {
     const title = t('confirm.reading_title');
     return appPage(deps, {
-      locale, t, title, orgName: intake.org_name, testMode: intake.environment === 'test',
+      locale, t, title, orgName: intake.org_name, testMode: intake.environment === 'test', languages: a.languages,
       back: intake.status === 'open' ? p.step(v.node) : undefined,
       children: html`<h1>${title}</h1>
         <p>${t('confirm.reading_body')}</p>
@@ -71,10 +73,10 @@ function confirmPage(deps: AppRouteDeps, a: ApplicantRequest, v: ConfirmView) {
         </div>`,
     });
   }
-  const title = t('confirm.title', labelParams(documentLabel(v.node)));
+  const title = confirmTitle(a, v.node);
   const docs = new Map(intake.documents.map((d) => [d.doc_id, d.filename ?? '']));
   return appPage(deps, {
-    locale, t, title, orgName: intake.org_name, testMode: intake.environment === 'test',
+    locale, t, title, orgName: intake.org_name, testMode: intake.environment === 'test', languages: a.languages,
     back: intake.status === 'open' ? p.step(v.node) : undefined,
     errors: v.errors,
     children: html`<h1>${title}</h1>
@@ -156,12 +158,12 @@ export function registerConfirmExtracted(scope: FastifyInstance, deps: AppRouteD
       const typed = enteredFromBody(field, request.body);
       Object.assign(entered, typed);
       if (answer === 'no') values[id] = answerFromEntered(field, typed);
-      else if (answer !== 'yes') errors.push({ href: `confirm-${id}`, text: a.t('confirm.error_choose', labelParams(v.fact.label)) });
+      else if (answer !== 'yes') errors.push({ href: `confirm-${id}`, text: labelled(a, 'confirm.error_choose', v.fact.label) });
     }
     if (errors.length === 0 && Object.keys(values).length > 0) {
       const corrected = await correctFactsAsApplicant(deps.ctx, { ...a.proof, nodeId: node.node_id, values, traceId: String(request.id) });
       if (!corrected.ok && 'problems' in corrected) {
-        for (const problem of corrected.problems) errors.push(problemItem(followUpField(a.intake.definition, problem.field_id), problem, a.t));
+        for (const problem of corrected.problems) errors.push(problemItem(followUpField(a.intake.definition, problem.field_id), problem, a));
       } else if (!corrected.ok) {
         return corrected.code === 'forbidden' ? sendAppError(request, reply, deps, 'forbidden') : reply.redirect(p.status, 303);
       }

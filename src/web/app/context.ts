@@ -3,10 +3,12 @@ import type { AppContext } from '../../app-context.ts';
 import type { FormNode, UploadNode } from '../../domain/case-types/definition.ts';
 import type { ApplicantIntake } from '../../domain/sessions/applicant-intake.ts';
 import type { ApplicantProof } from '../../domain/sessions/applicant-access.ts';
+import { localizeCaseType, type LocalizedCaseType } from '../../domain/case-types/translations.ts';
 import type { AssetRegistry } from '../assets.ts';
 import { csrfToken } from '../csrf.ts';
 import { cookieBase } from '../face.ts';
-import { negotiateLocale, translator, type Locale, type Translate } from '../i18n/index.ts';
+import { negotiateLocale, translator, type LabelledKey, type Locale, type MessageKey, type Translate } from '../i18n/index.ts';
+import { chosenLanguage, languageLinks, type LanguageLink } from './language.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -36,9 +38,14 @@ export interface AppRouteDeps {
 
 export interface ApplicantRequest {
   proof: ApplicantProof;
+  /** The session, its case type's texts already in `locale` (English where a translation is missing). */
   intake: ApplicantIntake;
   locale: Locale;
   t: Translate;
+  /** The case type in `locale`: option texts, and whether a text is really in the page's language. */
+  texts: LocalizedCaseType;
+  /** The header's language links; none when the session fixes the locale. */
+  languages: LanguageLink[] | undefined;
   csrf: string;
 }
 
@@ -55,8 +62,25 @@ export function applicantCsrf(secret: string, proof: ApplicantProof): string {
 }
 
 export function localeFor(request: FastifyRequest, sessionLocale: string | null): { locale: Locale; t: Translate } {
-  const locale = negotiateLocale(sessionLocale, request.headers['accept-language']);
+  const locale = negotiateLocale(sessionLocale, request.headers['accept-language'], chosenLanguage(request));
   return { locale, t: translator(locale) };
+}
+
+/** The applicant's language for one request, and the session with its case type's texts in it. */
+export function applicantLanguage(request: FastifyRequest, intake: ApplicantIntake): Pick<ApplicantRequest, 'intake' | 'locale' | 't' | 'texts' | 'languages'> {
+  const { locale, t } = localeFor(request, intake.locale);
+  const texts = localizeCaseType(intake.definition, locale);
+  return { intake: { ...intake, definition: texts.definition }, locale, t, texts, languages: languageLinks(request, intake.locale, locale) };
+}
+
+/**
+ * A message about a case-type text (a label): whole in the page's language with the label, or,
+ * when the label has no translation into it, the same message without the label. Never a
+ * sentence of one language around a label of another.
+ */
+export function labelled(a: Pick<ApplicantRequest, 't' | 'texts'>, key: LabelledKey, label: string, params: Readonly<Record<string, string | number>> = {}): string {
+  if (a.texts.inLocale(label)) return a.t(key, { ...labelParams(label), ...params });
+  return a.t(`${key}.unnamed` as MessageKey, params);
 }
 
 /** Addresses inside one session: everything lives under the session's own path, which the cookie is scoped to. */

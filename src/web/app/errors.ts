@@ -31,6 +31,7 @@ export function sendAppError(
     orgName,
     // Once the link was read (expired, rate limited, out-of-date form), a test session still says so.
     testMode: request.applicant?.intake.environment === 'test',
+    languages: request.applicant?.languages,
     children: html`<h1>${title}</h1>
       <p>${t(`error.${kind}.body` as MessageKey)}</p>
       ${kind === 'expired' && extra.returnUrl ? html`<p>${buttonLink({ href: extra.returnUrl, text: t('error.expired.return', { org: orgName || new URL(extra.returnUrl).host }) })}</p>` : null}

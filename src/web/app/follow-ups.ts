@@ -3,7 +3,7 @@ import { followUpField } from '../../domain/case-types/answer-rules.ts';
 import { answerFollowUps } from '../../domain/cases/follow-ups.ts';
 import { html, sendPage } from '../render.ts';
 import { button, type ErrorItem } from '../ui/components.ts';
-import { applicantOf, labelParams, paths, resumePath, type AppRouteDeps, type ApplicantRequest } from './context.ts';
+import { applicantOf, labelled, paths, resumePath, type AppRouteDeps, type ApplicantRequest } from './context.ts';
 import { sendAppError } from './errors.ts';
 import { problemItem } from './answer-problems.ts';
 import { answerFromEntered, enteredFromBody, fieldControl, type Entered } from './form-fields.ts';
@@ -19,6 +19,7 @@ function followUpPage(deps: AppRouteDeps, a: ApplicantRequest, entered: Entered,
     orgName: intake.org_name,
     testMode: intake.environment === 'test',
     errors,
+    languages: a.languages,
     children: html`
       <h1>${t('followup.title')}</h1>
       <p>${t('followup.intro')}</p>
@@ -26,10 +27,10 @@ function followUpPage(deps: AppRouteDeps, a: ApplicantRequest, entered: Entered,
         ${csrfInput(a.csrf)}
         ${intake.follow_ups.map((q) => {
           const field = followUpField(a.intake.definition, q.fact_id);
-          const why = q.filename ? t('followup.could_not_read_doc', { ...labelParams(q.label), file: q.filename }) : t('followup.could_not_read', labelParams(q.label));
+          const why = q.filename ? labelled(a, 'followup.could_not_read_doc', field.label, { file: q.filename }) : labelled(a, 'followup.could_not_read', field.label);
           return html`<div class="question">
             <p class="question__why">${why}</p>
-            ${fieldControl(field, entered, errors.find((e) => e.href === q.fact_id || e.href.startsWith(`${q.fact_id}-`)), t, locale)}
+            ${fieldControl(field, entered, errors.find((e) => e.href === q.fact_id || e.href.startsWith(`${q.fact_id}-`)), t, locale, false, a.texts)}
           </div>`;
         })}
         ${button({ text: t('followup.submit'), data: { 'prevent-double-submit': '' } })}
@@ -62,7 +63,7 @@ export function registerFollowUps(scope: FastifyInstance, deps: AppRouteDeps): v
     }
     const answered = await answerFollowUps(deps.ctx, { ...a.proof, answers, traceId: String(request.id) });
     if (!answered.ok && 'problems' in answered) {
-      const errors = answered.problems.map((p) => problemItem(fields.find((f) => f.field_id === p.field_id)!, p, a.t));
+      const errors = answered.problems.map((p) => problemItem(fields.find((f) => f.field_id === p.field_id)!, p, a));
       return sendPage(reply, followUpPage(deps, a, entered, errors), 400);
     }
     if (!answered.ok && answered.code === 'forbidden') return sendAppError(request, reply, deps, 'forbidden');

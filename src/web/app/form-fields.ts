@@ -1,13 +1,14 @@
 import type { VNode } from 'preact';
 import { ADDRESS_PART_NEEDED, DATE_PARTS } from '../../domain/case-types/answer-rules.ts';
 import type { FormField } from '../../domain/case-types/definition.ts';
+import type { LocalizedCaseType } from '../../domain/case-types/translations.ts';
 import { ADDRESS_PARTS, addressParts, type AddressPart } from '../../domain/case-types/field-values.ts';
 import type { Translate } from '../i18n/index.ts';
 import { formField, formFields } from '../face.ts';
 import { html } from '../render.ts';
 import type { ErrorItem } from '../ui/components.ts';
 import { choices, select, textarea, textInput } from '../ui/fields.ts';
-import { currencyName, currencySymbol, formatLongDate, formatMoney } from './formats.ts';
+import { currencyName, currencySymbol, formatDecimal, formatLongDate, formatMoney, formatNumber } from './formats.ts';
 
 export type Field = FormField;
 
@@ -79,13 +80,22 @@ export function answerFromEntered(field: Field, entered: Entered): unknown {
   return entered[id] ?? '';
 }
 
-/** One control, typed by the field's type, with its label, hint, error, autocomplete and inputmode. */
-export function fieldControl(field: Field, entered: Entered, error: ErrorItem | undefined, t: Translate, locale: string, labelIsHeading = false): VNode {
+type OptionTexts = Pick<LocalizedCaseType, 'optionText'>;
+const asWritten: OptionTexts = { optionText: (_field, option) => option };
+
+/**
+ * One control, typed by the field's type, with its label, hint, error, autocomplete and inputmode.
+ * `field` carries its texts in the page's language; `texts` says how its options read (an
+ * option's value stays the stored answer).
+ */
+export function fieldControl(field: Field, entered: Entered, error: ErrorItem | undefined, t: Translate, locale: string, labelIsHeading = false, texts: OptionTexts = asWritten): VNode {
   const id = field.field_id;
+  const options = (field.options ?? []).map((o) => ({ value: o, text: texts.optionText(field, o) }));
   const common = {
     id,
     name: id,
     label: field.label,
+    hint: field.hint,
     optionalText: field.required ? undefined : t('common.optional'),
     error: error?.text,
     errorPrefix: t('common.error_prefix'),
@@ -97,14 +107,14 @@ export function fieldControl(field: Field, entered: Entered, error: ErrorItem | 
     case 'email':
       return textInput({ ...common, type: 'email', value, spellcheck: false });
     case 'phone':
-      return textInput({ ...common, type: 'tel', inputmode: 'tel', value, hint: t('field.phone_hint'), width: 'w20' });
+      return textInput({ ...common, type: 'tel', inputmode: 'tel', value, hint: field.hint ?? t('field.phone_hint'), width: 'w20' });
     case 'money':
       return textInput({
         ...common,
         value,
         inputmode: 'decimal',
         // The prefix is hidden from screen readers (GOV.UK), so the hint names the currency in words.
-        hint: field.currency ? t('field.money_hint_currency', { currency: `${currencyName(field.currency, locale)} (${field.currency})` }) : t('field.money_hint'),
+        hint: field.hint ?? (field.currency ? t('field.money_hint_currency', { currency: `${currencyName(field.currency, locale)} (${field.currency})` }) : t('field.money_hint')),
         prefix: field.currency ? currencySymbol(field.currency, locale) : undefined,
         width: 'w10',
         spellcheck: false,
@@ -114,9 +124,9 @@ export function fieldControl(field: Field, entered: Entered, error: ErrorItem | 
     case 'textarea':
       return textarea({ ...common, value });
     case 'select':
-      return select({ ...common, value, placeholder: t('field.select_placeholder'), options: (field.options ?? []).map((o) => ({ value: o, text: o })) });
+      return select({ ...common, value, placeholder: t('field.select_placeholder'), options });
     case 'one_of':
-      return choices({ ...common, type: 'radio', legendIsHeading: labelIsHeading, values: value === '' ? [] : [value], options: (field.options ?? []).map((o) => ({ value: o, text: o })) });
+      return choices({ ...common, type: 'radio', legendIsHeading: labelIsHeading, values: value === '' ? [] : [value], options });
     case 'checkbox':
       return checkbox(field, value === 'yes', error, t);
     case 'address':
@@ -185,8 +195,11 @@ function dateInput(field: Field, entered: Entered, error: ErrorItem | undefined,
   </div>`;
 }
 
-/** How an answer reads on the check page: '' when not answered; an address one part per line, as GOV.UK shows it. */
-export function answerDisplay(field: Field, answer: unknown, t: Translate, locale: string): string | VNode {
+/**
+ * How an answer reads on the check page: '' when not answered; an address one part per line, as
+ * GOV.UK shows it; money with its currency and numbers and dates as the locale writes them.
+ */
+export function answerDisplay(field: Field, answer: unknown, t: Translate, locale: string, texts: OptionTexts = asWritten): string | VNode {
   if (field.type === 'address') {
     const parts = addressParts(answer);
     const lines = ADDRESS_PARTS.map((p) => parts[p]).filter((p): p is string => p !== undefined);
@@ -195,9 +208,11 @@ export function answerDisplay(field: Field, answer: unknown, t: Translate, local
   const text = answer === undefined || answer === null || typeof answer === 'object' ? '' : String(answer);
   if (text === '') return '';
   if (field.type === 'checkbox') return text === 'yes' ? t('field.yes') : '';
-  if (field.type === 'money' && field.currency && /^\d+(\.\d+)?$/.test(text)) {
-    return formatMoney(locale, field.currency, Number(text));
+  if (field.type === 'money' && /^\d+(\.\d+)?$/.test(text)) {
+    return field.currency ? formatMoney(locale, field.currency, Number(text)) : formatDecimal(locale, Number(text));
   }
+  if (field.type === 'number' && /^-?\d+(\.\d+)?$/.test(text)) return formatNumber(locale, Number(text));
+  if (field.type === 'select' || field.type === 'one_of') return texts.optionText(field, text);
   if (field.type === 'date' && /^\d{4}-\d{2}-\d{2}$/.test(text)) {
     return formatLongDate(locale, new Date(`${text}T00:00:00Z`));
   }

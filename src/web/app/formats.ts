@@ -40,3 +40,17 @@ export function currencySymbol(currency: string, locale: string): string {
 export function currencyName(currency: string, locale: string): string {
   return cached(`currency-name:${locale}`, () => new Intl.DisplayNames(locale, { type: 'currency' })).of(currency) ?? currency;
 }
+
+/** An amount with no currency given: two decimals, grouped as the locale groups ("4 200,00"). */
+export function formatDecimal(locale: string, amount: number): string {
+  return cached(`decimal:${locale}`, () => new Intl.NumberFormat(locale, { minimumFractionDigits: 2, maximumFractionDigits: 2 })).format(amount);
+}
+
+export function formatNumber(locale: string, n: number): string {
+  return cached(`number:${locale}`, () => new Intl.NumberFormat(locale, { maximumFractionDigits: 6 })).format(n);
+}
+
+/** One decimal, as a file size reads ("1,5" in French and German). */
+export function formatOneDecimal(locale: string, n: number): string {
+  return cached(`one-decimal:${locale}`, () => new Intl.NumberFormat(locale, { minimumFractionDigits: 1, maximumFractionDigits: 1 })).format(n);
+}

@@ -6,11 +6,13 @@ import { loadApplicantIntake, MAX_DOCUMENT_BYTES } from '../../domain/sessions/a
 import type { AssetRegistry } from '../assets.ts';
 import { CSRF_FIELD, csrfMatches } from '../csrf.ts';
 import { formField } from '../face.ts';
-import { APPLICANT_COOKIE, applicantCsrf, CSRF_PURPOSE, localeFor, setApplicantCookie, type AppRouteDeps } from './context.ts';
+import { APPLICANT_COOKIE, applicantCsrf, applicantLanguage, CSRF_PURPOSE, setApplicantCookie, type AppRouteDeps } from './context.ts';
+import { registerLanguageChoice } from './language.ts';
 import { appErrorHandler, sendAppError } from './errors.ts';
 import { registerLink } from './link.ts';
 import { registerFormStep } from './step-form.ts';
 import { registerUploadStep } from './step-upload.ts';
+import { registerSampleDocuments } from './sample-documents.ts';
 import { registerCheckAnswers } from './check-answers.ts';
 import { registerStatus } from './status.ts';
 import { registerFollowUps } from './follow-ups.ts';
@@ -53,7 +55,7 @@ export const applicantFace: FastifyPluginAsync<{ ctx: AppContext; assets: AssetR
     if (!loaded.ok) return sendAppError(request, reply, deps, 'forbidden');
     const intake = loaded.value;
     const proof = { sessionId: intake.session_id, token };
-    request.applicant = { proof, intake, ...localeFor(request, intake.locale), csrf: applicantCsrf(ctx.secret, proof) };
+    request.applicant = { proof, ...applicantLanguage(request, intake), csrf: applicantCsrf(ctx.secret, proof) };
     // A submitted session keeps its status page after expiry; only an open one stops working.
     if (intake.expired && intake.status !== 'submitted') {
       return sendAppError(request, reply, deps, 'expired', { returnUrl: intake.return_url, orgName: intake.org_name });
@@ -82,6 +84,7 @@ export const applicantFace: FastifyPluginAsync<{ ctx: AppContext; assets: AssetR
     }
   });
 
+  registerLanguageChoice(scope, deps);
   scope.setErrorHandler(appErrorHandler(deps));
   scope.setNotFoundHandler({}, (request, reply) => sendAppError(request, reply, deps, 'not_found'));
 
@@ -90,6 +93,7 @@ export const applicantFace: FastifyPluginAsync<{ ctx: AppContext; assets: AssetR
   registerTaskList(scope, deps);
   registerFormStep(scope, deps);
   registerUploadStep(scope, deps);
+  registerSampleDocuments(scope, deps);
   registerCheckAnswers(scope, deps);
   registerStatus(scope, deps);
   registerFollowUps(scope, deps);

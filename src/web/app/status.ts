@@ -1,8 +1,9 @@
 import type { FastifyInstance } from 'fastify';
+import { applicantReference } from '../../domain/cases/applicant-reference.ts';
 import type { ApplicantIntake } from '../../domain/sessions/applicant-intake.ts';
 import { html, sendPage } from '../render.ts';
 import { buttonLink, notification } from '../ui/components.ts';
-import { applicantOf, paths, resumePath, type AppRouteDeps } from './context.ts';
+import { applicantOf, paths, resumePath, type AppRouteDeps, type ApplicantRequest } from './context.ts';
 import { appPage } from './layout.ts';
 
 export type Stage = 'open' | 'processing' | 'follow_up' | 'done';
@@ -25,20 +26,35 @@ export function returnLink(intake: ApplicantIntake): string | undefined {
 }
 
 /**
+ * What happens next, in the case type's words when it has them in the page's language, else the
+ * default for its operating mode: with Dossier as the system of action the organisation reviews
+ * and decides; as a system of record it only hears back when something is missing.
+ */
+export function whatHappensNext(a: Pick<ApplicantRequest, 'intake' | 't' | 'texts'>): string {
+  const own = a.intake.definition.finish?.what_happens_next;
+  if (own && a.texts.inLocale(own)) return own;
+  return a.t(`status.next.${a.intake.definition.operating_mode}`, { org: a.intake.org_name });
+}
+
+/**
  * GET …/status after submitting: "We're reading your documents" while processing (the script
- * polls …/status.json and reloads when the stage changes; without it, "Check again" reloads),
- * then "All done" with the return_url button, or the follow-up questions.
+ * polls …/status.json and swaps the content when the stage changes; without it, "Check again"
+ * reloads), then the finish page, or the follow-up questions. The finish page says the answers
+ * were sent, never "All done": the case may wait for a reviewer. It gives the applicant's
+ * reference, what happens next, and, with a return_url, a "Return to …" button: a button the
+ * applicant presses, never a timed redirect (WCAG 2.2.1), shown as soon as reading is done.
  */
 export function registerStatus(scope: FastifyInstance, deps: AppRouteDeps): void {
   scope.get('/s/:sessionId/status', { config: { auth: 'applicant' } }, async (request, reply) => {
-    const { intake, t, locale } = applicantOf(request);
+    const a = applicantOf(request);
+    const { intake, t, locale } = a;
     const p = paths(deps.prefix, intake.session_id);
     const stage = stageOf(intake);
     if (stage === 'open') return reply.redirect(resumePath(deps.prefix, intake), 303);
     if (stage === 'follow_up') return reply.redirect(p.followUps, 303);
     const already = (request.query as { already?: string }).already === '1';
     const back = returnLink(intake);
-    const title = stage === 'done' ? t('status.done.title') : t('status.processing.title');
+    const title = stage === 'done' ? t('status.sent.title') : t('status.processing.title');
     return sendPage(
       reply,
       appPage(deps, {
@@ -47,15 +63,18 @@ export function registerStatus(scope: FastifyInstance, deps: AppRouteDeps): void
         title,
         orgName: intake.org_name,
         testMode: intake.environment === 'test',
+        languages: a.languages,
         children: html`
           ${already ? notification({ tone: 'info', children: html`<p>${t('status.already_submitted')}</p>` }) : null}
           <div role="status" aria-live="polite" data-status-poll=${p.statusJson} data-stage=${stage}>
             ${stage === 'done'
               ? html`<div class="panel">
                   <h1 class="panel__title">${title}</h1>
-                  <p class="panel__body">${t('status.reference')}<br /><strong class="mono">${intake.case_id}</strong></p>
+                  <p class="panel__body">${t('status.reference')}<br /><strong class="mono">${applicantReference(intake)}</strong></p>
                 </div>
-                <p>${t('status.done.body', { org: intake.org_name })}</p>
+                <p>${t('status.sent.body', { org: intake.org_name })}</p>
+                <h2>${t('status.next_heading')}</h2>
+                <p class="next-steps">${whatHappensNext(a)}</p>
                 ${back ? html`<p>${buttonLink({ href: back, text: t('status.return', { org: intake.org_name }) })}</p>` : null}`
               : html`<div class="panel panel--info">
                   <h1 class="panel__title">${title}</h1>

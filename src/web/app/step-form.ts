@@ -33,13 +33,14 @@ function formPage(deps: AppRouteDeps, a: ApplicantRequest, v: FormView) {
     testMode: intake.environment === 'test',
     back,
     errors: v.errors,
+    languages: a.languages,
     children: html`
       ${steps.length > 1 ? html`<span class="caption">${t('common.step_of', { n: index + 1, total: steps.length })}</span>` : null}
       <h1>${v.node.title}</h1>
       <form method="post" action=${p.step(v.node)} novalidate>
         ${csrfInput(a.csrf)}
         ${v.returnTo ? hiddenInput('return', v.returnTo) : null}
-        ${v.node.fields.map((f) => fieldControl(f, v.entered, v.errors.find((e) => e.href === f.field_id || e.href.startsWith(`${f.field_id}-`)), t, locale))}
+        ${v.node.fields.map((f) => fieldControl(f, v.entered, v.errors.find((e) => e.href === f.field_id || e.href.startsWith(`${f.field_id}-`)), t, locale, false, a.texts))}
         ${button({ text: t('common.continue'), data: { 'prevent-double-submit': '' } })}
       </form>
       <p class="muted small">${t('common.saved_notice', { date: `${formatDateTime(locale, intake.expires_at)} UTC` })}</p>`,
@@ -85,7 +86,7 @@ export function registerFormStep(scope: FastifyInstance, deps: AppRouteDeps): vo
     }
     const saved = await saveFormAnswers(deps.ctx, { ...a.proof, answers, traceId: String(request.id) });
     if (!saved.ok && 'problems' in saved) {
-      const errors = saved.problems.map((p) => problemItem(node.fields.find((f) => f.field_id === p.field_id)!, p, a.t));
+      const errors = saved.problems.map((p) => problemItem(node.fields.find((f) => f.field_id === p.field_id)!, p, a));
       return sendPage(reply, formPage(deps, a, { node, entered, errors, returnTo }), 400);
     }
     if (!saved.ok) return saved.code === 'forbidden' ? sendAppError(request, reply, deps, 'forbidden') : closed(reply, a);

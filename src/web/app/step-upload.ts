@@ -7,9 +7,11 @@ import type { Translate } from '../i18n/index.ts';
 import { html, sendPage } from '../render.ts';
 import { button, notification, tag, type ErrorItem } from '../ui/components.ts';
 import { fileInput, hiddenInput } from '../ui/fields.ts';
-import { afterStep, applicantOf, beforeStep, CSRF_PURPOSE, labelParams, paths, stepsOf, type AppRouteDeps, type ApplicantRequest } from './context.ts';
+import { afterStep, applicantOf, beforeStep, CSRF_PURPOSE, labelled, paths, stepsOf, type AppRouteDeps, type ApplicantRequest } from './context.ts';
+import { formatOneDecimal } from './formats.ts';
 import { sendAppError } from './errors.ts';
 import { appPage, csrfInput } from './layout.ts';
+import { sampleControls, sampleForms } from './sample-documents.ts';
 
 type Kind = UploadNode['documents'][number];
 
@@ -33,9 +35,9 @@ function acceptsImages(kind: Kind): boolean {
   return kind.accept.some((m) => m.startsWith('image/'));
 }
 
-export function fileSize(bytes: number | null, t: Translate): string {
+export function fileSize(bytes: number | null, t: Translate, locale = 'en'): string {
   if (bytes === null) return '';
-  return bytes >= 1_000_000 ? t('upload.size_mb', { n: (bytes / 1_000_000).toFixed(1) }) : t('upload.size_kb', { n: Math.max(1, Math.round(bytes / 1000)) });
+  return bytes >= 1_000_000 ? t('upload.size_mb', { n: formatOneDecimal(locale, bytes / 1_000_000) }) : t('upload.size_kb', { n: Math.max(1, Math.round(bytes / 1000)) });
 }
 
 /** `unreadable`: the request's own body could not be read (cut off, past the part limits), a client fault told in the words of `failed`. */
@@ -53,9 +55,10 @@ const STATUS_OF: Record<UploadError, number> = {
   closed: 409,
 };
 
-function uploadErrorText(problem: UploadError, kind: Kind, t: Translate): string {
-  const params = { ...labelParams(kind.label), types: typeList(kind, t), max: kind.max_files };
-  return t(`upload.error.${problem === 'unreadable' ? 'failed' : problem}`, params);
+function uploadErrorText(problem: UploadError, kind: Kind, a: ApplicantRequest): string {
+  const params = { types: typeList(kind, a.t), max: kind.max_files };
+  if (problem === 'none_chosen' || problem === 'too_many_files') return labelled(a, `upload.error.${problem}`, kind.label, params);
+  return a.t(`upload.error.${problem === 'unreadable' ? 'failed' : problem}`, params);
 }
 
 interface UploadView {
@@ -85,7 +88,7 @@ function fileRow(a: ApplicantRequest, kind: Kind, doc: ApplicantDocument, errors
   const formId = replaceFormId(doc.doc_id);
   return html`<li class=${failed ? 'file-list__item file-list__item--failed' : 'file-list__item'} data-doc-id=${doc.doc_id}>
     <div class="file-list__row">
-      <span><span class="file-list__name">${doc.filename}</span> <span class="muted small">${fileSize(doc.byte_size, t)}</span></span>
+      <span><span class="file-list__name">${doc.filename}</span> <span class="muted small">${fileSize(doc.byte_size, t, a.locale)}</span></span>
       <span class="cluster">
         ${failed ? tag(t('upload.status.failed'), 'danger') : tag(t(`upload.status.${doc.status as 'uploaded'}`), 'success')}
         <button class="button button--link" type="submit" form=${REMOVE_FORM} name="doc_id" value=${doc.doc_id}>${t('upload.remove')}<span class="visually-hidden"> ${doc.filename}</span></button>
@@ -119,11 +122,11 @@ function kindSection(deps: AppRouteDeps, a: ApplicantRequest, node: UploadNode, 
   return html`<section class="upload-kind" aria-labelledby=${`${kind.document_kind}-heading`} data-upload-kind=${kind.document_kind}>
     <h2 id=${`${kind.document_kind}-heading`} class=${headed ? undefined : 'visually-hidden'}>${kind.label}${kind.required ? null : ` ${t('common.optional')}`}</h2>
     <div class="dropzone" data-dropzone="">
-      ${fileInput({ id: fileId, name: fileId, label: t('upload.choose_label', { label: kind.label }), hint, error, errorPrefix: t('common.error_prefix'), accept: kind.accept.join(',') })}
+      ${fileInput({ id: fileId, name: fileId, label: labelled(a, 'upload.choose_label', kind.label), hint, error, errorPrefix: t('common.error_prefix'), accept: kind.accept.join(',') })}
       ${acceptsImages(kind)
         ? // Shown by the script on touch screens only: elsewhere "take a photo" means nothing, and without
           // the script the one file control above already offers the camera on a phone (its accept has images).
-          html`<div class="camera" data-camera="" hidden>${fileInput({ id: photoId, name: photoId, label: t('upload.photo_label', { label: kind.label }), hint: t('upload.photo_hint'), accept: kind.accept.filter((m) => m.startsWith('image/')).join(','), capture: 'environment' })}</div>`
+          html`<div class="camera" data-camera="" hidden>${fileInput({ id: photoId, name: photoId, label: labelled(a, 'upload.photo_label', kind.label), hint: t('upload.photo_hint'), accept: kind.accept.filter((m) => m.startsWith('image/')).join(','), capture: 'environment' })}</div>`
         : null}
       <p class="dropzone__hint" data-drop-hint="" hidden>${t('upload.drop')}</p>
       <div class="preview-area" data-preview="" data-preview-alt=${t('upload.preview_alt')}></div>
@@ -132,13 +135,14 @@ function kindSection(deps: AppRouteDeps, a: ApplicantRequest, node: UploadNode, 
       ? // Without the script, "Continue" uploads what was chosen; this button uploads it and stays, to add another.
         html`<button class="button button--secondary" type="submit" formaction=${paths(deps.prefix, a.intake.session_id).uploadFiles(node.node_id)} data-upload-button="">${t('upload.add_another')}</button>`
       : null}
+    ${sampleControls(deps, a, node, kind)}
     <h3 class="file-list__heading">${t('upload.uploaded_heading')}</h3>
     <p class="muted" data-empty-list="" hidden=${docs.length > 0}>${t('upload.none_yet')}</p>
     <ul class="file-list" data-file-list="" hidden=${docs.length === 0}>${docs.map((d) => fileRow(a, kind, d, errors))}</ul>
   </section>`;
 }
 
-function uploadPage(deps: AppRouteDeps, a: ApplicantRequest, v: UploadView) {
+export function uploadPage(deps: AppRouteDeps, a: ApplicantRequest, v: UploadView) {
   const { intake, t, locale } = a;
   const steps = stepsOf(intake);
   const index = steps.findIndex((s) => s.node_id === v.node.node_id);
@@ -152,6 +156,7 @@ function uploadPage(deps: AppRouteDeps, a: ApplicantRequest, v: UploadView) {
     testMode: intake.environment === 'test',
     back: v.returnTo === 'check' ? p.check : beforeStep(deps.prefix, intake, v.node),
     errors: v.errors,
+    languages: a.languages,
     children: html`
       ${steps.length > 1 ? html`<span class="caption">${t('common.step_of', { n: index + 1, total: steps.length })}</span>` : null}
       <h1>${v.node.title}</h1>
@@ -165,6 +170,7 @@ function uploadPage(deps: AppRouteDeps, a: ApplicantRequest, v: UploadView) {
         ${button({ text: t('common.continue'), data: { 'prevent-double-submit': '', 'continue': '' } })}
       </form>
       <form id=${REMOVE_FORM} method="post" action=${p.removeFile(v.node.node_id)}>${csrfInput(a.csrf)}</form>
+      ${sampleForms(deps, a, v.node)}
       ${failed.map((d) => html`<form id=${replaceFormId(d.doc_id)} method="post" enctype="multipart/form-data" action=${p.uploadFiles(v.node.node_id)} novalidate></form>`)}`,
   });
 }
@@ -264,7 +270,8 @@ export function registerUploadStep(scope: FastifyInstance, deps: AppRouteDeps): 
   /** The intake as it is now, after this request's own uploads. */
   const fresh = async (a: ApplicantRequest): Promise<ApplicantRequest> => {
     const loaded = await loadApplicantIntake(deps.ctx, a.proof);
-    return loaded.ok ? { ...a, intake: loaded.value } : a;
+    // The pinned definition never changes: keep the one already in the applicant's language.
+    return loaded.ok ? { ...a, intake: { ...loaded.value, definition: a.intake.definition } } : a;
   };
 
   scope.get('/s/:sessionId/upload/:nodeId', { config: { auth: 'applicant' } }, async (request, reply) => {
@@ -341,14 +348,14 @@ export function registerUploadStep(scope: FastifyInstance, deps: AppRouteDeps): 
       return refuse(request, reply, a, node, { kind, problem: 'none_chosen', at: replaced ?? `file-${kind.document_kind}` }, read.fields.return);
     }
     if (wantsJson(request)) {
-      return reply.code(201).header('cache-control', 'no-store').send({ ok: true, doc_id: first.docId, filename: first.filename, size: fileSize(first.bytes, a.t), message: a.t('upload.added', { file: first.filename }) });
+      return reply.code(201).header('cache-control', 'no-store').send({ ok: true, doc_id: first.docId, filename: first.filename, size: fileSize(first.bytes, a.t, a.locale), message: a.t('upload.added', { file: first.filename }) });
     }
     const back = read.fields.return === 'check' ? '&return=check' : '';
     return reply.redirect(`${paths(deps.prefix, a.intake.session_id).step(node)}?added=${encodeURIComponent(first.docId)}${back}`, 303);
   });
 
   const refuse = (request: FastifyRequest, reply: FastifyReply, a: ApplicantRequest, node: UploadNode, r: Refusal, returnTo?: string) => {
-    const text = uploadErrorText(r.problem, r.kind, a.t);
+    const text = uploadErrorText(r.problem, r.kind, a);
     if (wantsJson(request)) return reply.code(STATUS_OF[r.problem]).header('cache-control', 'no-store').send({ ok: false, problem: r.problem, message: text, field: r.field ?? r.at });
     return sendPage(reply, uploadPage(deps, a, { node, errors: [{ href: r.at, text }], returnTo: returnTo === 'check' ? 'check' : '' }), STATUS_OF[r.problem]);
   };
@@ -388,7 +395,7 @@ export function registerUploadStep(scope: FastifyInstance, deps: AppRouteDeps): 
     const live = a.intake.documents.filter((d) => d.status !== 'failed');
     const errors = node.documents
       .filter((k) => k.required && !live.some((d) => d.document_kind === k.document_kind))
-      .map((k) => ({ href: `file-${k.document_kind}`, text: a.t('upload.error.required', labelParams(k.label)) }));
+      .map((k) => ({ href: `file-${k.document_kind}`, text: labelled(a, 'upload.error.required', k.label) }));
     if (errors.length > 0) return sendPage(reply, uploadPage(deps, a, { node, errors, returnTo }), 400);
     // A step that asks the applicant to confirm what was read goes there first (issue 26).
     if (node.confirm_extracted) return reply.redirect(`${paths(deps.prefix, a.intake.session_id).confirm(node.node_id)}${returnTo ? `?return=${returnTo}` : ''}`, 303);

@@ -10,7 +10,7 @@ import { appPage } from './layout.ts';
  */
 export function registerTaskList(scope: FastifyInstance, deps: AppRouteDeps): void {
   scope.get('/s/:sessionId/tasks', { config: { auth: 'applicant' } }, async (request, reply) => {
-    const { intake, t, locale } = applicantOf(request);
+    const { intake, t, locale, languages } = applicantOf(request);
     const p = paths(deps.prefix, intake.session_id);
     if (intake.status === 'submitted') return reply.redirect(p.status, 303);
     const steps = stepsOf(intake);
@@ -25,6 +25,7 @@ export function registerTaskList(scope: FastifyInstance, deps: AppRouteDeps): vo
         title: t('tasks.title'),
         orgName: intake.org_name,
         testMode: intake.environment === 'test',
+        languages,
         children: html`<h1>${t('tasks.title')}</h1>
           <p>${t('tasks.intro')}</p>
           <ul class="task-list">

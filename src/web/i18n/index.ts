@@ -1,24 +1,37 @@
+import type { ApplicantLocale } from '../../domain/case-types/translations.ts';
+import { de } from './de.ts';
 import { en, type MessageKey, type Messages } from './en.ts';
+import { es } from './es.ts';
 import { fr } from './fr.ts';
 
 export type { MessageKey, Messages };
 
-export const LOCALES = { en, fr } as const satisfies Record<string, Messages>;
+/** The app's catalogues: exactly the locales the case-type validator checks translations for. */
+export const LOCALES = { en, fr, de, es } as const satisfies Record<ApplicantLocale, Messages>;
 export type Locale = keyof typeof LOCALES;
 export const DEFAULT_LOCALE: Locale = 'en';
 
-function supported(tag: string | null | undefined): Locale | undefined {
+/** Each language by its own name, as a language switcher shows it (a proper name in every locale). */
+export const LANGUAGE_NAMES: Record<Locale, string> = { en: 'English', fr: 'Français', de: 'Deutsch', es: 'Español' };
+
+/** Keys whose message has a label-free sibling (`….unnamed`), used when the label is not in the page's language. */
+export type LabelledKey = { [K in MessageKey]: `${K}.unnamed` extends MessageKey ? K : never }[MessageKey];
+
+export function supported(tag: string | null | undefined): Locale | undefined {
   const language = tag?.trim().toLowerCase().split(/[-_]/)[0];
   return language && language in LOCALES ? (language as Locale) : undefined;
 }
 
 /**
- * The session's locale when it is one we speak, else the browser's most preferred one we speak
+ * The session's locale when it is one we speak (the integrator knows its customer), else the one
+ * the applicant chose with the language links, else the browser's most preferred one we speak
  * (Accept-Language with q-values), else English.
  */
-export function negotiateLocale(sessionLocale: string | null | undefined, acceptLanguage: string | undefined): Locale {
+export function negotiateLocale(sessionLocale: string | null | undefined, acceptLanguage: string | undefined, chosen?: string | undefined): Locale {
   const fromSession = supported(sessionLocale);
   if (fromSession) return fromSession;
+  const fromChoice = supported(chosen);
+  if (fromChoice) return fromChoice;
   const ranked = (acceptLanguage ?? '')
     .split(',')
     .map((part, i) => {

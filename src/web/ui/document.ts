@@ -30,9 +30,9 @@ export function htmlDocument(props: DocumentProps): VNode {
   </html>`;
 }
 
-/** "Error: " before a title when the page shows errors, so screen readers hear it first. */
-export function pageTitle(title: string, suffix: string, hasErrors = false): string {
-  return `${hasErrors ? 'Error: ' : ''}${title} – ${suffix}`;
+/** "Error: " before a title when the page shows errors, so screen readers hear it first; in the page's language. */
+export function pageTitle(title: string, suffix: string, hasErrors = false, errorPrefix = 'Error:'): string {
+  return `${hasErrors ? `${errorPrefix} ` : ''}${title} – ${suffix}`;
 }
 
 export function skipLink(text: string, target = '#main'): VNode {

@@ -139,6 +139,14 @@ export const OPERATIONS = {
     "method": "POST",
     "path": "/api/v1/webhooks/deliveries/{delivery_id}/ack"
   },
+  "listenWebhooks": {
+    "method": "GET",
+    "path": "/api/v1/webhooks/listen"
+  },
+  "recordWebhookListenResult": {
+    "method": "POST",
+    "path": "/api/v1/webhooks/listen/results"
+  },
   "listNotifications": {
     "method": "GET",
     "path": "/api/v1/notifications"

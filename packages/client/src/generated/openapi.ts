@@ -257,7 +257,7 @@ export interface paths {
         put?: never;
         /**
          * Send a signed test webhook
-         * @description Sends one signed `v1.webhook.test` delivery to `endpoint_url` now, through the same client and signing as real deliveries (no redirects, the address checked at connection time). A receiver that fails or cannot be reached is answered 200 with `success: false`.
+         * @description Sends one signed `v1.webhook.test` delivery to `endpoint_url` now, through the same client and signing as real deliveries (no redirects, the address checked at connection time). A receiver that fails or cannot be reached is answered 200 with `success: false`. When the URL and secret are one of your endpoints’, the test is kept in its delivery log with its attempt (`stored: true`). To test a receiver on your own machine, run `npm run dossier -- listen --forward-to http://localhost:4567/hook`.
          */
         post: operations["sendTestWebhook"];
         delete?: never;
@@ -340,6 +340,46 @@ export interface paths {
          * @description Records that your system received the `v1.case.completed` delivery: the case’s `handoff_state` becomes `acknowledged`. The delivery must be `delivered` (else 400 `webhook_delivery_not_delivered`). Repeating is harmless (`already_acknowledged: true`); with an acknowledgement id (body, or the Idempotency-Key header) a repeat replays the first answer and the same id for another delivery is `idempotency_key_conflict`.
          */
         post: operations["acknowledgeWebhookDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks/listen": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Receive test deliveries as a stream (dossier listen)
+         * @description What `npm run dossier -- listen` reads: the workspace’s test deliveries as server-sent events, for the CLI to POST to a URL on your own machine with the same headers, body and signatures as an endpoint gets. The listener is an endpoint of kind `listener`: deliveries go through the same outbox, are logged with their attempts and retried on the same schedule; while no stream is open they wait and retry like any other. Test keys only (a live key is 403 `forbidden`).
+         */
+        get: operations["listenWebhooks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks/listen/results": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Report what the local receiver answered (dossier listen)
+         * @description Records one attempt of a delivery handed out on the listen stream, exactly as the delivery worker records its own: a 2xx delivers (and completes a handoff), anything else is a failed attempt retried on the §6.2 schedule. Refused (400 `invalid_request`, `param: attempt_token`) once the lease has run out: the delivery is then sent again.
+         */
+        post: operations["recordWebhookListenResult"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1541,7 +1581,8 @@ export interface components {
          *       "status_code": null,
          *       "error": "connection_failed: ECONNREFUSED",
          *       "delivery_id": "dlv_7Gh2Jk4Lm6Np8Qr0St2Uv4Wx",
-         *       "duration_ms": 12
+         *       "duration_ms": 12,
+         *       "stored": true
          *     }
          */
         WebhookTestResultInput: {
@@ -1554,6 +1595,8 @@ export interface components {
             /** @description The `webhook-id` and `delivery_id` the test carried. */
             delivery_id: string;
             duration_ms: number;
+            /** @description Whether the test is kept in the delivery log, with its attempt: it is when `endpoint_url` and `signing_secret` are one of your endpoints’. */
+            stored: boolean;
         };
         /**
          * @description The body of every delivery (spec §2.9).
@@ -1792,6 +1835,27 @@ export interface components {
              * @constant
              */
             idempotent_replay?: true;
+        };
+        /**
+         * @example {
+         *       "delivery_id": "dlv_7Gh2Jk4Lm6Np8Qr0St2Uv4Wx",
+         *       "recorded": true,
+         *       "status": "delivered",
+         *       "attempt_number": 1,
+         *       "next_attempt_at": null
+         *     }
+         */
+        WebhookListenResultInput: {
+            delivery_id: string;
+            /** @constant */
+            recorded: true;
+            /**
+             * @description The delivery after this attempt.
+             * @enum {string}
+             */
+            status: "delivered" | "retry_scheduled" | "failed";
+            attempt_number: number;
+            next_attempt_at: string | null;
         };
         /**
          * @example {
@@ -2957,7 +3021,8 @@ export interface components {
          *       "status_code": null,
          *       "error": "connection_failed: ECONNREFUSED",
          *       "delivery_id": "dlv_7Gh2Jk4Lm6Np8Qr0St2Uv4Wx",
-         *       "duration_ms": 12
+         *       "duration_ms": 12,
+         *       "stored": true
          *     }
          */
         WebhookTestResult: {
@@ -2970,6 +3035,8 @@ export interface components {
             /** @description The `webhook-id` and `delivery_id` the test carried. */
             delivery_id: string;
             duration_ms: number;
+            /** @description Whether the test is kept in the delivery log, with its attempt: it is when `endpoint_url` and `signing_secret` are one of your endpoints’. */
+            stored: boolean;
         };
         /**
          * @description The body of every delivery (spec §2.9).
@@ -3208,6 +3275,27 @@ export interface components {
              * @constant
              */
             idempotent_replay?: true;
+        };
+        /**
+         * @example {
+         *       "delivery_id": "dlv_7Gh2Jk4Lm6Np8Qr0St2Uv4Wx",
+         *       "recorded": true,
+         *       "status": "delivered",
+         *       "attempt_number": 1,
+         *       "next_attempt_at": null
+         *     }
+         */
+        WebhookListenResult: {
+            delivery_id: string;
+            /** @constant */
+            recorded: true;
+            /**
+             * @description The delivery after this attempt.
+             * @enum {string}
+             */
+            status: "delivered" | "retry_scheduled" | "failed";
+            attempt_number: number;
+            next_attempt_at: string | null;
         };
         /**
          * @example {
@@ -4232,7 +4320,7 @@ export interface operations {
                 "application/json": {
                     /** @description Or the Idempotency-Key header; the body wins. */
                     idempotency_key?: string;
-                    /** @description A public https URL of the document (PDF, PNG, JPEG, DOCX or plain text, at most 20 MB). */
+                    /** @description A public https URL of the document (PDF, PNG, JPEG, DOCX or plain text, at most 20 MB). With a test key, also a sample document: `dossier-test:<case_type_id>/<document_kind>/<outcome>` (see Sample documents). */
                     document_url: string;
                     /** @description Required unless case_id names an existing case. */
                     case_type_id?: string;
@@ -4944,6 +5032,167 @@ export interface operations {
             };
             /** @description Not found: no such resource in this workspace and environment (`not_found`). */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (`rate_limit_exceeded`, or `test_usage_cap_exceeded` for the monthly test sessions): retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: retry if the operation is safe to repeat; `request_id` identifies the failure. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listenWebhooks: {
+        parameters: {
+            query: {
+                /** @description Where the CLI forwards deliveries. Shown only: the server never connects to it. */
+                forward_to: string;
+                /** @description Comma-separated event types to receive (`v1.case.completed,v1.intake.submitted`). Default: every event. */
+                events?: string;
+                /** @description The listener to connect as; default `cli`. Each name keeps its own signing secret. */
+                name?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A `text/event-stream`. First `event: ready` with `{ workspace, environment, endpoint_id, signing_secret, forward_to, events, timeout_ms }`; then one `event: delivery` per delivery with `{ delivery_id, attempt_token, event_type, url, headers, body }`, and comment lines as heartbeats. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Validation error (`validation_error`): the body, a path segment, the query or the idempotency key is invalid. `error.code` names the catalog code and `error.param`, when one field is at fault, names it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authentication error: the key is missing, invalid, revoked, expired or for the other environment (`invalid_api_key`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authorization error: the key lacks the scope this operation needs (`forbidden`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Precondition error: a required account step is missing, such as accepting the legal terms (`legal_acceptance_required`). */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (`rate_limit_exceeded`, or `test_usage_cap_exceeded` for the monthly test sessions): retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: retry if the operation is safe to repeat; `request_id` identifies the failure. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    recordWebhookListenResult: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    delivery_id: string;
+                    /** @description As the `delivery` event gave it. */
+                    attempt_token: string;
+                    /** @description What the local receiver answered; null when it did not answer (refused, timed out). */
+                    status_code: number | null;
+                    duration_ms: number;
+                    /** @description Why there was no 2xx (`connection refused`). */
+                    error?: string | null;
+                    /** @description The start of the local answer; the first 4 KiB are kept. */
+                    response_excerpt?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description The attempt is recorded: the delivery is `delivered`, or a retry is scheduled, or it `failed` for good. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookListenResult"];
+                };
+            };
+            /** @description Validation error (`validation_error`): the body, a path segment, the query or the idempotency key is invalid. `error.code` names the catalog code and `error.param`, when one field is at fault, names it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authentication error: the key is missing, invalid, revoked, expired or for the other environment (`invalid_api_key`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authorization error: the key lacks the scope this operation needs (`forbidden`). */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -104,7 +104,7 @@ export function registerEvidenceRoutes(scope: FastifyInstance, deps: DashboardRo
     // Personal data: the browser may keep it, but asks every time (an erased page then answers 404).
     reply.header('cache-control', 'private, no-cache').header('etag', etag).header('x-content-type-options', 'nosniff');
     if (request.headers['if-none-match'] === etag) return reply.code(304).send();
-    return reply.type(row.content_type).send(row.bytes);
+    return reply.type(row.content_type).send(Buffer.from(row.bytes.buffer, row.bytes.byteOffset, row.bytes.byteLength));
   });
 
   scope.get('/cases/:case_id/documents/:doc_id/file', { config: { auth: 'operator' } }, async (request, reply) => {
@@ -117,7 +117,8 @@ export function registerEvidenceRoutes(scope: FastifyInstance, deps: DashboardRo
       .header('cache-control', 'private, no-store')
       .header('content-disposition', `attachment; filename="${name}"`)
       .header('x-content-type-options', 'nosniff')
+      .header('content-length', String(file.size))
       .type(file.mimeType)
-      .send(Buffer.from(file.bytes));
+      .send(file.stream);
   });
 }

@@ -2,6 +2,7 @@ import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { getCaseType, listCaseTypes, listCaseTypeVersions, loadPinnedDefinition, putCaseType } from '../../../domain/case-types/case-types.ts';
 import type { CaseTypeDefinition, DefinitionProblem, GateRule, WorkflowNode } from '../../../domain/case-types/definition.ts';
+import { missingTranslations } from '../../../domain/case-types/translations.ts';
 import { formField } from '../../face.ts';
 import { html, type Markup } from '../../render.ts';
 import { backLink, button, notification, summaryList, table, tag, type ErrorItem } from '../../ui/components.ts';
@@ -80,6 +81,28 @@ function workflowView(def: CaseTypeDefinition): Markup {
         ],
       })}
     </section>`;
+}
+
+/**
+ * Which applicant texts have no translation, per locale: warnings, not errors. The applicant
+ * still gets the page, with those texts in English and the messages around them phrased without
+ * them, so a partly translated case type is usable but should be finished.
+ */
+function translationsView(def: CaseTypeDefinition): Markup {
+  const missing = missingTranslations(def);
+  return html`<section class="card" aria-labelledby="translations-heading">
+    <h2 class="card__title" id="translations-heading">Translations</h2>
+    ${missing.length === 0
+      ? html`<p>Every applicant-facing text is translated into French, German and Spanish.</p>`
+      : html`<div class="notification notification--warning" role="region" aria-labelledby="translations-warning">
+            <p class="notification__title" id="translations-warning">Warning: ${missing.map((m) => `${m.missing.length} ${m.missing.length === 1 ? 'text' : 'texts'} without a ${m.language} translation`).join(', ')}</p>
+            <p>Applicants reading in these languages see these texts in English. Add them under <code>translations</code>, keyed as below.</p>
+          </div>
+          ${missing.map(
+            (m) => html`<h3>${m.language} (<code>${m.locale}</code>)</h3>
+              <ul class="problems">${m.missing.map((x) => html`<li><code>${x.key}</code>: ${x.english}</li>`)}</ul>`,
+          )}`}
+  </section>`;
 }
 
 interface UploadForm {
@@ -164,10 +187,9 @@ export function registerCaseTypes(scope: FastifyInstance, deps: DashboardRouteDe
       const put = await putCaseType(ctx, { orgId: tenant.orgId, environment: tenant.environment, definition });
       if (!put.ok) return listPage(request, reply, { text, problems: put.problems });
       const v = put.value;
-      setFlash(reply, request, flashDeps, {
-        kind: 'notice',
-        text: v.version_created ? `${v.case_type_id} is stored as version ${v.workflow_version}.` : `${v.case_type_id} is unchanged in behaviour: still version ${v.workflow_version}.`,
-      });
+      const stored = v.version_created ? `${v.case_type_id} is stored as version ${v.workflow_version}.` : `${v.case_type_id} is unchanged in behaviour: still version ${v.workflow_version}.`;
+      const warned = v.warnings.length > 0 ? ` ${v.warnings.length} ${v.warnings.length === 1 ? 'language has' : 'languages have'} missing translations: see the case type's page.` : '';
+      setFlash(reply, request, flashDeps, { kind: 'notice', text: `${stored}${warned}` });
       return reply.redirect(CASE_TYPES_PATH, 303);
     });
   });
@@ -209,6 +231,7 @@ export function registerCaseTypes(scope: FastifyInstance, deps: DashboardRouteDe
             },
           ])}
         </section>
+        ${translationsView(definition)}
         ${workflowView(definition)}`,
     });
   });

@@ -25,6 +25,7 @@ const SCOPE_HINTS: Record<string, string> = {
   'webhooks:read': 'Read the delivery log and notifications.',
   'webhooks:write': 'Retry failed deliveries.',
   'webhooks:test': 'Send test webhooks.',
+  'webhooks:listen': 'Receive test deliveries on your own machine with `dossier listen` (test keys only).',
   'webhooks:acknowledge': 'Acknowledge handoffs.',
   'connectors:read': 'Read connectors.',
   'connectors:write': 'Import and change connectors.',

@@ -11,7 +11,8 @@ import {
   type EndpointView,
 } from '../../../domain/webhooks/endpoints.ts';
 import { SUBSCRIBABLE_EVENT_TYPES, WEBHOOK_EVENT_TYPES } from '../../../domain/webhooks/event-types.ts';
-import { sendTestWebhook } from '../../../domain/webhooks/test-send.ts';
+import { listenerStates, type ListenerState } from '../../../domain/webhooks/listeners.ts';
+import { queueTestDelivery, sendTestWebhook } from '../../../domain/webhooks/test-send.ts';
 import { sentRequestOf, WEBHOOK_USER_AGENT } from '../../../domain/webhooks/sent-request.ts';
 import type { DeliveryStatus } from '../../../storage/tables/webhooks.ts';
 import { formField, formFields } from '../../face.ts';
@@ -42,9 +43,18 @@ function eventsText(events: readonly string[]): Markup {
   return events.includes('*') ? 'All events' : html`<ul class="plain-list">${events.map((e) => html`<li><code>${e}</code></li>`)}</ul>`;
 }
 
-function endpointStatus(e: EndpointView) {
-  return e.enabled ? tag('Enabled', 'success') : tag('Disabled', 'neutral');
+function endpointStatus(e: EndpointView, listener?: ListenerState) {
+  if (!e.enabled) return tag('Disabled', 'neutral');
+  if (listener) return listener.connected ? tag('Connected', 'success') : tag('Not connected', 'warning');
+  return tag('Enabled', 'success');
 }
+
+/** A `dossier listen` listener is an endpoint of its own kind: named as such, its URL being where the CLI forwards. */
+function endpointName(e: EndpointView, listener?: ListenerState): string {
+  return listener ? `CLI listener → ${e.url}` : e.url;
+}
+
+const LISTEN_HINT = html`To receive test deliveries on your own machine, run <code>npm run dossier -- listen --forward-to http://localhost:4567/hook</code>: it appears here as a CLI listener.`;
 
 function secretNotice(flash: Extract<Flash, { kind: 'endpoint_secret' }>, e: EndpointView) {
   return notification({
@@ -89,7 +99,7 @@ export function registerWebhooks(scope: FastifyInstance, deps: DashboardRouteDep
 
   const listPage = async (request: FastifyRequest, reply: FastifyReply, form: { url: string; events: string[] }, errors: ErrorItem[] = [], status = 200) => {
     const tenant = tenantOf(request);
-    const [endpoints, stats] = await Promise.all([listEndpointViews(ctx, { tenant }), recentDeliveryStats(ctx, tenant)]);
+    const [endpoints, stats, listeners] = await Promise.all([listEndpointViews(ctx, { tenant }), recentDeliveryStats(ctx, tenant), listenerStates(ctx, tenant)]);
     const notice = errors.length === 0 ? takeFlash(reply, request, flashDeps) : undefined;
     const err = (id: string) => errors.find((e) => e.href === id)?.text;
     return sendDeveloperPage(request, reply, deps, {
@@ -112,9 +122,9 @@ export function registerWebhooks(scope: FastifyInstance, deps: DashboardRouteDep
             rows: endpoints,
             empty: 'No endpoints yet. Add one below.',
             columns: [
-              { header: 'URL', rowHeader: true, cell: (e) => html`<a href=${endpointPath(e.endpoint_id)}>${e.url}</a>` },
+              { header: 'URL', rowHeader: true, cell: (e) => html`<a href=${endpointPath(e.endpoint_id)}>${endpointName(e, listeners.get(e.endpoint_id))}</a>` },
               { header: 'Events', cell: (e) => eventsText(e.events) },
-              { header: 'Status', cell: (e) => endpointStatus(e) },
+              { header: 'Status', cell: (e) => endpointStatus(e, listeners.get(e.endpoint_id)) },
               {
                 header: 'Last 24 hours',
                 cell: (e) => {
@@ -127,6 +137,7 @@ export function registerWebhooks(scope: FastifyInstance, deps: DashboardRouteDep
             ],
           })}
         </section>
+        ${tenant.environment === 'test' ? html`<p class="muted">${LISTEN_HINT}</p>` : null}
         <section class="card" aria-labelledby="add-heading">
           <h2 class="card__title" id="add-heading">Add an endpoint</h2>
           <form method="post" action=${WEBHOOKS_PATH} novalidate>
@@ -172,6 +183,7 @@ export function registerWebhooks(scope: FastifyInstance, deps: DashboardRouteDep
     const found = await getEndpoint(ctx, { tenant, endpointId: endpoint_id });
     if (!found.ok) return reply.callNotFound();
     const e = found.value;
+    const listener = (await listenerStates(ctx, tenant)).get(e.endpoint_id);
     const q = request.query as Partial<Record<keyof LogFilters, string>>;
     const filters: LogFilters = { status: q.status ?? '', event_type: q.event_type ?? '', case_id: (q.case_id ?? '').trim(), starting_after: q.starting_after ?? '' };
     const status = (DELIVERY_STATUSES as readonly string[]).includes(filters.status) ? (filters.status as DeliveryStatus) : undefined;
@@ -192,10 +204,13 @@ export function registerWebhooks(scope: FastifyInstance, deps: DashboardRouteDep
       ? new URLSearchParams({ ...(status ? { status } : {}), ...(eventType ? { event_type: eventType } : {}), ...(filters.case_id ? { case_id: filters.case_id } : {}), starting_after: page.next_cursor }).toString()
       : undefined;
     return sendDeveloperPage(request, reply, deps, {
-      title: `Endpoint ${e.url}`,
+      title: `Endpoint ${endpointName(e, listener)}`,
       nav: 'webhooks',
       body: (viewer) => html`${backLink(WEBHOOKS_PATH, 'Back to webhooks')}
-        <div class="page-header"><h1 class="break">${e.url}</h1>${endpointStatus(e)}</div>
+        <div class="page-header"><h1 class="break">${endpointName(e, listener)}</h1>${endpointStatus(e, listener)}</div>
+        ${listener
+          ? html`<p>${listener.connected ? 'A' : 'No'} <code>dossier listen</code> is connected: it receives these deliveries and POSTs them to <code class="break">${e.url}</code> from its own machine. ${listener.connected ? '' : 'Deliveries wait and are retried on the schedule until it connects again.'}</p>`
+          : null}
         ${flash?.kind === 'endpoint_secret' && flash.endpoint_id === e.endpoint_id ? secretNotice(flash, e) : null}
         ${flash?.kind === 'test_sent' && flash.endpoint_id === e.endpoint_id ? testNotice(flash) : null}
         ${flash?.kind === 'notice' ? notification({ tone: 'success', role: 'status', children: html`<p>${flash.text}</p>` }) : null}
@@ -203,6 +218,7 @@ export function registerWebhooks(scope: FastifyInstance, deps: DashboardRouteDep
           <h2 class="card__title" id="endpoint-heading">Settings</h2>
           ${summaryList([
             { key: 'Endpoint id', value: html`<code>${e.endpoint_id}</code>` },
+            ...(listener ? [{ key: 'Kind', value: html`CLI listener (<code>dossier listen</code>, name <code>${listener.name}</code>)` }] : []),
             { key: 'Environment', value: e.environment === 'live' ? 'Live' : 'Test' },
             { key: 'Events', value: eventsText(e.events) },
             { key: 'Created', value: when(e.created_at) },
@@ -231,7 +247,7 @@ export function registerWebhooks(scope: FastifyInstance, deps: DashboardRouteDep
             captionHidden: true,
             scrollRegion: true,
             rows: page.deliveries,
-            empty: status || eventType || filters.case_id ? 'No deliveries match these filters.' : 'No deliveries yet. Test events are not stored here: they are answered at once.',
+            empty: status || eventType || filters.case_id ? 'No deliveries match these filters.' : 'No deliveries yet. Send a test event: it is kept here with its attempt.',
             columns: [
               { header: 'Event', rowHeader: true, cell: (d) => html`<a href=${deliveryPath(e.endpoint_id, d.delivery_id)}><code>${d.event_type}</code><span class="visually-hidden"> delivery ${d.delivery_id}</span></a>` },
               { header: 'Status', cell: (d) => deliveryStatusTag(d.status) },
@@ -252,10 +268,25 @@ export function registerWebhooks(scope: FastifyInstance, deps: DashboardRouteDep
     const tenant = tenantOf(request);
     const target = await currentSigningSecret({ ...ctx, secret: deps.secret }, { tenant, endpointId: endpoint_id });
     if (!target.ok) return reply.callNotFound();
+    if ((await listenerStates(ctx, tenant)).has(endpoint_id)) {
+      // The server never connects to a listener's URL: the test is queued for the listen stream, like any delivery.
+      const queued = await queueTestDelivery(ctx, { tenant, endpointId: endpoint_id, traceId: String(request.id) });
+      if (queued.ok) ctx.wake.notify('webhook-deliveries');
+      setFlash(reply, request, flashDeps, { kind: 'notice', text: queued.ok ? 'Test event queued for dossier listen: it appears in the delivery log below.' : queued.message });
+      return reply.redirect(endpointPath(endpoint_id), 303);
+    }
     const sent = await sendTestWebhook(
       // The same client as POST /api/v1/webhooks/test and the delivery worker.
-      { ...ctx, http: ctx.outbound.webhooks },
-      { orgId: tenant.orgId, environment: tenant.environment, endpointUrl: target.value.url, signingSecret: target.value.secret, traceId: String(request.id), userAgent: WEBHOOK_USER_AGENT },
+      { ...ctx, secret: deps.secret, http: ctx.outbound.webhooks },
+      {
+        orgId: tenant.orgId,
+        environment: tenant.environment,
+        endpointUrl: target.value.url,
+        signingSecret: target.value.secret,
+        traceId: String(request.id),
+        userAgent: WEBHOOK_USER_AGENT,
+        endpointId: endpoint_id,
+      },
     );
     if (!sent.ok) {
       setFlash(reply, request, flashDeps, { kind: 'test_sent', endpoint_id, success: false, status_code: null, duration_ms: 0, error: sent.message });
