@@ -15,8 +15,6 @@ import { caseWebhookEnqueuer } from './domain/webhooks/case-enqueuer.ts';
 import { hasEnabledEndpoint } from './storage/webhooks/endpoints.ts';
 import { pingDatabase } from './storage/database.ts';
 
-export type { AppContext };
-
 export function createAppContext(deps: Deps, secret: string, rateLimits: RateLimitStore, metrics: Metrics): AppContext {
   const outbound = createOutboundClients(deps.config);
   const wake = inProcessWakeUps();

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
-import { createAppContext, type AppContext } from './app-context.ts';
+import { createAppContext } from './app-context.ts';
+import type { AppContext } from './domain/deps.ts';
 import { ConfigError, type Config } from './config.ts';
 import { systemClock, type Clock } from './ports/clock.ts';
 import { randomIds, type Ids } from './ports/ids.ts';

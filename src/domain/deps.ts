@@ -4,14 +4,14 @@ import type { Metrics } from '../metrics/metrics.ts';
 import type { OutboundClients } from '../net/outbound-clients.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Ids } from '../ports/ids.ts';
+import type { KeyLookup } from '../ports/key-lookup.ts';
 import type { RateLimitStore } from '../ports/rate-limit-store.ts';
 import type { WakeUps } from '../ports/wake.ts';
 import type { DocumentStore } from '../storage/document-store.ts';
 import type { Db } from '../storage/schema.ts';
-import type { ActionEnqueuer, WebhookEnqueuer } from './cases/case-events.ts';
+import type { ActionEnqueuer, WebhookEnqueuer } from '../ports/enqueuers.ts';
 import type { OpenApiReader } from './connectors/openapi-digest.ts';
-import type { ExtractionPool } from './documents/index.ts';
-import type { StoredKey } from './keys/authenticate.ts';
+import type { ExtractionPool } from './documents/extraction-port.ts';
 
 /**
  * What domain operations receive as their first argument. Declared here, in the domain, so the
@@ -35,12 +35,7 @@ export interface AppContext extends Deps {
   rateLimits: RateLimitStore;
   /** This process's Prometheus series (served at /metrics when METRICS_TOKEN is set). */
   metrics: Metrics;
-  keys: {
-    find(hash: string): Promise<StoredKey | undefined>;
-    forget(keyId: string): void;
-    /** Whether a key hash may be a live key, without a query per call (domain/keys/known-keys.ts). */
-    isKnown(hash: string): Promise<boolean>;
-  };
+  keys: KeyLookup;
   /** Writes webhook outbox rows for a catalog case event, in the event's transaction. */
   enqueueWebhook: WebhookEnqueuer;
   /** Writes the connector calls of the action nodes a case event triggers, in the event's transaction. */

@@ -1,5 +1,5 @@
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
-import type { AppContext } from '../app-context.ts';
+import type { AppContext } from '../domain/deps.ts';
 import { registerErrorEnvelope } from './plugins/error-envelope.ts';
 import { healthRoutes } from './routes/health.ts';
 import { metricsRoute } from './routes/metrics.get.ts';

@@ -1,6 +1,6 @@
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type RouteOptions } from 'fastify';
 import { serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import type { AppContext } from '../app-context.ts';
+import type { AppContext } from '../domain/deps.ts';
 import type { Config } from '../config.ts';
 import { serializeRequest } from '../logging.ts';
 import { registerOpenApi } from './openapi.ts';

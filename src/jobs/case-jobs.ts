@@ -2,7 +2,7 @@ import type { AppContext } from '../domain/deps.ts';
 import { evaluateCaseGates, GATE_EVALUATION_JOB } from '../domain/cases/evaluate-case.ts';
 import { claimDueCaseJobsUnscoped, finishCaseJobUnscoped } from '../storage/case-jobs.ts';
 import { abandonDocumentJob, processDocumentJob } from '../domain/processing/document-job.ts';
-import { DOCUMENT_PROCESSING_JOB } from '../domain/processing/process-document.ts';
+import { DOCUMENT_PROCESSING_JOB } from '../domain/documents/processing-job.ts';
 import type { CaseJobRow } from '../storage/cases.ts';
 import { BatchLeasedTask, type LeasedKind } from './leased-tasks.ts';
 import type { JobTask } from './worker.ts';

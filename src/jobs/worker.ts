@@ -1,4 +1,4 @@
-import type { AppContext } from '../app-context.ts';
+import type { AppContext } from '../domain/deps.ts';
 
 /** One kind of background work. `run` does a bounded batch and says how many items it handled. */
 export interface JobTask {

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
-import type { AppContext } from '../app-context.ts';
+import type { AppContext } from '../domain/deps.ts';
 import { AssetRegistry } from './assets.ts';
 import { dashboardFace } from './dashboard/index.ts';
 import { registerFaceBasics } from './face.ts';

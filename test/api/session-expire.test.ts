@@ -1,7 +1,7 @@
 import { NotFoundError, ValidationError, AuthorizationError, type Dossier } from '@dossier/client';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { expireSessions } from '../../src/domain/cases/expire-sessions.ts';
-import { saveFormAnswers, submitIntake } from '../../src/domain/cases/submit-intake.ts';
+import { saveFormAnswers, submitIntake } from '../../src/domain/intake/submit-intake.ts';
 import { createEndpoint } from '../../src/domain/webhooks/endpoints.ts';
 import { ManualClock } from '../../src/ports/clock.ts';
 import { ApplicantAgent, linkPath } from '../support/applicant.ts';

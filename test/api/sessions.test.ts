@@ -2,7 +2,7 @@ import { AuthorizationError, BillingError, type DossierError, NotFoundError, Pre
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createSessionBody } from '../../src/http/routes/sessions.create.ts';
-import { refreshQueueProjection } from '../../src/domain/cases/case-writer.ts';
+import { refreshQueueProjection } from '../../src/domain/cases/queue-projection.ts';
 import { inTransaction } from '../../src/storage/unit-of-work.ts';
 import { forgetCommittedAnswers } from '../../src/domain/idempotency/idempotency.ts';
 import { updateOrg } from '../../src/domain/orgs/orgs.ts';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { answerFollowUps } from '../../src/domain/cases/follow-ups.ts';
-import { saveFormAnswers, submitIntake } from '../../src/domain/cases/submit-intake.ts';
+import { answerFollowUps } from '../../src/domain/intake/follow-ups.ts';
+import { saveFormAnswers, submitIntake } from '../../src/domain/intake/submit-intake.ts';
 import { createTestApp, describeEachBackend, type TestApp, type TestWorkspace } from '../support/harness.ts';
 import { newSession, withExampleCaseTypes } from '../support/fixtures.ts';
 import { addProcessedDocument, answerAndSubmit, drainCaseJobs, eventTypes } from './engine-fixtures.ts';

@@ -1,4 +1,4 @@
-import { saveFormAnswers, submitIntake } from '../../src/domain/cases/submit-intake.ts';
+import { saveFormAnswers, submitIntake } from '../../src/domain/intake/submit-intake.ts';
 import { toJsonb } from '../../src/storage/json.ts';
 import { caseJobsTask, CASE_ENGINE_HANDLERS, CASE_ENGINE_OPTIONS } from '../../src/jobs/case-jobs.ts';
 import type { TestApp, TestWorkspace } from '../support/harness.ts';

@@ -2,8 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { CaseTypeDefinition, GateNode } from '../../src/domain/case-types/definition.ts';
 import type { FactState } from '../../src/domain/cases/case-state.ts';
-import { evaluateGate } from '../../src/domain/gates/evaluate-gate.ts';
-import { compareNames, daysSince, normalizeText, parseDecimal } from '../../src/domain/gates/normalize.ts';
+import { evaluateGate } from '../../src/domain/cases/evaluate-gate.ts';
+import { compareNames, daysSince, normalizeText, parseDecimal } from '../../src/domain/cases/gate-normalize.ts';
 import { incomeVerification } from '../support/fixtures.ts';
 
 const definition = structuredClone(incomeVerification) as unknown as CaseTypeDefinition;

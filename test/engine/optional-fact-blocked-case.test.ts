@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { answerFollowUps } from '../../src/domain/cases/follow-ups.ts';
+import { answerFollowUps } from '../../src/domain/intake/follow-ups.ts';
 import { ManualClock } from '../../src/ports/clock.ts';
 import { createTestApp, describeEachBackend, type TestApp, type TestWorkspace } from '../support/harness.ts';
 import { withExampleCaseTypes } from '../support/fixtures.ts';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { answerFollowUps } from '../../src/domain/cases/follow-ups.ts';
-import { saveFormAnswers } from '../../src/domain/cases/submit-intake.ts';
+import { answerFollowUps } from '../../src/domain/intake/follow-ups.ts';
+import { saveFormAnswers } from '../../src/domain/intake/submit-intake.ts';
 import { createTestApp, describeEachBackend, type TestApp, type TestWorkspace } from '../support/harness.ts';
 import { newSession, withExampleCaseTypes } from '../support/fixtures.ts';
 import { addProcessedDocument, answerAndSubmit, drainCaseJobs } from './engine-fixtures.ts';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { extractFacts, type FactDefinition } from '../../src/domain/extraction/index.ts';
-import { parseDate } from '../../src/domain/extraction/parsers/date.ts';
-import { parseMoney } from '../../src/domain/extraction/parsers/money.ts';
-import { ibanChecksumValid, parseIdNumber } from '../../src/domain/extraction/parsers/text.ts';
+import { parseDate } from '../../src/domain/parsers/date.ts';
+import { parseMoney } from '../../src/domain/parsers/money.ts';
+import { ibanChecksumValid, parseIdNumber } from '../../src/domain/parsers/text.ts';
 import { page } from './helpers.ts';
 
 const dmy = { ocr: false, dateOrder: 'dmy', dateOrderFromDocument: true } as const;

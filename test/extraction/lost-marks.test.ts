@@ -3,7 +3,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { corpusScan } from '../../scripts/corpus/generate.ts';
 import { createTesseractOcr, extractPages, sniffDocumentType } from '../../src/domain/documents/index.ts';
 import { hasLostCapitalMark, hasSlash, isUnmarkedCapitals, type WordBox } from '../../src/domain/documents/lost-marks.ts';
-import { ocrImageToPage, type OcrEngine, type OcrWord } from '../../src/domain/documents/ocr.ts';
+import { ocrImageToPage } from '../../src/domain/documents/ocr.ts';
+import type { OcrEngine, OcrWord } from '../../src/domain/documents/ocr-engine.ts';
 
 /** A canvas of scanned paper to draw on. */
 function paper(width: number, height: number) {

@@ -2,7 +2,7 @@ import { createCanvas, loadImage } from '@napi-rs/canvas';
 import { describe, expect, it } from 'vitest';
 import { extractPages } from '../../src/domain/documents/index.ts';
 import { removeSpecks } from '../../src/domain/documents/image.ts';
-import type { OcrEngine } from '../../src/domain/documents/ocr.ts';
+import type { OcrEngine } from '../../src/domain/documents/ocr-engine.ts';
 import { sourceOf } from '../../src/domain/documents/origin.ts';
 
 /**

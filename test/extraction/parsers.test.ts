@@ -1,12 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { ParseContext } from '../../src/domain/extraction/parsers/common.ts';
-import { repairOcrDigits } from '../../src/domain/extraction/parsers/common.ts';
-import { dateOrderHint, inferDateOrder, parseDate } from '../../src/domain/extraction/parsers/date.ts';
-import { currencyOfMarker, parseMoney, parseTypedMoney, toDecimal } from '../../src/domain/extraction/parsers/money.ts';
-import { parseNumber } from '../../src/domain/extraction/parsers/number.ts';
-import { parseAddress } from '../../src/domain/extraction/parsers/address.ts';
-import { parseIdNumber, parseName, parseString } from '../../src/domain/extraction/parsers/text.ts';
+import type { ParseContext } from '../../src/domain/parsers/common.ts';
+import { repairOcrDigits } from '../../src/domain/parsers/common.ts';
+import { dateOrderHint, inferDateOrder, parseDate } from '../../src/domain/parsers/date.ts';
+import { currencyOfMarker, parseMoney, parseTypedMoney, toDecimal } from '../../src/domain/parsers/money.ts';
+import { parseNumber } from '../../src/domain/parsers/number.ts';
+import { parseAddress } from '../../src/domain/parsers/address.ts';
+import { parseIdNumber, parseName, parseString } from '../../src/domain/parsers/text.ts';
 
 const US: ParseContext = { ocr: false, dateOrder: 'mdy', dateOrderFromDocument: false };
 const UK: ParseContext = { ocr: false, dateOrder: 'dmy', dateOrderFromDocument: true };

@@ -3,7 +3,7 @@ import type { FastifyInstance, RouteOptions } from 'fastify';
 import pg from 'pg';
 import { pino, type Logger } from 'pino';
 import { describe, inject, it } from 'vitest';
-import type { AppContext } from '../../src/app-context.ts';
+import type { AppContext } from '../../src/domain/deps.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createApiKey, type CreateApiKeyInput } from '../../src/domain/keys/keys.ts';
 import { createOrg, type CreateOrgInput } from '../../src/domain/orgs/orgs.ts';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { submitIntake } from '../../src/domain/cases/submit-intake.ts';
+import { submitIntake } from '../../src/domain/intake/submit-intake.ts';
 import { readConsoleCase } from '../../src/domain/console/case-view.ts';
 import { createTestApp, describeEachBackend, type TestApp, type TestWorkspace } from '../support/harness.ts';
 import { newSession, withExampleCaseTypes } from '../support/fixtures.ts';

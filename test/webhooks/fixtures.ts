@@ -4,7 +4,7 @@ import { sql } from 'kysely';
 import { Webhook } from 'standardwebhooks';
 import Stripe from 'stripe';
 import { expect } from 'vitest';
-import type { AppContext } from '../../src/app-context.ts';
+import type { AppContext } from '../../src/domain/deps.ts';
 import { createEndpoint } from '../../src/domain/webhooks/endpoints.ts';
 import { enqueueWebhookEvent, type WebhookEventInput } from '../../src/domain/webhooks/outbox.ts';
 import { webhookDeliveryTask, type WebhookDeliveryOptions, type WebhookDeliveryTask } from '../../src/jobs/webhook-delivery.ts';

@@ -1,6 +1,6 @@
 import type { ParseArgsConfig } from 'node:util';
 import { z } from 'zod';
-import type { AppContext } from '../../app-context.ts';
+import type { AppContext } from '../../domain/deps.ts';
 import { ENVIRONMENTS } from '../../config.ts';
 import type { Result } from '../../domain/errors.ts';
 import type { Runtime } from '../../runtime.ts';

@@ -1,4 +1,4 @@
-import type { AppContext } from '../../app-context.ts';
+import type { AppContext } from '../../domain/deps.ts';
 import { ensureDemoWorkspace } from '../../domain/demo/demo-workspace.ts';
 import { ensureDemoCase } from '../../domain/demo/demo-case.ts';
 import { createSession } from '../../domain/sessions/create-session.ts';

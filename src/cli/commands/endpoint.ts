@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { AppContext } from '../../app-context.ts';
+import type { AppContext } from '../../domain/deps.ts';
 import {
   createEndpoint,
   disableEndpointById,

@@ -1,5 +1,5 @@
 import type { Failure } from '../errors.ts';
-import { parseTypedMoney } from '../extraction/parsers/money.ts';
+import { parseTypedMoney } from '../parsers/money.ts';
 import type { CaseTypeDefinition, FactType, FormField } from './definition.ts';
 import { ADDRESS_PARTS, addressParts, type AddressAnswer, type AddressPart } from './field-values.ts';
 

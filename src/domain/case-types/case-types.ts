@@ -14,8 +14,7 @@ import { inTransaction, lockTransactionKey } from '../../storage/unit-of-work.ts
 import type { Executor } from '../../storage/schema.ts';
 import { canonicalJson, sha256Hex } from '../canonical-json.ts';
 import { fail, ok, type Result } from '../errors.ts';
-import { checkActionNodes } from '../connectors/action-validation.ts';
-import type { ConnectorOperation } from '../connectors/manifest.ts';
+import { checkActionNodes, type ActionOperation } from './action-validation.ts';
 import { listConnectorRows } from '../../storage/connectors.ts';
 import { parseCaseTypeDefinition, type CaseTypeDefinition, type DefinitionProblem } from './definition.ts';
 import type { Tenant } from '../../ports/tenant.ts';
@@ -81,7 +80,7 @@ export async function putCaseType(
   const def = parsed.value;
   if (def.workflow.nodes.some((n) => n.type === 'action')) {
     const rows = await listConnectorRows(deps.db, input);
-    const connectors = new Map(rows.map((r) => [r.connector_key, r.operations as ConnectorOperation[]]));
+    const connectors = new Map(rows.map((r) => [r.connector_key, r.operations as ActionOperation[]]));
     const problems = checkActionNodes(def, connectors);
     if (problems.length > 0) return { ok: false, problems };
   }

@@ -1,4 +1,4 @@
-import type { CaseTypeDefinition, DefinitionProblem, FormField, WorkflowNode } from './definition.ts';
+import type { CaseTypeDefinition, DefinitionProblem, FormField, WorkflowNode } from './definition-shape.ts';
 
 /**
  * A case type's applicant-facing texts in other languages (issue 26). The definition is written

@@ -1,10 +1,11 @@
 import type { Deps } from '../deps.ts';
+import type { ActionEnqueuer, Cause, WebhookEnqueuer } from '../../ports/enqueuers.ts';
 import { tenantOfRow } from '../../ports/tenant.ts';
 import { appendCaseEvent, type CaseEventRow } from '../../storage/case-events.ts';
 import type { CaseRow } from '../../storage/cases.ts';
 import type { Tx } from '../../storage/schema.ts';
 import { beforeCommit } from '../../storage/unit-of-work.ts';
-import { refreshQueueProjection } from './case-writer.ts';
+import { refreshQueueProjection } from './queue-projection.ts';
 
 /** Case events that are also webhook events (contract §8 catalog), by their semantic name. */
 export const WEBHOOK_CASE_EVENTS = new Set([
@@ -15,23 +16,8 @@ export const WEBHOOK_CASE_EVENTS = new Set([
   'session.expired',
 ]);
 
-/** What caused a change: carried into webhook envelopes (`idempotency_key`, `trace_id`). */
-export interface Cause {
-  traceId: string;
-  idempotencyKey: string | null;
-  sessionId?: string | null;
-}
-
-export type WebhookEnqueuer = (
-  tx: Tx,
-  event: { caseRow: CaseRow; caseEvent: CaseEventRow; cause: Cause },
-) => Promise<void>;
-
 /** Case events that may trigger workflow action nodes (issue 14). */
 export const ACTION_TRIGGER_EVENTS = new Set(['intake.submitted', 'case.completed']);
-
-/** Queues the connector calls of the action nodes a case event triggers, in the event's transaction. */
-export type ActionEnqueuer = (tx: Tx, event: { caseRow: CaseRow; caseEvent: CaseEventRow }) => Promise<void>;
 
 /**
  * Appends a case event in the caller's transaction and, for catalog events, the webhook outbox

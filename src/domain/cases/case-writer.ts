@@ -1,12 +1,11 @@
 import type { Deps } from '../deps.ts';
 import { tenantOfRow, type Tenant } from '../../ports/tenant.ts';
-import { findCaseSnapshot, lockCase, lockCaseUnscoped, updateCaseIfStatus, updateCaseRow, type CaseRow } from '../../storage/cases.ts';
+import { lockCase, lockCaseUnscoped, updateCaseIfStatus, type CaseRow } from '../../storage/cases.ts';
 import { toJsonb } from '../../storage/json.ts';
 import type { Tx } from '../../storage/schema.ts';
-import type { CaseState, CaseStatus, GateRuleResult, RuntimeStatus } from './case-state.ts';
-import { recordCaseEvent, type ActionEnqueuer, type Cause, type WebhookEnqueuer } from './case-events.ts';
-import { renderCaseRecord } from './case-record.ts';
-import { stateOfSnapshot } from './load-case.ts';
+import type { CaseStatus, GateRuleResult, RuntimeStatus } from './case-state.ts';
+import type { ActionEnqueuer, Cause, WebhookEnqueuer } from '../../ports/enqueuers.ts';
+import { recordCaseEvent } from './case-events.ts';
 import { canTransition, IllegalTransitionError } from './state-machine.ts';
 
 export type WriterDeps = Pick<Deps, 'clock' | 'ids'> & { enqueueWebhook: WebhookEnqueuer; enqueueActions: ActionEnqueuer };
@@ -56,23 +55,4 @@ export async function lockCaseRow(tx: Tx, input: { tenant: Tenant; caseId: strin
 /** Locks a case row by id alone, for workers and sweeps holding a claimed job's or session's case id. */
 export async function lockCaseRowUnscoped(tx: Tx, input: { caseId: string }): Promise<CaseRow | undefined> {
   return lockCaseUnscoped(tx, input.caseId);
-}
-
-/**
- * Writes the queue position computed by the projection function. Called at the end of every unit
- * of work that changes a case, so the stored queue (which the list filters and sorts on) and the
- * live case read cannot disagree.
- */
-export async function refreshQueueProjection(tx: Tx, input: { tenant: Tenant; caseId: string }): Promise<void> {
-  const { tenant, caseId } = input;
-  const snapshot = await findCaseSnapshot(tx, tenant, caseId);
-  if (!snapshot) return;
-  const queue = queueColumnsOf(await stateOfSnapshot(tx, snapshot));
-  await updateCaseRow(tx, tenant, caseId, { ...queue, queue_row: toJsonb(queue.queue_row) });
-}
-
-/** The stored queue columns of a case in a given state: what refreshQueueProjection writes. */
-export function queueColumnsOf(state: CaseState): { queue_category: string; queue_status: string; queue_row: Record<string, unknown> } {
-  const { queue_row } = renderCaseRecord(state);
-  return { queue_category: queue_row.queue_category, queue_status: queue_row.queue_status, queue_row };
 }

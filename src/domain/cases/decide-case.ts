@@ -1,7 +1,8 @@
 import type { Db } from '../../storage/schema.ts';
 import { inTransactionResult } from '../../storage/unit-of-work.ts';
 import { fail, ok, type Result } from '../errors.ts';
-import { recordCaseEvent, type Cause } from './case-events.ts';
+import { recordCaseEvent } from './case-events.ts';
+import type { Cause } from '../../ports/enqueuers.ts';
 import { lockCaseRow, transitionCase, type WriterDeps } from './case-writer.ts';
 import type { Tenant } from '../../ports/tenant.ts';
 import { caseNotFound } from './read-case.ts';

@@ -6,7 +6,8 @@ import { insertFollowUpQuestion, selectOpenFollowUps } from '../../storage/follo
 import { toJsonb } from '../../storage/json.ts';
 import type { Db, Tx } from '../../storage/schema.ts';
 import { inTransaction } from '../../storage/unit-of-work.ts';
-import { recordCaseEvent, type Cause } from './case-events.ts';
+import { recordCaseEvent } from './case-events.ts';
+import type { Cause } from '../../ports/enqueuers.ts';
 import { lockCaseRowUnscoped, transitionCase, type WriterDeps } from './case-writer.ts';
 import { stateOfSnapshot } from './load-case.ts';
 import { planWorkflow, RULE_REASON_CODES, type WorkflowPlan } from './plan-workflow.ts';

@@ -3,7 +3,8 @@ import { lockSessionUnscoped, selectExpiredOpenSessionsUnscoped, selectExpiredSe
 import { markOpenFollowUpsWithdrawn } from '../../storage/follow-up-questions.ts';
 import type { Db, Tx } from '../../storage/schema.ts';
 import { inTransaction } from '../../storage/unit-of-work.ts';
-import { recordCaseEvent, type Cause } from './case-events.ts';
+import { recordCaseEvent } from './case-events.ts';
+import type { Cause } from '../../ports/enqueuers.ts';
 import { lockCaseRowUnscoped, transitionCase, type WriterDeps } from './case-writer.ts';
 import { scheduleGateEvaluation } from './evaluate-case.ts';
 

@@ -4,7 +4,8 @@ import { insertCase, insertFacts, type CaseRow, type FactRow, type NewCaseRow, t
 import { toJsonb } from '../../storage/json.ts';
 import type { Tx } from '../../storage/schema.ts';
 import type { CaseTypeDefinition } from '../case-types/definition.ts';
-import { recordCaseEvent, type ActionEnqueuer, type Cause, type WebhookEnqueuer } from './case-events.ts';
+import { recordCaseEvent } from './case-events.ts';
+import type { ActionEnqueuer, Cause, WebhookEnqueuer } from '../../ports/enqueuers.ts';
 import type { RuntimeStatus } from './case-state.ts';
 
 export interface OpenCaseInput {

@@ -1,4 +1,4 @@
-import { evaluateGate, type GateEvaluation } from '../gates/evaluate-gate.ts';
+import { evaluateGate, type GateEvaluation } from './evaluate-gate.ts';
 import type { CaseState, GateRuleResult } from './case-state.ts';
 import { correctedByApplicant } from './projection.ts';
 

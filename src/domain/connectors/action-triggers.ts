@@ -1,7 +1,7 @@
 import type { Deps } from '../deps.ts';
 import { insertConnectorCall } from '../../storage/connector-calls.ts';
 import type { ActionNode, ActionTrigger } from '../case-types/definition.ts';
-import type { ActionEnqueuer } from '../cases/case-events.ts';
+import type { ActionEnqueuer } from '../../ports/enqueuers.ts';
 import { pinnedDefinition } from '../cases/load-case.ts';
 
 /** Which action triggers a case event fires. */

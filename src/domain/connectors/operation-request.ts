@@ -2,7 +2,7 @@ import type { Deps } from '../deps.ts';
 import type { OutboundRequest } from '../../net/safe-fetch.ts';
 import type { ConnectorRow } from '../../storage/connectors.ts';
 import { fail, ok, type Result } from '../errors.ts';
-import { inputTarget } from './action-validation.ts';
+import { inputTarget } from '../case-types/action-validation.ts';
 import { openConnectorSecret } from './connectors.ts';
 import type { ConnectorOperation } from './manifest.ts';
 

@@ -1,8 +1,8 @@
 import type { AppContext } from '../deps.ts';
 import { findCaseByIdUnscoped } from '../../storage/cases.ts';
 import { readSetting, writeSetting } from '../../storage/settings.ts';
-import { saveFormAnswers, submitIntake } from '../cases/submit-intake.ts';
-import { uploadApplicantDocument } from '../sessions/applicant-intake.ts';
+import { saveFormAnswers, submitIntake } from '../intake/submit-intake.ts';
+import { uploadApplicantDocument } from '../intake/applicant-intake.ts';
 import { createSession } from '../sessions/create-session.ts';
 import { demoPayStubPdf } from './demo-pay-stub.ts';
 

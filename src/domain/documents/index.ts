@@ -4,9 +4,11 @@
  */
 export { sniffDocumentType } from './sniff.ts';
 export { extractPages, DEFAULT_EXTRACTION_LIMITS } from './extract-pages.ts';
-export type { DocumentExtractor, ExtractionPool, ExtractPagesDeps, ExtractPagesInput, ExtractedPages, ExtractionLimits, PageRenderer, RenderedPageImage, RenderPagesInput } from './extract-pages.ts';
+export type { ExtractPagesDeps, ExtractionLimits } from './extract-pages.ts';
+export type { DocumentExtractor, ExtractionPool, ExtractPagesInput, ExtractedPages, PageRenderer, RenderedPageImage, RenderPagesInput } from './extraction-port.ts';
 export { createTesseractOcr, defaultTesseractLangPath } from './ocr.ts';
-export type { OcrEngine, OcrImageResult, OcrWord, TesseractOcrOptions } from './ocr.ts';
+export type { TesseractOcrOptions } from './ocr.ts';
+export type { OcrEngine, OcrImageResult, OcrWord } from './ocr-engine.ts';
 export { canonicalizeText } from './canonical-text.ts';
 export {
   documentFailure,

@@ -1,5 +1,6 @@
 import { estimateSkew, removeSpecks, rotateImage, turnImage } from './image.ts';
-import { ocrImageToPage, type OcrEngine, type OcrFrame } from './ocr.ts';
+import { ocrImageToPage, type OcrFrame } from './ocr.ts';
+import type { OcrEngine } from './ocr-engine.ts';
 import { documentFailure, type DocumentResult, type PageText } from './types.ts';
 
 /**

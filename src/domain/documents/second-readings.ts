@@ -7,7 +7,7 @@
  */
 import { hasLostCapitalMark, hasMarkAbove, hasSlash, isUnmarkedCapitals, markSearchArea, type PixelArea } from './lost-marks.ts';
 import { OCR_COLUMN_GAP } from './canonical-text.ts';
-import type { OcrEngine, OcrWord } from './ocr.ts';
+import type { OcrEngine, OcrWord } from './ocr-engine.ts';
 
 /** The second readings of a page's words, on the page image decoded once for both. */
 export async function readAgain(engine: OcrEngine, image: Uint8Array, words: OcrWord[], signal: AbortSignal): Promise<OcrWord[]> {

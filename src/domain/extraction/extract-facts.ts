@@ -2,12 +2,12 @@ import { findAnchorsInLine, prepareAnchors, resolveAnchorMatches, type AnchorMat
 import { assertFactEvidence, createEvidence, indexPages, provenanceOf, type PageIndex } from './evidence.ts';
 import { deterministicId } from './ids.ts';
 import { isBlank, splitPageLines, type PageLine, type Segment } from './lines.ts';
-import { parseAddress, type AddressPiece } from './parsers/address.ts';
-import type { DateOrder, ParseContext, ParsedValue } from './parsers/common.ts';
-import { dateOrderHint, inferDateOrder, parseDate } from './parsers/date.ts';
-import { isCurrencyMarker, parseMoney, startsWithAmount } from './parsers/money.ts';
-import { parseNumber } from './parsers/number.ts';
-import { parseIdNumber, parseName, parseString } from './parsers/text.ts';
+import { parseAddress, type AddressPiece } from '../parsers/address.ts';
+import type { DateOrder, ParseContext, ParsedValue } from '../parsers/common.ts';
+import { dateOrderHint, inferDateOrder, parseDate } from '../parsers/date.ts';
+import { isCurrencyMarker, parseMoney, startsWithAmount } from '../parsers/money.ts';
+import { parseNumber } from '../parsers/number.ts';
+import { parseIdNumber, parseName, parseString } from '../parsers/text.ts';
 import {
   MAX_CANDIDATES,
   type Evidence,

@@ -1,23 +1,9 @@
 import type { Environment } from '../../config.ts';
+import type { AuthenticatedKey, StoredKey } from '../../ports/key-lookup.ts';
 import type { Clock } from '../../ports/clock.ts';
 import { fail, ok, type Failure, type Result } from '../errors.ts';
 import { hashApiKey, parseApiKeyEnvironment } from './api-key-token.ts';
 import { hasScope, type Scope } from './scopes.ts';
-
-/** What a request learns about the key that authenticated it. */
-export interface AuthenticatedKey {
-  keyId: string;
-  orgId: string;
-  environment: Environment;
-  scopes: readonly string[];
-  rateLimitPerMinute: number | null;
-}
-
-/** The stored facts authentication needs. */
-export interface StoredKey extends AuthenticatedKey {
-  expiresAt: Date | null;
-  revokedAt: Date | null;
-}
 
 export interface AuthenticationDeps {
   clock: Clock;

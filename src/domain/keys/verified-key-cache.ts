@@ -1,5 +1,5 @@
 import type { Clock } from '../../ports/clock.ts';
-import type { StoredKey } from './authenticate.ts';
+import type { StoredKey } from '../../ports/key-lookup.ts';
 
 /**
  * Remembers keys found by hash for a short while so a hot key costs no query per request.

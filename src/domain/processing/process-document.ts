@@ -1,11 +1,10 @@
 import type { AppContext } from '../deps.ts';
 import { checkOutboundUrlResolved, systemLookup, type Lookup } from '../../net/address-policy.ts';
-import { enqueueCaseJob } from '../../storage/case-jobs.ts';
 import { updateCaseRow, type CaseRow } from '../../storage/cases.ts';
-import { insertDocument } from '../../storage/documents.ts';
 import { toJsonb } from '../../storage/json.ts';
 import type { Tx } from '../../storage/schema.ts';
-import { recordCaseEvent, type Cause } from '../cases/case-events.ts';
+import type { Cause } from '../../ports/enqueuers.ts';
+import { attachDocument } from '../cases/attach-document.ts';
 import { lockCaseRow, transitionCase } from '../cases/case-writer.ts';
 import { openCase } from '../cases/open-case.ts';
 import { caseNotFound } from '../cases/read-case.ts';
@@ -14,13 +13,11 @@ import type { IdempotentResponse } from '../idempotency/idempotency.ts';
 import { runIdempotentOperation } from '../idempotency/idempotent-operation.ts';
 import { passLiveAccessGates } from '../sessions/account-gates.ts';
 import { currentCaseTypeVersion, externalCaseIdFree, externalCaseIdRace } from '../cases/case-target.ts';
-import type { AuthenticatedKey } from '../keys/authenticate.ts';
+import type { AuthenticatedKey } from '../../ports/key-lookup.ts';
 import { pinnedDefinition } from '../cases/load-case.ts';
 import { drawSampleDocument, sampleAddressFor, type DrawnSample } from '../samples/sample-document.ts';
 import { isSampleDocumentUrl, type SampleAddress } from '../samples/sample-url.ts';
 import { tenantOfRow } from '../../ports/tenant.ts';
-
-export const DOCUMENT_PROCESSING_JOB = 'document_processing';
 
 export interface ProcessRequest {
   document_url: string;
@@ -85,43 +82,17 @@ export async function processDocument(
       const drawnSample = drawn?.value;
       const documentKind = drawnSample?.plan.documentKind ?? request.document_kind ?? null;
 
-      const docId = deps.ids.next('doc');
-      await insertDocument(tx, {
-        doc_id: docId,
-        case_id: caseRow.case_id,
-        org_id: caseRow.org_id,
-        environment: caseRow.environment,
-        document_kind: documentKind,
-        filename: request.filename ?? drawnSample?.filename ?? null,
-        source: 'url',
-        source_url: drawnSample?.sourceUrl ?? request.document_url,
-        status: 'uploaded',
-        failure_reason: null,
-        mime_type: drawnSample ? 'application/pdf' : null,
-        byte_size: drawnSample?.bytes.byteLength ?? null,
-        sha256: null,
-        page_count: null,
-        created_at: now,
-        updated_at: now,
-        erased_at: null,
-      });
       // A sample's bytes are stored now, as an upload's are: the worker reads them instead of fetching.
       // Staged before the row commits; a transaction that fails leaves an object the orphan sweep removes.
-      if (drawnSample) await deps.blobs.attach(tx, await deps.blobs.stage(docId, drawnSample.bytes));
-      await recordCaseEvent(tx, deps, {
+      const stored = drawnSample
+        ? { staged: await deps.blobs.stage(deps.ids.next('doc'), drawnSample.bytes), mimeType: 'application/pdf' as const, byteSize: drawnSample.bytes.byteLength }
+        : undefined;
+      const { docId } = await attachDocument(tx, deps, {
         caseRow,
-        eventType: 'document.uploaded',
-        data: { doc_id: docId, source: 'url', document_kind: documentKind },
+        documentKind,
+        filename: request.filename ?? drawnSample?.filename ?? null,
+        source: { kind: 'url', url: drawnSample?.sourceUrl ?? request.document_url, stored },
         cause,
-      });
-      await enqueueCaseJob(tx, {
-        jobId: deps.ids.next('job'),
-        caseId: caseRow.case_id,
-        orgId: caseRow.org_id,
-        environment: caseRow.environment,
-        kind: DOCUMENT_PROCESSING_JOB,
-        subjectId: docId,
-        runAfter: now,
       });
       return ok({ status: 202, body: { case_id: caseRow.case_id, document_id: docId, status: 'processing' } });
     });

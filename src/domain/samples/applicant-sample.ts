@@ -2,8 +2,8 @@ import type { BlobStore } from '../../ports/blob-store.ts';
 import type { Db } from '../../storage/schema.ts';
 import type { WriterDeps } from '../cases/case-writer.ts';
 import { fail, type Result } from '../errors.ts';
-import type { ApplicantProof } from '../sessions/applicant-access.ts';
-import { loadApplicantIntake, uploadApplicantDocument, type UploadOutcome } from '../sessions/applicant-intake.ts';
+import type { ApplicantProof } from '../intake/applicant-access.ts';
+import { loadApplicantIntake, uploadApplicantDocument, type UploadOutcome } from '../intake/applicant-intake.ts';
 import { drawSampleDocument } from './sample-document.ts';
 import type { SampleOutcome } from './sample-url.ts';
 

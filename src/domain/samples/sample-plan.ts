@@ -1,7 +1,7 @@
 import { answerText } from '../case-types/field-values.ts';
 import type { CaseTypeDefinition, FactDefinition, GateRule, UploadNode } from '../case-types/definition.ts';
 import { factsForDocumentKind } from '../extraction/index.ts';
-import { normalizeText } from '../gates/normalize.ts';
+import { normalizeText } from '../cases/gate-normalize.ts';
 import type { SampleAddress, SampleOutcome } from './sample-url.ts';
 
 /** One labelled line of a sample document: the fact's first anchor and its value. */

@@ -1,12 +1,13 @@
 import type { AppContext } from '../deps.ts';
-import type { AuthenticatedKey } from '../keys/authenticate.ts';
+import type { AuthenticatedKey } from '../../ports/key-lookup.ts';
 import type { CaseEventRow } from '../../storage/case-events.ts';
 import type { SessionRow } from '../../storage/cases.ts';
 import { claimKeyAndReadSessionGates, insertSessionWithCase } from '../../storage/session-creation.ts';
 import { RetryUnitOfWork } from '../../storage/unit-of-work.ts';
-import { enqueueEventEffects, type ActionEnqueuer, type WebhookEnqueuer } from '../cases/case-events.ts';
+import { enqueueEventEffects } from '../cases/case-events.ts';
+import type { ActionEnqueuer, WebhookEnqueuer } from '../../ports/enqueuers.ts';
 import { caseTypeTarget, externalCaseIdConflict, externalCaseIdRace } from '../cases/case-target.ts';
-import { queueColumnsOf } from '../cases/case-writer.ts';
+import { queueColumnsOf } from '../cases/queue-projection.ts';
 import { stateOfSnapshot } from '../cases/load-case.ts';
 import { caseCreatedData, newCaseRows } from '../cases/open-case.ts';
 import { fail, ok, type Result } from '../errors.ts';

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { AppContext } from '../../app-context.ts';
-import { authenticateApiKey, presentedKeyHash, requireScope, type AuthenticatedKey } from '../../domain/keys/authenticate.ts';
+import type { AppContext } from '../../domain/deps.ts';
+import { authenticateApiKey, presentedKeyHash, requireScope } from '../../domain/keys/authenticate.ts';
+import type { AuthenticatedKey } from '../../ports/key-lookup.ts';
 import { consumeRateLimit, rateLimitHeaders } from '../../domain/rate-limit/rate-limit.ts';
 import { AppError } from '../../domain/errors.ts';
 import { recordApiKeyUse } from '../../domain/keys/keys.ts';

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { AppContext } from '../../app-context.ts';
+import type { AppContext } from '../../domain/deps.ts';
 import { AppError, unwrap } from '../../domain/errors.ts';
 import { eraseCase, eraseDocument } from '../../domain/erasure/erase.ts';
 import { authOf } from '../plugins/authenticate.ts';

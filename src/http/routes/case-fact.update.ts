@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { AppContext } from '../../app-context.ts';
+import type { AppContext } from '../../domain/deps.ts';
 import { correctFact } from '../../domain/cases/correct-fact.ts';
 import { readCaseRecord } from '../../domain/cases/read-case.ts';
 import { unwrap } from '../../domain/errors.ts';

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { AppContext } from '../../app-context.ts';
+import type { AppContext } from '../../domain/deps.ts';
 import { CODE_FINGERPRINT } from '../../code-fingerprint.ts';
 import { readCaseRecordText } from '../../domain/cases/read-case.ts';
 import { unwrap } from '../../domain/errors.ts';

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { AppContext } from '../../app-context.ts';
+import type { AppContext } from '../../domain/deps.ts';
 import { listQueue } from '../../domain/cases/list-queue.ts';
 import { QUEUE_CATEGORIES } from '../../domain/cases/queue.ts';
 import { RUNTIME_STATUSES } from '../../domain/cases/state-machine.ts';

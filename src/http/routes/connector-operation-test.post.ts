@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { AppContext } from '../../app-context.ts';
+import type { AppContext } from '../../domain/deps.ts';
 import { testConnectorOperation } from '../../domain/connectors/test-operation.ts';
 import { unwrap } from '../../domain/errors.ts';
 import { authOf } from '../plugins/authenticate.ts';

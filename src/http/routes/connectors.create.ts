@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { AppContext } from '../../app-context.ts';
+import type { AppContext } from '../../domain/deps.ts';
 import { putConnector, validateManifest } from '../../domain/connectors/connectors.ts';
 import { connectorManifestSchema } from '../../domain/connectors/manifest.ts';
 import { unwrap } from '../../domain/errors.ts';

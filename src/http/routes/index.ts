@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { AppContext } from '../../app-context.ts';
+import type { AppContext } from '../../domain/deps.ts';
 import { healthRoutes } from './health.ts';
 import { openApiRoute } from './openapi.get.ts';
 import { createSessionRoute } from './sessions.create.ts';

@@ -1,6 +1,6 @@
 import { timingSafeEqual, createHash } from 'node:crypto';
 import type { FastifyPluginAsync } from 'fastify';
-import type { AppContext } from '../../app-context.ts';
+import type { AppContext } from '../../domain/deps.ts';
 import { AppError } from '../../domain/errors.ts';
 
 /** Hashing both sides first gives equal lengths, so the comparison takes the same time whatever was sent. */

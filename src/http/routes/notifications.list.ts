@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { AppContext } from '../../app-context.ts';
+import type { AppContext } from '../../domain/deps.ts';
 import { unwrap } from '../../domain/errors.ts';
 import { listNotificationViews } from '../../domain/webhooks/notifications.ts';
 import { authOf } from '../plugins/authenticate.ts';

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { AppContext } from '../../app-context.ts';
+import type { AppContext } from '../../domain/deps.ts';
 import { unwrap } from '../../domain/errors.ts';
 import { listDeliveryLog } from '../../domain/webhooks/delivery-log.ts';
 import { WEBHOOK_EVENT_TYPES } from '../../domain/webhooks/event-types.ts';

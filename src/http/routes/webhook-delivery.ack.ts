@@ -1,7 +1,7 @@
 import type { FastifyRouteSchemaDef } from 'fastify/types/schema.js';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { AppContext } from '../../app-context.ts';
+import type { AppContext } from '../../domain/deps.ts';
 import { AppError, unwrap } from '../../domain/errors.ts';
 import { acknowledgeDelivery } from '../../domain/webhooks/acknowledge.ts';
 import { BODY_LIMIT_BYTES, parseApiJson } from '../plugins/json-body.ts';

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { AppContext } from '../../app-context.ts';
+import type { AppContext } from '../../domain/deps.ts';
 import { unwrap } from '../../domain/errors.ts';
 import { retryDelivery } from '../../domain/webhooks/delivery-log.ts';
 import { authOf } from '../plugins/authenticate.ts';

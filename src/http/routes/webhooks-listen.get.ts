@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { AppContext } from '../../app-context.ts';
+import type { AppContext } from '../../domain/deps.ts';
 import { unwrap } from '../../domain/errors.ts';
 import { connectListener } from '../../domain/webhooks/listeners.ts';
 import { ListenerStream } from '../../jobs/listener-stream.ts';

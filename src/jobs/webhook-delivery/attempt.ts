@@ -1,4 +1,4 @@
-import type { AppContext } from '../../app-context.ts';
+import type { AppContext } from '../../domain/deps.ts';
 import { outcomeOfAttempt, type AttemptDecision } from '../../domain/webhooks/attempt-outcome.ts';
 import { deliveryHeaders } from '../../domain/webhooks/sent-request.ts';
 import { signAttemptWithKeys } from '../../domain/webhooks/signature.ts';

@@ -1,4 +1,4 @@
-import type { AppContext } from '../../app-context.ts';
+import type { AppContext } from '../../domain/deps.ts';
 import { hasSideEffects, recordAttemptOutcome } from '../../domain/webhooks/attempt-outcome.ts';
 import { recordAttemptOutcomesUnscoped } from '../../storage/webhooks/deliveries.ts';
 import type { AttemptOutcome } from './attempt.ts';

@@ -1,4 +1,4 @@
-import type { AppContext } from '../../app-context.ts';
+import type { AppContext } from '../../domain/deps.ts';
 import { signingSecretsOf } from '../../domain/webhooks/endpoints.ts';
 import { signingKeysOf, type SigningKeys } from '../../domain/webhooks/signature.ts';
 import type { ClaimedDelivery } from '../../storage/webhooks/deliveries.ts';

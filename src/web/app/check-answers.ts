@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { submitIntake } from '../../domain/cases/submit-intake.ts';
+import { submitIntake } from '../../domain/intake/submit-intake.ts';
 import { html, sendPage } from '../render.ts';
 import { button, summaryList, tag, type ErrorItem, type SummaryRow } from '../ui/components.ts';
 import { applicantOf, labelled, paths, stepsOf, type AppRouteDeps, type ApplicantRequest } from './context.ts';

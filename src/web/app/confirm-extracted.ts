@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { followUpField } from '../../domain/case-types/answer-rules.ts';
 import type { UploadNode } from '../../domain/case-types/definition.ts';
-import { correctFactsAsApplicant } from '../../domain/cases/applicant-corrections.ts';
-import { readApplicantPageImage, readExtractedForConfirm, type EvidenceCrop, type ExtractedValue } from '../../domain/sessions/applicant-confirm.ts';
+import { correctFactsAsApplicant } from '../../domain/intake/applicant-corrections.ts';
+import { readApplicantPageImage, readExtractedForConfirm, type EvidenceCrop, type ExtractedValue } from '../../domain/intake/applicant-confirm.ts';
 import { formField } from '../face.ts';
 import { html, sendPage } from '../render.ts';
 import { button, buttonLink, type ErrorItem } from '../ui/components.ts';

@@ -1,8 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { AppContext } from '../../app-context.ts';
+import type { AppContext } from '../../domain/deps.ts';
 import type { FormNode, UploadNode } from '../../domain/case-types/definition.ts';
-import type { ApplicantIntake } from '../../domain/sessions/applicant-intake.ts';
-import type { ApplicantProof } from '../../domain/sessions/applicant-access.ts';
+import type { ApplicantIntake } from '../../domain/intake/applicant-intake.ts';
+import type { ApplicantProof } from '../../domain/intake/applicant-access.ts';
 import { localizeCaseType, type LocalizedCaseType } from '../../domain/case-types/translations.ts';
 import type { AssetRegistry } from '../assets.ts';
 import { csrfToken } from '../csrf.ts';

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { followUpField } from '../../domain/case-types/answer-rules.ts';
-import { answerFollowUps } from '../../domain/cases/follow-ups.ts';
+import { answerFollowUps } from '../../domain/intake/follow-ups.ts';
 import { html, sendPage } from '../render.ts';
 import { button, type ErrorItem } from '../ui/components.ts';
 import { applicantOf, labelled, paths, resumePath, type AppRouteDeps, type ApplicantRequest } from './context.ts';

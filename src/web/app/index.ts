@@ -1,13 +1,13 @@
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
-import type { AppContext } from '../../app-context.ts';
+import type { AppContext } from '../../domain/deps.ts';
 import { consumeRateLimit } from '../../domain/rate-limit/rate-limit.ts';
-import { loadApplicantIntake, MAX_DOCUMENT_BYTES } from '../../domain/sessions/applicant-intake.ts';
+import { loadApplicantIntake, MAX_DOCUMENT_BYTES } from '../../domain/intake/applicant-intake.ts';
 import type { AssetRegistry } from '../assets.ts';
 import { CSRF_FIELD, csrfMatches } from '../csrf.ts';
 import { formField } from '../face.ts';
 import { APPLICANT_COOKIE, applicantCsrf, applicantLanguage, CSRF_PURPOSE, setApplicantCookie, type AppRouteDeps } from './context.ts';
-import { registerLanguageChoice } from './language.ts';
+import { registerLanguageChoice } from './language-choice.ts';
 import { appErrorHandler, sendAppError } from './errors.ts';
 import { registerLink } from './link.ts';
 import { registerFormStep } from './step-form.ts';

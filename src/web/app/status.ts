@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { applicantReference } from '../../domain/cases/applicant-reference.ts';
-import type { ApplicantIntake } from '../../domain/sessions/applicant-intake.ts';
+import type { ApplicantIntake } from '../../domain/intake/applicant-intake.ts';
 import { html, sendPage } from '../render.ts';
 import { buttonLink, notification } from '../ui/components.ts';
 import { applicantOf, paths, resumePath, type AppRouteDeps, type ApplicantRequest } from './context.ts';

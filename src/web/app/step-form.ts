@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { FormNode } from '../../domain/case-types/definition.ts';
-import { saveFormAnswers } from '../../domain/cases/submit-intake.ts';
+import { saveFormAnswers } from '../../domain/intake/submit-intake.ts';
 import { formField } from '../face.ts';
 import { html, sendPage } from '../render.ts';
 import { button, type ErrorItem } from '../ui/components.ts';

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { UploadNode } from '../../domain/case-types/definition.ts';
-import { loadApplicantIntake, removeApplicantDocument, uploadApplicantDocument, type ApplicantDocument, type UploadProblem } from '../../domain/sessions/applicant-intake.ts';
+import { loadApplicantIntake, removeApplicantDocument, uploadApplicantDocument, type ApplicantDocument, type UploadProblem } from '../../domain/intake/applicant-intake.ts';
 import { CSRF_FIELD, csrfMatches } from '../csrf.ts';
 import { formField } from '../face.ts';
 import type { Translate } from '../i18n/index.ts';
@@ -11,7 +11,7 @@ import { afterStep, applicantOf, beforeStep, CSRF_PURPOSE, labelled, paths, step
 import { formatOneDecimal } from './formats.ts';
 import { sendAppError } from './errors.ts';
 import { appPage, csrfInput } from './layout.ts';
-import { sampleControls, sampleForms } from './sample-documents.ts';
+import { sampleControls, sampleForms } from './sample-controls.ts';
 
 type Kind = UploadNode['documents'][number];
 

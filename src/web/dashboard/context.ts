@@ -1,5 +1,7 @@
 import type { FastifyRequest } from 'fastify';
+import type { AppContext } from '../../domain/deps.ts';
 import type { Environment } from '../../config.ts';
+import type { DoneCountCache } from '../../domain/console/queue-page.ts';
 import type { OperatorSession } from '../../domain/operators/operator-sessions.ts';
 import type { AssetRegistry } from '../assets.ts';
 import { csrfToken } from '../csrf.ts';
@@ -15,6 +17,16 @@ declare module 'fastify' {
 export const DASHBOARD_PREFIX = '/dashboard';
 export const DASHBOARD_COOKIE = 'dossier_dash';
 export const CSRF_PURPOSE = 'dashboard';
+
+/** What every dashboard page module receives. */
+export interface DashboardRouteDeps {
+  ctx: AppContext;
+  assets: AssetRegistry;
+  secret: string;
+  acceptedEnvironments: readonly Environment[];
+  /** The queue tabs' `done` counts, reused for a minute by this process. */
+  doneCounts: DoneCountCache;
+}
 
 /** Everything a dashboard view needs to know about who is looking, and at which environment. */
 export interface DashboardViewer {

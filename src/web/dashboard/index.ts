@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
-import type { AppContext } from '../../app-context.ts';
+import type { AppContext } from '../../domain/deps.ts';
 import type { Environment } from '../../config.ts';
 import { resolveOperatorSession } from '../../domain/operators/operator-sessions.ts';
 import { DoneCountCache } from '../../domain/console/queue-page.ts';
@@ -8,21 +8,11 @@ import { CSRF_FIELD, csrfMatches } from '../csrf.ts';
 import { cookieBase, formField } from '../face.ts';
 import { registerSignIn } from './auth/sign-in.ts';
 import { registerSessionActions } from './auth/session-actions.ts';
-import { CSRF_PURPOSE, DASHBOARD_COOKIE, DASHBOARD_PREFIX } from './context.ts';
+import { CSRF_PURPOSE, DASHBOARD_COOKIE, DASHBOARD_PREFIX, type DashboardRouteDeps } from './context.ts';
 import { dashboardErrorHandler, sendDashboardError } from './errors.ts';
 import { registerOverview } from './overview.ts';
 import { registerDevelopersIndex } from './developers/index.ts';
 import { registerCases } from './cases/index.ts';
-
-/** What every dashboard page module receives. */
-export interface DashboardRouteDeps {
-  ctx: AppContext;
-  assets: AssetRegistry;
-  secret: string;
-  acceptedEnvironments: readonly Environment[];
-  /** The queue tabs' `done` counts, reused for a minute by this process. */
-  doneCounts: DoneCountCache;
-}
 
 /**
  * The workspace dashboard at /dashboard. Access is decided before any handler runs:

@@ -3,8 +3,7 @@ import { readConsoleOverview, type ConsoleOverview } from '../../domain/console/
 import { html, sendPage } from '../render.ts';
 import { barChart } from '../ui/chart.ts';
 import { dashboardPage } from './layout.ts';
-import type { DashboardRouteDeps } from './index.ts';
-import { tenantOf, viewerOf } from './context.ts';
+import { tenantOf, viewerOf, type DashboardRouteDeps } from './context.ts';
 import { CATEGORY_TABS } from './cases/format.ts';
 
 const shortDay = (iso: string) => new Date(`${iso}T00:00:00Z`).toLocaleDateString('en-GB', { day: 'numeric', month: 'short', timeZone: 'UTC' });

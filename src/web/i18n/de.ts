@@ -193,4 +193,12 @@ export const de: Messages = {
   'confirm.check_again': 'Erneut prüfen',
   'confirm.carry_on': 'Weiter, ohne zu warten',
   'confirm.status_link': 'Prüfen, was wir aus Ihren Dokumenten gelesen haben',
+  'sample.label': 'Oder ein Beispieldokument verwenden (nur im Testmodus)',
+  'sample.hint': 'Wir erstellen ein Beispiel für {label} als PDF und lesen es wie eine hochgeladene Datei. Wählen Sie, was es zeigen soll.',
+  'sample.button': 'Ein Beispieldokument verwenden',
+  'sample.outcome.all_facts': 'Alle Angaben gefunden',
+  'sample.outcome.missing_fact': 'Eine Pflichtangabe fehlt (eine Frage folgt)',
+  'sample.outcome.gate_mismatch': 'Ein Wert, der eine Prüfung nicht besteht (etwa ein anderer Name)',
+  'sample.outcome.unreadable': 'Ein unleserlicher Scan',
+  'sample.outcome.slow': 'Alle Angaben gefunden, langsam gelesen (20 Sekunden)',
 };

@@ -190,4 +190,12 @@ export const es: Messages = {
   'confirm.check_again': 'Comprobar de nuevo',
   'confirm.carry_on': 'Continuar sin esperar',
   'confirm.status_link': 'Comprobar lo que leímos en sus documentos',
+  'sample.label': 'O use un documento de ejemplo (solo en modo de prueba)',
+  'sample.hint': 'Creamos un ejemplo de {label} en PDF y lo leemos como un archivo subido. Elija lo que debe mostrar.',
+  'sample.button': 'Usar un documento de ejemplo',
+  'sample.outcome.all_facts': 'Todos los datos encontrados',
+  'sample.outcome.missing_fact': 'Falta un dato obligatorio (después se hace una pregunta)',
+  'sample.outcome.gate_mismatch': 'Un valor que no supera una comprobación (otro nombre, por ejemplo)',
+  'sample.outcome.unreadable': 'Un escaneo ilegible',
+  'sample.outcome.slow': 'Todos los datos encontrados, leídos despacio (20 segundos)',
 };

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../../../app-context.ts';
+import type { AppContext } from '../../../domain/deps.ts';
 import { ENVIRONMENTS, type Environment } from '../../../config.ts';
 import { signOut, switchEnvironment } from '../../../domain/operators/operator-sessions.ts';
 import { AppError } from '../../../domain/errors.ts';

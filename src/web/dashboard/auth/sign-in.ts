@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../../../app-context.ts';
+import type { AppContext } from '../../../domain/deps.ts';
 import { signIn } from '../../../domain/operators/sign-in.ts';
 import type { AssetRegistry } from '../../assets.ts';
 import { CSRF_FIELD, randomCsrfNonce } from '../../csrf.ts';

@@ -4,8 +4,7 @@ import { readOriginalFile, readPageImage } from '../../../domain/console/page-im
 import type { EvidenceView } from '../../../domain/console/case-view.ts';
 import { unwrap, AppError } from '../../../domain/errors.ts';
 import { html } from '../../render.ts';
-import { tenantOf } from '../context.ts';
-import type { DashboardRouteDeps } from '../index.ts';
+import { tenantOf, type DashboardRouteDeps } from '../context.ts';
 
 /** Zoom steps of the page image, in percent of the viewer's width. */
 export const ZOOM_LEVELS = [50, 75, 100, 150, 200] as const;

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { DashboardRouteDeps } from '../index.ts';
+import type { DashboardRouteDeps } from '../context.ts';
 import { registerQueue } from './queue.ts';
 import { registerCasePage } from './case-page.ts';
 

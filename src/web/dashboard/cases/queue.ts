@@ -7,8 +7,7 @@ import { unwrap } from '../../../domain/errors.ts';
 import { html, sendPage } from '../../render.ts';
 import { button, table, tag } from '../../ui/components.ts';
 import { hiddenInput, select, textInput } from '../../ui/fields.ts';
-import { tenantOf, viewerOf, type DashboardViewer } from '../context.ts';
-import type { DashboardRouteDeps } from '../index.ts';
+import { tenantOf, viewerOf, type DashboardViewer, type DashboardRouteDeps } from '../context.ts';
 import { dashboardPage } from '../layout.ts';
 import { ageText, CATEGORY_TABS, RUNTIME_STATUS_TEXT } from './format.ts';
 

@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { html, sendPage } from '../../render.ts';
-import { viewerOf } from '../context.ts';
-import type { DashboardRouteDeps } from '../index.ts';
+import { viewerOf, type DashboardRouteDeps } from '../context.ts';
 import { dashboardPage } from '../layout.ts';
 import { registerKeys } from './keys.ts';
 import { registerWebhooks } from './webhooks.ts';

@@ -3,8 +3,7 @@ import { listNotificationViews, markNotificationsRead, type NotificationView } f
 import { formFields } from '../../face.ts';
 import { html } from '../../render.ts';
 import { button, notification, tag } from '../../ui/components.ts';
-import { tenantOf } from '../context.ts';
-import type { DashboardRouteDeps } from '../index.ts';
+import { tenantOf, type DashboardRouteDeps } from '../context.ts';
 import { csrfField } from '../layout.ts';
 import { when } from './format.ts';
 import { sendDeveloperPage } from './shell.ts';

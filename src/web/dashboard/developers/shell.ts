@@ -2,8 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Markup } from '../../render.ts';
 import { sendPage } from '../../render.ts';
 import type { ErrorItem } from '../../ui/components.ts';
-import { viewerOf, type DashboardViewer } from '../context.ts';
-import type { DashboardRouteDeps } from '../index.ts';
+import { viewerOf, type DashboardViewer, type DashboardRouteDeps } from '../context.ts';
 import { dashboardPage, type NavKey } from '../layout.ts';
 
 export interface DeveloperPage {

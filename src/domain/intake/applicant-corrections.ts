@@ -7,10 +7,10 @@ import { checkAnswers, followUpField, type AnswersRefused } from '../case-types/
 import { confirmableFactIds } from '../case-types/fact-roles.ts';
 import { answerText } from '../case-types/field-values.ts';
 import { fail, ok, type Result } from '../errors.ts';
-import { authorizeApplicant, type ApplicantProof } from '../sessions/applicant-access.ts';
-import { recordCaseEvent } from './case-events.ts';
-import { lockCaseRow, type WriterDeps } from './case-writer.ts';
-import { pinnedDefinition } from './load-case.ts';
+import { authorizeApplicant, type ApplicantProof } from './applicant-access.ts';
+import { recordCaseEvent } from '../cases/case-events.ts';
+import { lockCaseRow, type WriterDeps } from '../cases/case-writer.ts';
+import { pinnedDefinition } from '../cases/load-case.ts';
 
 /**
  * The applicant corrects values read from their documents (the confirm page, issue 26). Each

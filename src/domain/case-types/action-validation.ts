@@ -1,9 +1,19 @@
-import type { CaseTypeDefinition, DefinitionProblem } from '../case-types/definition.ts';
-import { jsonPath } from '../case-types/definition.ts';
-import type { ConnectorOperation } from './manifest.ts';
+import type { CaseTypeDefinition, DefinitionProblem } from './definition.ts';
+import { jsonPath } from './definition.ts';
+
+/**
+ * What the action check reads of a connector operation (connectors/manifest.ts `ActionOperation`
+ * has this shape and more). Named here so case types need not import the connectors capability,
+ * which imports the definition types: the two folders imported each other.
+ */
+export interface ActionOperation {
+  operation_id: string;
+  parameters: readonly { name: string; in: 'path' | 'query' | 'header'; required: boolean }[];
+  request_body_schema?: unknown;
+}
 
 /** Where an action input goes in the request: a named parameter, or a field of the JSON body. */
-export function inputTarget(operation: ConnectorOperation, name: string): { in: 'path' | 'query' | 'header' } | { in: 'body' } | undefined {
+export function inputTarget(operation: ActionOperation, name: string): { in: 'path' | 'query' | 'header' } | { in: 'body' } | undefined {
   const parameter = operation.parameters.find((p) => p.name === name);
   if (parameter) return { in: parameter.in };
   return operation.request_body_schema ? { in: 'body' } : undefined;
@@ -14,7 +24,7 @@ export function inputTarget(operation: ConnectorOperation, name: string): { in: 
  * exist, every input has somewhere to go, and required parameters are given. Each problem at
  * its JSON path, beside the definition's own problems.
  */
-export function checkActionNodes(def: CaseTypeDefinition, connectors: ReadonlyMap<string, readonly ConnectorOperation[]>): DefinitionProblem[] {
+export function checkActionNodes(def: CaseTypeDefinition, connectors: ReadonlyMap<string, readonly ActionOperation[]>): DefinitionProblem[] {
   const problems: DefinitionProblem[] = [];
   def.workflow.nodes.forEach((node, n) => {
     if (node.type !== 'action') return;

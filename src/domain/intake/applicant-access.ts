@@ -1,7 +1,7 @@
 import { lockSession, type SessionRow } from '../../storage/cases.ts';
 import type { Tx } from '../../storage/schema.ts';
 import { fail, ok, type Failure, type Result } from '../errors.ts';
-import { sessionTokenMatches } from './session-token.ts';
+import { sessionTokenMatches } from '../sessions/session-token.ts';
 
 /** What an applicant presents: the session id (public: it is in webhook envelopes) and the link's token (secret). */
 export interface ApplicantProof {

@@ -1,7 +1,7 @@
 import type { CaseTypeDefinition, GateNode, GateRule } from '../case-types/definition.ts';
-import type { FactState, GateRuleResult, RuleOutcome } from '../cases/case-state.ts';
+import type { FactState, GateRuleResult, RuleOutcome } from './case-state.ts';
 import { answerText } from '../case-types/field-values.ts';
-import { compareNames, daysSince, normalizeText, parseDecimal } from './normalize.ts';
+import { compareNames, daysSince, normalizeText, parseDecimal } from './gate-normalize.ts';
 
 export interface GateInput {
   definition: CaseTypeDefinition;

@@ -5,11 +5,11 @@ import { inTransactionResult } from '../../storage/unit-of-work.ts';
 import { checkAnswers, followUpField, type AnswersRefused } from '../case-types/answer-rules.ts';
 import { answerText } from '../case-types/field-values.ts';
 import { fail, ok, type Result } from '../errors.ts';
-import { pinnedDefinition } from './load-case.ts';
-import { recordCaseEvent } from './case-events.ts';
-import { lockCaseRow, type WriterDeps } from './case-writer.ts';
-import { scheduleGateEvaluation } from './evaluate-case.ts';
-import { authorizeApplicant, type ApplicantProof } from '../sessions/applicant-access.ts';
+import { pinnedDefinition } from '../cases/load-case.ts';
+import { recordCaseEvent } from '../cases/case-events.ts';
+import { lockCaseRow, type WriterDeps } from '../cases/case-writer.ts';
+import { scheduleGateEvaluation } from '../cases/evaluate-case.ts';
+import { authorizeApplicant, type ApplicantProof } from './applicant-access.ts';
 import { tenantOfRow } from '../../ports/tenant.ts';
 
 /**

@@ -5,14 +5,15 @@ import type { Db } from '../../storage/schema.ts';
 import { toJsonb } from '../../storage/json.ts';
 import { inTransactionResult } from '../../storage/unit-of-work.ts';
 import type { FormNode, UploadNode } from '../case-types/definition.ts';
-import { pinnedDefinition } from './load-case.ts';
+import { pinnedDefinition } from '../cases/load-case.ts';
 import { fail, ok, type Result } from '../errors.ts';
-import { recordCaseEvent, type Cause } from './case-events.ts';
-import { lockCaseRow, type WriterDeps } from './case-writer.ts';
-import { scheduleGateEvaluation } from './evaluate-case.ts';
+import { recordCaseEvent } from '../cases/case-events.ts';
+import type { Cause } from '../../ports/enqueuers.ts';
+import { lockCaseRow, type WriterDeps } from '../cases/case-writer.ts';
+import { scheduleGateEvaluation } from '../cases/evaluate-case.ts';
 import { checkAnswers, type AnswersRefused } from '../case-types/answer-rules.ts';
 import { answerText } from '../case-types/field-values.ts';
-import { authorizeApplicant, type ApplicantProof } from '../sessions/applicant-access.ts';
+import { authorizeApplicant, type ApplicantProof } from './applicant-access.ts';
 import { tenantOfRow } from '../../ports/tenant.ts';
 
 export interface SubmitResult {

@@ -1,23 +1,22 @@
 import type { BlobStore } from '../../ports/blob-store.ts';
-import { enqueueCaseJob } from '../../storage/case-jobs.ts';
 import { findApplicantPage, type ApplicantDocumentRow } from '../../storage/applicant-pages.ts';
 import type { SessionRow } from '../../storage/cases.ts';
-import { countLiveDocumentsOfKind, findDocument, insertDocument } from '../../storage/documents.ts';
+import { countLiveDocumentsOfKind, findDocument } from '../../storage/documents.ts';
 import type { Db } from '../../storage/schema.ts';
 import type { RuntimeStatus, SessionStatus } from '../../storage/tables/cases.ts';
 import { inTransactionResult } from '../../storage/unit-of-work.ts';
 import { loadPinnedDefinition } from '../case-types/case-types.ts';
 import type { CaseTypeDefinition, UploadNode } from '../case-types/definition.ts';
-import { recordCaseEvent, type Cause } from '../cases/case-events.ts';
+import { attachDocument } from '../cases/attach-document.ts';
+import type { Cause } from '../../ports/enqueuers.ts';
 import { lockCaseRow, transitionCase, type WriterDeps } from '../cases/case-writer.ts';
 import { pinnedDefinition } from '../cases/load-case.ts';
 import { MAX_DOCUMENT_BYTES, sniffDocumentType } from '../documents/index.ts';
 import { pdfNeedsPassword } from '../documents/pdf.ts';
 import { eraseDocument } from '../erasure/erase.ts';
 import { fail, ok, type Result } from '../errors.ts';
-import { DOCUMENT_PROCESSING_JOB } from '../processing/process-document.ts';
 import { authorizeApplicant, refusedProof, wellFormedProof, type ApplicantProof } from './applicant-access.ts';
-import { sessionTokenMatches } from './session-token.ts';
+import { sessionTokenMatches } from '../sessions/session-token.ts';
 import { tenantOfRow } from '../../ports/tenant.ts';
 
 type IntakeDeps = WriterDeps & { db: Db; blobs: BlobStore };
@@ -173,33 +172,13 @@ export async function uploadApplicantDocument(
         row = (await lockCaseRow(tx, { tenant: tenantOfRow(row), caseId: row.case_id }))!;
       }
     }
-    await insertDocument(tx, {
-      doc_id: docId,
-      case_id: row.case_id,
-      org_id: row.org_id,
-      environment: row.environment,
-      document_kind: input.documentKind,
-      filename: cleanFilename(input.filename),
-      source: 'upload',
-      source_url: input.sampleUrl ?? null,
-      status: 'uploaded',
-      failure_reason: null,
-      mime_type: mime,
-      byte_size: input.bytes.byteLength,
-      sha256: null,
-      page_count: null,
-      created_at: now,
-      updated_at: now,
-      erased_at: null,
-    });
-    await deps.blobs.attach(tx, staged!);
-    await recordCaseEvent(tx, deps, {
+    await attachDocument(tx, deps, {
       caseRow: row,
-      eventType: 'document.uploaded',
-      data: { doc_id: docId, source: 'upload', document_kind: input.documentKind },
+      documentKind: input.documentKind,
+      filename: cleanFilename(input.filename),
+      source: { kind: 'upload', stored: { staged: staged!, mimeType: mime, byteSize: input.bytes.byteLength }, sampleUrl: input.sampleUrl },
       cause,
     });
-    await enqueueCaseJob(tx, { jobId: deps.ids.next('job'), caseId: row.case_id, orgId: row.org_id, environment: row.environment, kind: DOCUMENT_PROCESSING_JOB, subjectId: docId, runAfter: now });
     // As /process does for a case that is still open: processing takes it back to the applicant when done.
     if (row.runtime_status === 'intake_in_progress') await transitionCase(tx, deps, { row, to: 'processing', cause });
     return ok<UploadOutcome>({ kind: 'uploaded', doc_id: docId });

@@ -1,0 +1,64 @@
+import type { Letter } from './lost-marks.ts';
+
+/** One recognised word, positioned in image pixels (y grows downwards). */
+export interface OcrWord {
+  readonly text: string;
+  /** 0..100 as the engine reports it. */
+  readonly confidence: number;
+  readonly x0: number;
+  readonly x1: number;
+  /**
+   * The vertical band of the word's text line at this word (ascender to descender), not the
+   * word's own box: a word's box depends on its letters ("a" vs "Jy") and grows around any speck
+   * touching it, which misplaces words into the neighbouring line.
+   */
+  readonly top: number;
+  readonly bottom: number;
+  /**
+   * The word's letters, each with its own box, when the engine reports them and there is one per
+   * character of `text`: where a lost mark ("ø", "é") is looked for in the pixels.
+   */
+  readonly letters?: readonly Letter[];
+}
+
+export interface OcrImageResult {
+  readonly words: readonly OcrWord[];
+}
+
+/**
+ * The OCR port. Implementations keep their expensive state (a WASM engine and ~15 MB of model)
+ * alive across pages and documents; `close()` releases it, and a later `recognize` is allowed to
+ * start it again, which is also how a stuck recognition is abandoned (see the signal).
+ */
+export interface OcrEngine {
+  /**
+   * Recognises one PNG or JPEG image. When `signal` aborts while this image is being recognised
+   * the engine is torn down (there is no other way to stop a running WASM call) and the promise
+   * rejects; later calls start a fresh engine.
+   */
+  recognize(image: Uint8Array, options?: { signal?: AbortSignal }): Promise<OcrImageResult>;
+  /**
+   * Recognises an image holding one line of text (Tesseract page segmentation 7), for a second
+   * reading of words the page reading was unsure of. Optional: without it pages keep their first reading.
+   */
+  recognizeLine?(image: Uint8Array, options?: { signal?: AbortSignal; language?: string }): Promise<OcrImageResult>;
+  /**
+   * Languages `recognizeLine` can read in one at a time (`options.language`), for capitals whose
+   * mark the page reading lost: each language reads its own marked capitals best ("KÖHLER" by
+   * German, "BRANDÃO" by Portuguese, "AMÉLIE" by French). Empty or absent: no such reading.
+   */
+  readonly markLanguages?: readonly string[];
+  /**
+   * How far the page in the image is turned, from Tesseract's orientation and script detection:
+   * `degrees` (0, 90, 180, 270) is the clockwise turn that makes it upright. Optional: an engine
+   * without it leaves pages as they come.
+   */
+  detectOrientation?(image: Uint8Array, options?: { signal?: AbortSignal }): Promise<OrientationResult | undefined>;
+  close(): Promise<void>;
+}
+
+export interface OrientationResult {
+  readonly degrees: 0 | 90 | 180 | 270;
+  /** Tesseract's orientation confidence (not a probability; ≥ 2 is where it starts being right). */
+  readonly confidence: number;
+}
