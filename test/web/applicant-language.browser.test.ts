@@ -39,10 +39,10 @@ const ENGLISH = new Set([...Object.values(en), ...translatableTexts(definition).
  */
 const PROPER = ['acme', 'lending', 'jane', 'doe', 'example', 'com', 'paystub', 'pdf', 'png', 'jpg', 'jpeg', 'mb', 'kb', 'english', 'javascript', 'utc', 'us', 'usd'];
 const SAME_WORD: Record<'de' | 'es', string[]> = {
-  // German words spelled as English ones: "Name", "in", "an", "so", "was" ("Nichts, was Sie…"), "Link", "E-Mail", "Problem", "Text", "Minute", "Person".
-  de: ['name', 'in', 'an', 'so', 'was', 'link', 'e', 'mail', 'problem', 'text', 'minute', 'person'],
-  // Spanish words spelled as English ones: "no", "a", "real" ("una decisión real"), "legal" ("Nombre legal completo"), "error" ("Error:")
-  es: ['no', 'a', 'e', 'real', 'legal', 'error'],
+  // German words spelled as English ones: "Name", "in", "an", "so", "was" ("Nichts, was Sie…"), "Link", "E-Mail", "Problem", "Text", "Minute", "Person", "Scan" ("Ein unlesbarer Scan").
+  de: ['name', 'in', 'an', 'so', 'was', 'link', 'e', 'mail', 'problem', 'text', 'minute', 'person', 'scan'],
+  // Spanish words spelled as English ones: "no", "a", "real" ("una decisión real"), "legal" ("Nombre legal completo"), "error" ("Error:"), "use" (usted form of usar: "O use un documento de ejemplo")
+  es: ['no', 'a', 'e', 'real', 'legal', 'error', 'use'],
 };
 
 function englishLeft(locale: 'de' | 'es', visible: string): string[] {

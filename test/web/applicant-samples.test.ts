@@ -81,7 +81,7 @@ describeEachBackend('applicant app: sample documents on the upload step', (backe
     for (const id of ['employee_name', 'employer_name', 'pay_date', 'gross_pay']) expect(facts[id]!.evidence, id).toHaveLength(1);
     expect(record.runtime_status).toBe('ready_for_review');
     expect(record.queue_row.why_here_code).toBe('review_step_reached');
-    expect((await agent.get(`${base}/status`)).body).toContain('All done');
+    expect((await agent.get(`${base}/status`)).body).toContain('Your answers have been sent');
   });
 
   it('missing_fact: the required fact is missing, so the applicant is asked a follow-up question', async () => {
