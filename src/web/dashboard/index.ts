@@ -10,7 +10,8 @@ import { registerSignIn } from './auth/sign-in.ts';
 import { registerSessionActions } from './auth/session-actions.ts';
 import { CSRF_PURPOSE, DASHBOARD_COOKIE, DASHBOARD_PREFIX, type DashboardRouteDeps } from './context.ts';
 import { dashboardErrorHandler, sendDashboardError } from './errors.ts';
-import { registerOverview } from './overview.ts';
+import { overviewPage } from './overview.ts';
+import { registerPages } from '../page-route.ts';
 import { registerDevelopersIndex } from './developers/index.ts';
 import { registerCases } from './cases/index.ts';
 
@@ -59,7 +60,7 @@ export const dashboardFace: FastifyPluginAsync<{ ctx: AppContext; assets: AssetR
   assets.register(scope);
   registerSignIn(scope, ctx, assets);
   registerSessionActions(scope, ctx);
-  registerOverview(scope, deps);
+  registerPages(scope, deps, [overviewPage]);
   registerDevelopersIndex(scope, deps);
   registerCases(scope, deps);
 };

@@ -1,9 +1,9 @@
-import type { FastifyInstance } from 'fastify';
 import { readConsoleOverview, type ConsoleOverview } from '../../domain/console/overview.ts';
 import { html, sendPage } from '../render.ts';
 import { barChart } from '../ui/chart.ts';
 import { dashboardPage } from './layout.ts';
-import { tenantOf, viewerOf, type DashboardRouteDeps } from './context.ts';
+import { tenantOf, viewerOf } from './context.ts';
+import { dashboardRoute } from './route.ts';
 import { CATEGORY_TABS } from './cases/format.ts';
 
 const shortDay = (iso: string) => new Date(`${iso}T00:00:00Z`).toLocaleDateString('en-GB', { day: 'numeric', month: 'short', timeZone: 'UTC' });
@@ -56,9 +56,12 @@ function overviewBody(o: ConsoleOverview) {
 }
 
 /** GET /dashboard: counts per queue category and 14-day charts of cases and webhook deliveries. */
-export function registerOverview(scope: FastifyInstance, deps: DashboardRouteDeps): void {
-  scope.get('/', { config: { auth: 'operator' } }, async (request, reply) => {
+export const overviewPage = dashboardRoute({
+  method: 'GET',
+  url: '/',
+  auth: 'operator',
+  handler: async ({ request, reply, deps }) => {
     const overview = await readConsoleOverview(deps.ctx, { tenant: tenantOf(request) });
     return sendPage(reply, dashboardPage({ viewer: viewerOf(request, deps), title: 'Overview', nav: 'overview', children: overviewBody(overview) }));
-  });
-}
+  },
+});
