@@ -1,7 +1,6 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { DatabaseSync } from 'node:sqlite';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,56 +11,14 @@ import { startDocumentServer } from '../documents/document-server.ts';
 import { answerAndSubmit, drainCaseJobs } from '../engine/engine-fixtures.ts';
 import { withExampleCaseTypes } from '../support/fixtures.ts';
 import { createTestApp, describeEachBackend, until, type TestApp, type TestWorkspace } from '../support/harness.ts';
+import { freePort, startReceiverExample, type RunningReceiver } from '../support/receiver-example.ts';
 import { addEndpoint, PRIVATE_NETWORK_ENV, startDeliveries, type RunningDeliveries } from '../webhooks/fixtures.ts';
 
-const ROOT = join(import.meta.dirname, '../..');
-const RECEIVER = join(ROOT, 'examples/receiver/src/server.ts');
 
 /** A recent utility bill in the words the address_proof case type anchors on. */
 function utilityBill(statementDate: Date): string {
   const date = statementDate.toLocaleDateString('en-US', { month: 'long', day: 'numeric', year: 'numeric', timeZone: 'UTC' });
   return ['NORTHERN POWER & LIGHT', 'Electricity statement', 'Account holder: Jane Doe', 'Service address: 12 Oak Street, Springfield', `Statement date: ${date}`, 'Amount due: $84.20'].join('\n');
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
-interface RunningReceiver {
-  url: string;
-  child: ChildProcess;
-  output(): string;
-  stop(): Promise<void>;
-}
-
-/** Runs examples/receiver as an integrator would (`node src/server.ts`), from the client's source. */
-async function startReceiverExample(env: Record<string, string>): Promise<RunningReceiver> {
-  const child = spawn(process.execPath, ['--conditions=dossier-source', RECEIVER], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout!.on('data', (c) => (output += c));
-  child.stderr!.on('data', (c) => (output += c));
-  const exited = new Promise<void>((resolve) => child.on('close', () => resolve()));
-  await until(() => {
-    if (child.exitCode !== null) throw new Error(`receiver exited with ${child.exitCode}:\n${output}`);
-    return output.includes('Server listening at');
-  }, 30_000);
-  return {
-    url: `http://127.0.0.1:${env.PORT}/webhooks/dossier`,
-    child,
-    output: () => output,
-    async stop() {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-      await exited;
-    },
-  };
 }
 
 describeEachBackend('the reference receiver (examples/receiver) against the service', (backend) => {

@@ -79,6 +79,7 @@ function printBanner(banner: { url: string; database: string; demo: Record<strin
     if (dashboard?.password) {
       lines.push('', 'Sign in to the dashboard:', `  ${dashboard.url}`, `  email ${dashboard.email}   password ${dashboard.password}`);
     }
+    lines.push('', 'Receive its webhooks on this machine (prints the signing secret to verify with):', '  npm run dossier -- listen --forward-to http://localhost:4567/hook');
     if (dashboard?.case_url) {
       lines.push('', 'Then review the demo case (its pay stub is read within seconds; it waits in Cases → Review):', `  ${dashboard.case_url}`);
     }
