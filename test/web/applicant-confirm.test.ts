@@ -49,6 +49,18 @@ describeEachBackend('applicant app: the applicant confirms what we read', (backe
     for (const id of ['employee_name', 'pay_date', 'gross_pay']) expect(page.body).toContain(`data-read-value="${id}"`);
   });
 
+  it('shows an amount with the currency its quote gave it: a code in the locale\'s way, a bare "$" as written', async () => {
+    for (const [quote, shown] of [['$2,150.00', '$2,150.00'], ['GBP 2,150.00', '£2,150.00']] as const) {
+      const { s, agent, base } = await uploadedAndRead();
+      const fact = await t.ctx.db.selectFrom('facts').select('evidence').where('case_id', '=', s.case_id).where('fact_id', '=', 'gross_pay').executeTakeFirstOrThrow();
+      const evidence = (fact.evidence as Array<Record<string, unknown>>).map((e) => ({ ...e, quote }));
+      await t.ctx.db.updateTable('facts').set({ evidence: JSON.stringify(evidence) as never }).where('case_id', '=', s.case_id).where('fact_id', '=', 'gross_pay').execute();
+      await agent.post(`${base}/upload/documents`, {});
+      const page = await agent.get(`${base}/confirm/documents`);
+      expect(page.body).toContain(shown);
+    }
+  });
+
   it('says so while reading is slow, and lets the applicant carry on', async () => {
     const s = await newSession(t, ws, 'income_verification');
     const agent = new ApplicantAgent(t);

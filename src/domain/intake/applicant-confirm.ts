@@ -1,3 +1,4 @@
+import { currencyMarkerOfQuote } from '../parsers/money.ts';
 import type { BlobStore } from '../../ports/blob-store.ts';
 import type { Clock } from '../../ports/clock.ts';
 import { selectCaseFacts } from '../../storage/facts.ts';
@@ -23,6 +24,8 @@ export interface ExtractedValue {
   value: string;
   correctedByApplicant: boolean;
   crop: EvidenceCrop | undefined;
+  /** For money: the currency marker of the quote the value was read from ("$", "£", "EUR"), when it had one. */
+  currencyMarker: string | undefined;
 }
 
 /** What the confirm page of an upload step shows: still reading, or the values it read. */
@@ -49,14 +52,15 @@ export async function readExtractedForConfirm(deps: ConfirmDeps, input: { intake
     const row = rows.get(id);
     const fact = intake.definition.facts.find((f) => f.fact_id === id)!;
     if (!row || row.value === null || row.status !== 'resolved' || (row.source !== 'document_extraction' && row.corrected_by !== 'applicant')) continue;
-    const evidence = (row.evidence as { doc_id: string; page_index: number }[])[0];
+    const evidence = (row.evidence as { doc_id: string; page_index: number; quote?: string }[])[0];
     const box = evidence ? boxOf(evidence) : undefined;
     let crop: EvidenceCrop | undefined;
     if (evidence && box && docs.some((d) => d.doc_id === evidence.doc_id)) {
       const meta = await ensurePageImage(deps, { tenant, ref: { caseId: intake.case_id, docId: evidence.doc_id, pageIndex: box.pageIndex } });
       if (meta.ok && meta.value) crop = { docId: evidence.doc_id, pageIndex: box.pageIndex, box, page: { width: meta.value.page_width, height: meta.value.page_height } };
     }
-    values.push({ fact, value: row.value, correctedByApplicant: row.corrected_by === 'applicant', crop });
+    const currencyMarker = fact.type === 'money' && typeof evidence?.quote === 'string' ? currencyMarkerOfQuote(evidence.quote) : undefined;
+    values.push({ fact, value: row.value, correctedByApplicant: row.corrected_by === 'applicant', crop, currencyMarker });
   }
   return { kind: 'read', values };
 }

@@ -160,3 +160,11 @@ export function toDecimal(number: string): string | null {
   const plain = integer.replace(/\D/g, '').replace(/^0+(?=\d)/, '') || '0';
   return `${plain}.${fraction.padEnd(2, '0')}`;
 }
+
+/**
+ * The currency marker an extracted amount's quote carries ("$2,451.00" → "$", "EUR 1.200,00" →
+ * "EUR"), so a person is shown the amount with the currency the document gave it.
+ */
+export function currencyMarkerOfQuote(quote: string): string | undefined {
+  return parseMoney(quote, { ocr: false, dateOrder: 'dmy', dateOrderFromDocument: false })?.currency;
+}

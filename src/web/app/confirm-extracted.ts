@@ -11,13 +11,21 @@ import { problemItem } from './answer-problems.ts';
 import { afterStep, applicantOf, labelled, paths, type AppRouteDeps, type ApplicantRequest } from './context.ts';
 import { sendAppError } from './errors.ts';
 import { answerFromEntered, enteredFromBody, fieldControl, type Entered } from './form-fields.ts';
-import { formatLongDate } from './formats.ts';
+import { formatDecimal, formatLongDate, formatMoney } from './formats.ts';
+import { currencyOfMarker } from '../../domain/parsers/money.ts';
 import { appPage, csrfInput } from './layout.ts';
 
 /** A value as the applicant reads it: dates and amounts in their locale's own format. */
 function shownValue(v: ExtractedValue, locale: string): string {
   if (v.fact.type === 'date' && /^\d{4}-\d{2}-\d{2}$/.test(v.value)) return formatLongDate(locale, new Date(`${v.value}T00:00:00Z`));
-  if (v.fact.type === 'money' && /^-?\d+(\.\d+)?$/.test(v.value)) return new Intl.NumberFormat(locale, { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(Number(v.value));
+  if (v.fact.type === 'money' && /^-?\d+(\.\d+)?$/.test(v.value)) {
+    // With the currency the document gave it: an ISO code formats as the locale writes it ("2 451,00 $US"),
+    // a marker that names several currencies ("$") is kept as written before the amount.
+    const amount = Number(v.value);
+    const iso = v.currencyMarker === undefined ? undefined : currencyOfMarker(v.currencyMarker);
+    if (iso) return formatMoney(locale, iso, amount);
+    return `${v.currencyMarker ?? ''}${formatDecimal(locale, amount)}`;
+  }
   return v.value;
 }
 
