@@ -74,10 +74,14 @@ export async function expectNoHorizontalScroll(page: Page, state: string): Promi
 
 const SCREENSHOT_DIR = new URL('../../screenshots/', import.meta.url).pathname;
 
-/** Saves a full-page screenshot to the gitignored screenshots/ folder, to be looked at. */
-export async function screenshot(page: Page, name: string): Promise<void> {
+/**
+ * Saves a screenshot to the gitignored screenshots/ folder, to be looked at: the full page, or
+ * the first screen only (`firstScreen`) for pages many screens long, whose full capture can
+ * take longer than a test's budget on a loaded machine (the API reference on a phone).
+ */
+export async function screenshot(page: Page, name: string, options: { firstScreen?: boolean } = {}): Promise<void> {
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
-  await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });
+  await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`), fullPage: options.firstScreen !== true });
 }
 
 /** Puts a test app on a real loopback port for the browser; returns its origin. */

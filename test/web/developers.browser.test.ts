@@ -206,7 +206,7 @@ describeInBrowser('developer settings in a browser', () => {
       }
       expect(await page.getByRole('tab', { name: 'TypeScript (@dossier/client)' }).count()).toBeGreaterThan(20);
       expect(await page.evaluate(() => (window as unknown as { __violations: string[] }).__violations)).toEqual([]);
-      await screenshot(page, `developers-api-reference-${viewport}`);
+      await screenshot(page, `developers-api-reference-${viewport}`, { firstScreen: true });
       await context.close();
     }, 60_000);
   }
