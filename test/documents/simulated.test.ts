@@ -137,7 +137,7 @@ describeEachBackend('simulated documents through POST /api/v1/process', (backend
     expect(c.queue_row.why_here_code).toBe('review_step_reached');
     expect(events).toEqual(expect.arrayContaining(['document.uploaded', 'document.processing', 'document.processed', 'case.ready_for_review']));
     // The sample's bytes were stored, so the console shows the page like any document's.
-    expect(await t.ctx.blobs.get(t.ctx.db, docId)).toBeInstanceOf(Uint8Array);
+    expect(await t.ctx.blobs.get(t.ctx.db, docId)).toMatchObject({ ok: true, bytes: expect.any(Uint8Array) });
   });
 
   it('missing_fact: the required fact is not on the page, so the gate asks for it (an operator, with no applicant)', async () => {

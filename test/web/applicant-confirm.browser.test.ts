@@ -1,4 +1,3 @@
-import { mkdirSync } from 'node:fs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { applicantBrowserRig } from '../support/applicant-browser-rig.ts';
@@ -52,8 +51,6 @@ describeInBrowser('applicant app in a browser: the applicant confirms what we re
       await expectAccessible(page, `confirm-${viewport}`);
       await expectNoHorizontalScroll(page, `confirm-${viewport}`);
       await screenshot(page, `applicant-confirm-${viewport}`);
-      mkdirSync('/work/screens', { recursive: true });
-      await page.screenshot({ path: `/work/screens/confirm-${viewport}.png`, fullPage: true });
 
       await page.getByRole('button', { name: 'Continue' }).click();
       await page.getByRole('link', { name: /Select yes if the gross pay is right/ }).waitFor();

@@ -1,4 +1,3 @@
-import { mkdirSync } from 'node:fs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { Worker } from '../../src/jobs/worker.ts';
@@ -167,10 +166,6 @@ describeInBrowser('applicant app in a browser: German and Spanish from start to 
       expect(await page.getByText(w.date).count()).toBe(1);
       expect(await page.getByText(w.money).count()).toBe(1);
       await look(page, locale, `lang-check-${tag}`);
-      if (tag === 'de-desktop') {
-        mkdirSync('/work/screens', { recursive: true });
-        await page.screenshot({ path: '/work/screens/check-answers-de.png', fullPage: true });
-      }
       await page.getByRole('button', { name: w.submit }).click();
 
       await page.waitForURL(/\/(status|follow-ups)$/);
