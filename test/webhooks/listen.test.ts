@@ -264,8 +264,14 @@ describe.skipIf(!postgres)('dossier listen, end to end [postgres]', () => {
     served = await serve(db, port);
     await until(() => local.requests.some((r) => r.headers['webhook-id'] === d3), 40_000);
     expect(second.lines().some((l) => l.type === 'reconnected' && l.signing_secret === secret)).toBe(true);
-    for (const id of [d1, d2, d3]) await until(async () => (await deliveryRow(ctx(), id!)).status === 'delivered', 20_000);
-  }, 120_000);
+    // A redelivery after a restart may wait for the schedule's next slot; say where each stands if one never lands.
+    for (const id of [d1, d2, d3]) {
+      await until(async () => (await deliveryRow(ctx(), id!)).status === 'delivered', 60_000).catch(async (e: Error) => {
+        const rows = await Promise.all([d1, d2, d3].map(async (d) => ({ d, ...(await deliveryRow(ctx(), d!)) })));
+        throw new Error(`${e.message}: ${JSON.stringify(rows.map((r) => ({ id: r.d, status: r.status, attempts: r.attempt_count, next: r.next_attempt_at })))}`);
+      });
+    }
+  }, 180_000);
 
   it('makes its own test key through the local deployment when given no --api-key', async () => {
     const ws = await workspace('Local mode');
