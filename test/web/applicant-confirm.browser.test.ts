@@ -45,7 +45,7 @@ describeInBrowser('applicant app in a browser: the applicant confirms what we re
       const context = await newContext(rig.browser, { viewport });
       const page = await context.newPage();
       await toConfirm(page, s.signed_url);
-      expect(await page.locator('[data-read-value="gross_pay"]').innerText()).toBe('2,150.00');
+      expect(await page.locator('[data-read-value="gross_pay"]').innerText()).toBe('$2,150.00');
       expect(await page.locator('[data-crop]').count()).toBeGreaterThan(0);
       await page.locator('[data-crop] image').first().evaluate((img) => new Promise((r) => { const i = new Image(); i.onload = r; i.onerror = r; i.src = (img as SVGImageElement).href.baseVal; }));
       await expectAccessible(page, `confirm-${viewport}`);
