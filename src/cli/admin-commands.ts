@@ -59,6 +59,7 @@ export function parseAdminCommand(argv: readonly string[]): ParsedCommand | Comm
     if (positionals.length !== expected) {
       throw new UsageError(`expected ${expected} argument${expected === 1 ? '' : 's'}; usage: ${command.usage}`);
     }
+    command.flags?.parse(values);
     return { command, values, positionals };
   } catch (err) {
     return usageOutcome(err, command);

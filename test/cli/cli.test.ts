@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -71,10 +71,17 @@ describe('dossier CLI on the embedded database', () => {
       [['frobnicate', '--json'], 2, 'invalid_request'],
       [['org', 'create', '--name', 'X', '--bogus', '--json'], 2, 'invalid_request'],
     ];
-    for (const [args, code, errorCode] of cases) {
-      const run = await runCli(args, env);
-      expect(run.code, args.join(' ')).toBe(code);
-      expect(run.json(), args.join(' ')).toEqual({ error: { code: errorCode, message: expect.any(String) } });
+    // A usage mistake is told before any database is opened: a fresh data directory stays empty.
+    const untouched = mkdtempSync(join(tmpdir(), 'dossier-cli-usage-'));
+    try {
+      for (const [args, code, errorCode] of cases) {
+        const run = await runCli(args, code === 2 ? { ...env, DATA_DIR: untouched } : env);
+        expect(run.code, args.join(' ')).toBe(code);
+        expect(run.json(), args.join(' ')).toEqual({ error: { code: errorCode, message: expect.any(String) } });
+      }
+      expect(readdirSync(untouched)).toEqual([]);
+    } finally {
+      rmSync(untouched, { recursive: true, force: true });
     }
   }, 120_000);
 

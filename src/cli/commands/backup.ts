@@ -26,6 +26,7 @@ export const BACKUP_COMMANDS: readonly AdminCommand[] = [
     path: ['backup'],
     usage: 'dossier backup --out FILE',
     options: { out: { type: 'string' } },
+    flags: backupFlags,
     async run(ctx, values, _positionals, runtime) {
       const { out } = backupFlags.parse(values);
       if (runtime.database.kind !== 'embedded') return cliError('precondition_required', POSTGRES_NOTE);

@@ -33,6 +33,7 @@ export const CASE_TYPE_COMMANDS: readonly AdminCommand[] = [
     path: ['case-type', 'put'],
     usage: 'dossier case-type put --org ORG_ID [--env test|live] --file FILE.json   (no --env: both environments)',
     options: { org: { type: 'string' }, env: { type: 'string' }, file: { type: 'string' } },
+    flags: putFlags,
     async run(ctx, values) {
       const flags = putFlags.parse(values);
       const environments = flags.env === undefined ? [...ENVIRONMENTS] : [flags.env];
@@ -59,6 +60,7 @@ export const CASE_TYPE_COMMANDS: readonly AdminCommand[] = [
     path: ['case-type', 'list'],
     usage: 'dossier case-type list --org ORG_ID --env test|live',
     options: { org: { type: 'string' }, env: { type: 'string' } },
+    flags: listFlags,
     async run(ctx, values) {
       const flags = listFlags.parse(values);
       const types = await listCaseTypes(ctx, { orgId: flags.org, environment: flags.env });
@@ -69,6 +71,7 @@ export const CASE_TYPE_COMMANDS: readonly AdminCommand[] = [
     path: ['case-type', 'show'],
     usage: 'dossier case-type show CASE_TYPE_ID --org ORG_ID --env test|live',
     options: { org: { type: 'string' }, env: { type: 'string' } },
+    flags: listFlags,
     positionals: 1,
     async run(ctx, values, [caseTypeId]) {
       const flags = listFlags.parse(values);

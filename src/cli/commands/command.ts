@@ -16,6 +16,8 @@ export interface AdminCommand {
   path: readonly string[];
   usage: string;
   options: NonNullable<ParseArgsConfig['options']>;
+  /** The flags' schema, checked when the command line is parsed: a usage mistake is reported before any database is opened. */
+  flags?: z.ZodType;
   positionals?: number;
   run(ctx: AppContext, values: Record<string, unknown>, positionals: string[], runtime: Runtime): Promise<object>;
 }

@@ -36,6 +36,7 @@ export const DOCUMENT_COMMANDS: readonly AdminCommand[] = [
     path: ['documents', 'migrate'],
     usage: 'dossier documents migrate --to s3|database [--batch N]',
     options: { to: { type: 'string' }, batch: { type: 'string' } },
+    flags: migrateFlags,
     async run(ctx, values) {
       const flags = migrateFlags.parse(values);
       if (!ctx.blobs.objects) return cliError('precondition_required', 'dossier documents migrate needs DOCUMENT_STORE=s3://bucket/prefix (and S3_ENDPOINT, S3_REGION, AWS credentials) in both directions.');

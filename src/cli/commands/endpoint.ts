@@ -44,6 +44,7 @@ export const ENDPOINT_COMMANDS: readonly AdminCommand[] = [
     path: ['endpoint', 'add'],
     usage: "dossier endpoint add --org ORG_ID --env test|live --url URL --events e1,e2|'*'",
     options: { org: { type: 'string' }, env: { type: 'string' }, url: { type: 'string' }, events: { type: 'string' } },
+    flags: addFlags,
     async run(ctx, values) {
       const flags = addFlags.parse(values);
       const created = await createEndpoint(ctx, { tenant: { orgId: flags.org, environment: flags.env }, url: flags.url, events: flags.events });
@@ -55,6 +56,7 @@ export const ENDPOINT_COMMANDS: readonly AdminCommand[] = [
     path: ['endpoint', 'list'],
     usage: 'dossier endpoint list --org ORG_ID --env test|live',
     options: { org: { type: 'string' }, env: { type: 'string' } },
+    flags: listFlags,
     async run(ctx, values) {
       const flags = listFlags.parse(values);
       const tenant = { orgId: flags.org, environment: flags.env };
@@ -100,6 +102,7 @@ export const ENDPOINT_COMMANDS: readonly AdminCommand[] = [
     path: ['notifications', 'list'],
     usage: 'dossier notifications list --org ORG_ID --env test|live [--limit N]',
     options: { org: { type: 'string' }, env: { type: 'string' }, limit: { type: 'string' } },
+    flags: notificationFlags,
     async run(ctx, values) {
       const flags = notificationFlags.parse(values);
       return reported(await listNotificationViews(ctx, { orgId: flags.org, environment: flags.env, limit: flags.limit }));

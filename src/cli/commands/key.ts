@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { createApiKey, locateApiKeyUnscoped, revokeApiKey } from '../../domain/keys/keys.ts';
 import { createListenerKey } from '../../domain/webhooks/listeners.ts';
+import { isGrantedScope } from '../../domain/keys/scopes.ts';
 import { countFlag, envFlag, orgFlag, reported, type AdminCommand } from './command.ts';
 
 const durationPattern = /^(\d+)([smhd])$/;
@@ -22,7 +23,8 @@ const createFlags = z.object({
   scopes: z
     .string({ error: "--scopes is required (a,b or '*')" })
     .transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean))
-    .refine((scopes) => scopes.length > 0, "--scopes is required (a,b or '*')"),
+    .refine((scopes) => scopes.length > 0, "--scopes is required (a,b or '*')")
+    .refine((scopes) => scopes.every(isGrantedScope), { error: (issue) => `unknown scope ${(issue.input as string[]).filter((s) => !isGrantedScope(s)).join(', ')}` }),
   name: z.string().optional(),
   'expires-in': durationFlag.optional(),
   'rate-limit': countFlag('--rate-limit').optional(),
@@ -32,6 +34,7 @@ export const KEY_COMMANDS: readonly AdminCommand[] = [
   {
     path: ['key', 'create'],
     usage: "dossier key create --org ORG_ID --env test|live --scopes a,b|'*' [--name N] [--expires-in 30d] [--rate-limit N]",
+    flags: createFlags,
     options: {
       org: { type: 'string' },
       env: { type: 'string' },

@@ -16,6 +16,7 @@ export const OPERATOR_COMMANDS: readonly AdminCommand[] = [
     path: ['operator', 'create'],
     usage: 'dossier operator create --org ORG_ID --email E --password P [--role admin|reviewer]',
     options: { org: { type: 'string' }, email: { type: 'string' }, password: { type: 'string' }, role: { type: 'string' } },
+    flags: createFlags,
     async run(ctx, values) {
       const flags = createFlags.parse(values);
       const created = await createOperator(ctx, { orgId: flags.org, email: flags.email, password: flags.password, role: flags.role });

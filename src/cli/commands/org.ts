@@ -22,6 +22,7 @@ export const ORG_COMMANDS: readonly AdminCommand[] = [
     path: ['org', 'create'],
     usage: 'dossier org create --name NAME [--billing active|inactive] [--accept-legal]',
     options: { name: { type: 'string' }, billing: { type: 'string' }, 'accept-legal': { type: 'boolean' } },
+    flags: createFlags,
     async run(ctx, values) {
       const flags = createFlags.parse(values);
       return createOrg(ctx, { name: flags.name, ...(flags.billing ? { billing: flags.billing } : {}), acceptLegal: flags['accept-legal'] === true });
@@ -31,6 +32,7 @@ export const ORG_COMMANDS: readonly AdminCommand[] = [
     path: ['org', 'update'],
     usage: 'dossier org update ORG_ID [--billing active|inactive] [--accept-legal] [--live-usage-cap N|none]',
     options: { billing: { type: 'string' }, 'accept-legal': { type: 'boolean' }, 'live-usage-cap': { type: 'string' } },
+    flags: updateFlags,
     positionals: 1,
     async run(ctx, values, [orgId]) {
       const flags = updateFlags.parse(values);

@@ -24,6 +24,7 @@ export const TRIGGER_COMMANDS: readonly AdminCommand[] = [
     path: ['trigger'],
     usage: `dossier trigger CASE_TYPE OUTCOME [--org ORG_ID] [--kind DOCUMENT_KIND] [--timeout SECONDS]   (OUTCOME: ${SAMPLE_OUTCOMES.join(', ')})`,
     options: { org: { type: 'string' }, kind: { type: 'string' }, timeout: { type: 'string' } },
+    flags: triggerFlags,
     positionals: 2,
     async run(ctx, values, [caseTypeId, outcome]) {
       const flags = triggerFlags.parse(values);
@@ -54,6 +55,7 @@ export const TRIGGER_COMMANDS: readonly AdminCommand[] = [
     path: ['case', 'events'],
     usage: 'dossier case events CASE_ID --org ORG_ID --env test|live [--after CURSOR]',
     options: { org: { type: 'string' }, env: { type: 'string' }, after: { type: 'string' } },
+    flags: eventsFlags,
     positionals: 1,
     async run(ctx, values, [caseId]) {
       const flags = eventsFlags.parse(values);
