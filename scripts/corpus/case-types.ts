@@ -40,8 +40,44 @@ export const REGISTRATION_FACTS: readonly FactDefinition[] = [
   { fact_id: 'registration_date', label: 'Date of registration', type: 'date', required: true, document_kinds: ['registration'], anchors: ['Date of registration', 'Registered on'] },
 ];
 
+/**
+ * Families written for issue 28, after its failure classes were closed and never tuned on: their
+ * first measurement is the leave-one-family-out figure. Anchors are what a case type's author
+ * would write, qualifiers included ("Premium (yearly)").
+ */
+export const INSURANCE_SCHEDULE_FACTS: readonly FactDefinition[] = [
+  { fact_id: 'policyholder', label: 'Policyholder', type: 'name', required: true, document_kinds: ['insurance_schedule'], anchors: ['Policyholder', 'Insured'] },
+  { fact_id: 'policy_number', label: 'Policy number', type: 'id_number', required: true, document_kinds: ['insurance_schedule'], anchors: ['Policy number', 'Policy ref'] },
+  { fact_id: 'premium', label: 'Premium', type: 'money', required: true, document_kinds: ['insurance_schedule'], anchors: ['Premium (yearly)', 'Annual premium'] },
+  { fact_id: 'cover_start', label: 'Cover starts', type: 'date', required: true, document_kinds: ['insurance_schedule'], anchors: ['Start of cover', 'Effective date'] },
+];
+
+export const TAX_NOTICE_FACTS: readonly FactDefinition[] = [
+  { fact_id: 'taxpayer', label: 'Taxpayer', type: 'name', required: true, document_kinds: ['tax_notice'], anchors: ['Taxpayer', 'Name of taxpayer'] },
+  { fact_id: 'tax_reference', label: 'Tax reference', type: 'id_number', required: true, document_kinds: ['tax_notice'], anchors: ['Tax reference', 'Taxpayer number'] },
+  { fact_id: 'amount_payable', label: 'Amount payable', type: 'money', required: true, document_kinds: ['tax_notice'], anchors: ['Amount payable (incl. interest)', 'Tax due'] },
+  { fact_id: 'notice_date', label: 'Date of notice', type: 'date', required: true, document_kinds: ['tax_notice'], anchors: ['Date of notice', 'Notice date'] },
+];
+
+export const EMPLOYMENT_LETTER_FACTS: readonly FactDefinition[] = [
+  { fact_id: 'employee', label: 'Employee', type: 'name', required: true, document_kinds: ['employment_letter'], anchors: ['Employee', 'Name of employee'] },
+  { fact_id: 'employer', label: 'Employer', type: 'string', required: true, document_kinds: ['employment_letter'], anchors: ['Employer', 'Company'] },
+  { fact_id: 'employed_since', label: 'Employed since', type: 'date', required: true, document_kinds: ['employment_letter'], anchors: ['Employed since', 'Start date'] },
+  { fact_id: 'salary', label: 'Salary', type: 'money', required: true, document_kinds: ['employment_letter'], anchors: ['Salary (gross, yearly)', 'Annual gross salary'] },
+];
+
+export const TENANCY_FACTS: readonly FactDefinition[] = [
+  { fact_id: 'tenant', label: 'Tenant', type: 'name', required: true, document_kinds: ['tenancy_agreement'], anchors: ['Tenant', 'Lessee'] },
+  { fact_id: 'property_address', label: 'Property', type: 'address', required: true, document_kinds: ['tenancy_agreement'], anchors: ['Property address', 'Premises'] },
+  { fact_id: 'monthly_rent', label: 'Rent', type: 'money', required: true, document_kinds: ['tenancy_agreement'], anchors: ['Rent (monthly)', 'Monthly rent'] },
+  { fact_id: 'tenancy_start', label: 'Tenancy starts', type: 'date', required: true, document_kinds: ['tenancy_agreement'], anchors: ['Commencement date', 'Tenancy start'] },
+];
+
+/** The families of the default test corpus (issues 10 and 13); tests generate these. */
 export const DOCUMENT_KINDS = ['pay_stub', 'utility_bill', 'bank_statement', 'invoice', 'registration'] as const;
-export type DocumentKind = (typeof DOCUMENT_KINDS)[number];
+/** Every family, the nine the evaluation cycles through. */
+export const ALL_DOCUMENT_KINDS = [...DOCUMENT_KINDS, 'insurance_schedule', 'tax_notice', 'employment_letter', 'tenancy_agreement'] as const;
+export type DocumentKind = (typeof ALL_DOCUMENT_KINDS)[number];
 
 export const FACTS_BY_KIND: Record<DocumentKind, readonly FactDefinition[]> = {
   pay_stub: PAY_STUB_FACTS,
@@ -49,4 +85,8 @@ export const FACTS_BY_KIND: Record<DocumentKind, readonly FactDefinition[]> = {
   bank_statement: BANK_STATEMENT_FACTS,
   invoice: INVOICE_FACTS,
   registration: REGISTRATION_FACTS,
+  insurance_schedule: INSURANCE_SCHEDULE_FACTS,
+  tax_notice: TAX_NOTICE_FACTS,
+  employment_letter: EMPLOYMENT_LETTER_FACTS,
+  tenancy_agreement: TENANCY_FACTS,
 };

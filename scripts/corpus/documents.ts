@@ -1,6 +1,6 @@
-import { DOCUMENT_KINDS, FACTS_BY_KIND, type DocumentKind } from './case-types.ts';
+import { ALL_DOCUMENT_KINDS, FACTS_BY_KIND, type DocumentKind } from './case-types.ts';
 import type { Rng } from './prng.ts';
-import { accountNumber, address, date, employer, formatDate, formatMoney, isoDate, LOCALES, money, personName, randomDate, UTILITIES, type Locale } from './values.ts';
+import { accountNumber, address, ALL_LOCALES, date, employer, formatDate, formatMoney, isoDate, LOCALES, money, personName, randomDate, UTILITIES, type Locale } from './values.ts';
 
 /**
  * Logical documents: rows of positioned cells plus the ground truth, independent of the file
@@ -25,7 +25,7 @@ export type LabelStyle = (typeof LABEL_STYLES)[number];
  * and the evaluation reports the held-out half separately.
  */
 export function layoutId(kind: DocumentKind, layout: Layout, style: LabelStyle): { id: string; heldOut: boolean } {
-  const parity = DOCUMENT_KINDS.indexOf(kind) + LAYOUTS.indexOf(layout) + LABEL_STYLES.indexOf(style);
+  const parity = ALL_DOCUMENT_KINDS.indexOf(kind) + LAYOUTS.indexOf(layout) + LABEL_STYLES.indexOf(style);
   return { id: `${kind}/${layout}/${style}`, heldOut: parity % 2 === 1 };
 }
 
@@ -123,7 +123,7 @@ export function generateDocument(rng: Rng, kind: DocumentKind, index: number): L
   // The first two families keep their US/UK mix; every family also draws from all nine locales.
   const locale: Locale = kind === 'pay_stub' || kind === 'utility_bill'
     ? (rng.chance(0.5) ? rng.pick(LOCALES) : rng.chance(kind === 'utility_bill' ? 0.3 : 0.2) ? 'uk' : 'us')
-    : rng.pick(LOCALES);
+    : NEW_FAMILIES.includes(kind) ? rng.pick(ALL_LOCALES) : rng.pick(LOCALES);
   const layout = rng.weighted([['inline', 30], ['next_line', 15], ['kv_table', 20], ['side_by_side', 20], ['header_table', 15]] as const);
   const labelStyle: LabelStyle = rng.chance(0.3) ? 'caps_bare' : 'mixed';
   currentStyle = labelStyle;
@@ -132,8 +132,8 @@ export function generateDocument(rng: Rng, kind: DocumentKind, index: number): L
   const header: Block[] = [];
   let noise: string[][];
 
-  if (kind === 'bank_statement' || kind === 'invoice' || kind === 'registration') {
-    const built = otherFamily(rng, kind, locale);
+  if (kind !== 'pay_stub' && kind !== 'utility_bill') {
+    const built = NEW_FAMILIES.includes(kind) ? newFamily(rng, kind, locale) : otherFamily(rng, kind as 'bank_statement' | 'invoice' | 'registration', locale);
     header.push(...built.header);
     fields.push(...built.fields);
     Object.assign(truth, built.truth);
@@ -238,6 +238,99 @@ function otherFamily(rng: Rng, kind: 'bank_statement' | 'invoice' | 'registratio
       ['Status:', rng.pick(['Active', 'Registered'])],
       ['Date of this extract:', d(rng.int(30, 400))],
       ['Registrar:', rng.pick(['Registrar of Companies', 'Amtsgericht Charlottenburg', 'Conservatória do Registo Comercial'])],
+    ]).slice(0, rng.int(3, 5));
+  }
+  return { header, fields, truth, noise };
+}
+
+const NEW_FAMILIES: readonly DocumentKind[] = ['insurance_schedule', 'tax_notice', 'employment_letter', 'tenancy_agreement'];
+
+/** An identifier in spaced groups, as insurers and tax offices print them ("ZX 4410 7721 B"). */
+function spacedReference(rng: Rng): { text: string; expected: string } {
+  const letters = () => String.fromCharCode(65 + rng.int(0, 25), 65 + rng.int(0, 25));
+  const digits = (n: number) => Array.from({ length: n }, () => String(rng.int(0, 9))).join('');
+  const text = rng.pick([
+    `${letters()} ${digits(4)} ${digits(4)} ${String.fromCharCode(65 + rng.int(0, 25))}`,
+    `${letters()}-${digits(6)}/${rng.int(10, 99)}`,
+    `${digits(3)} ${digits(3)} ${digits(3)}`,
+    `${letters()}${digits(7)}`,
+  ]);
+  return { text, expected: text };
+}
+
+/** Issue 28's families: insurance schedules, tax notices, employment letters, tenancy agreements. */
+function newFamily(rng: Rng, kind: DocumentKind, locale: Locale) {
+  const when = randomDate(rng);
+  const d = (offset: number) => {
+    const at = new Date(Date.UTC(when.year, when.month - 1, when.day + offset));
+    return formatDate(rng, { year: at.getUTCFullYear(), month: at.getUTCMonth() + 1, day: at.getUTCDate() }, locale);
+  };
+  const printedDate = { text: formatDate(rng, when, locale), expected: isoDate(when) };
+  const fields: Field[] = [];
+  const truth: Record<string, string | null> = {};
+  const add = (factId: string, printed: { text?: string; lines?: readonly string[]; expected: string }) => {
+    fields.push({ factId, lines: printed.lines ?? [printed.text!] });
+    truth[factId] = printed.expected;
+  };
+  const title = (...names: string[]): Block[] => names.map((text) => ({ kind: 'title', text }));
+  let header: Block[];
+  let noise: string[][];
+  if (kind === 'insurance_schedule') {
+    header = title(rng.pick(['Harbourline Mutual', 'Assicurazioni Tirreno', 'Ubezpieczenia Polonia', 'Veilig Verzekerd N.V.', 'Norrskydd Försäkring AB']), rng.pick(['POLICY SCHEDULE', 'Schedule of Insurance', 'Home Insurance Schedule']));
+    add('policyholder', personName(rng, locale));
+    add('policy_number', spacedReference(rng));
+    add('premium', money(rng, locale, 120, 3400));
+    add('cover_start', printedDate);
+    noise = rng.shuffle([
+      ['Premium (monthly):', formatMoney(rng, 10 + rng.next() * 280, locale)],
+      ['End of cover:', d(364)],
+      ['Excess (per claim):', formatMoney(rng, rng.pick([100, 250, 500]), locale)],
+      ['Previous policy number:', spacedReference(rng).text],
+      ['Sum insured:', formatMoney(rng, 50000 + rng.next() * 400000, locale)],
+      ['Agent:', rng.pick(['Direct', 'Brokerline', 'Online'])],
+    ]).slice(0, rng.int(3, 5));
+  } else if (kind === 'tax_notice') {
+    header = title(rng.pick(['Revenue Office', 'Krajowa Administracja Skarbowa', 'Agencia Tributaria', 'Belastingdienst', 'Skatteverket', 'Agenzia delle Entrate']), rng.pick(['NOTICE OF ASSESSMENT', 'Tax Assessment Notice', 'Demand for payment']));
+    add('taxpayer', personName(rng, locale));
+    add('tax_reference', spacedReference(rng));
+    add('amount_payable', money(rng, locale, 40, 12000));
+    add('notice_date', printedDate);
+    noise = rng.shuffle([
+      ['Tax year:', String(when.year - 1)],
+      ['Pay by:', d(rng.int(21, 60))],
+      ['Interest:', formatMoney(rng, 1 + rng.next() * 90, locale)],
+      ['Tax office:', rng.pick(['Krakow-Podgorze', 'Madrid Centro', 'Utrecht', 'Stockholm Syd', 'Roma 1'])],
+      ['Amount already paid:', formatMoney(rng, rng.next() * 4000, locale)],
+      ['Payment reference:', `${rng.int(1000, 9999)} ${rng.int(1000, 9999)} ${rng.int(1000, 9999)}`],
+    ]).slice(0, rng.int(3, 5));
+  } else if (kind === 'employment_letter') {
+    header = title(rng.pick(['Human Resources', 'Confirmation of Employment', 'To whom it may concern']), rng.pick(['EMPLOYMENT VERIFICATION', 'Certificate of Employment', 'Employment confirmation']));
+    add('employee', personName(rng, locale));
+    add('employer', employer(rng));
+    add('employed_since', printedDate);
+    add('salary', money(rng, locale, 18000, 140000));
+    noise = rng.shuffle([
+      ['Position:', rng.pick(['Senior Analyst', 'Nurse', 'Warehouse Lead', 'Teacher', 'Software Engineer'])],
+      ['Contract type:', rng.pick(['Permanent', 'Fixed term', 'Full-time'])],
+      ['Hours per week:', String(rng.pick([20, 32, 37.5, 40]))],
+      ['Salary (monthly, net):', formatMoney(rng, 900 + rng.next() * 5000, locale)],
+      ['Probation ends:', d(rng.int(90, 180))],
+      ['Staff number:', String(rng.int(10000, 99999))],
+    ]).slice(0, rng.int(3, 5));
+  } else {
+    header = title(rng.pick(['Residential Tenancy Agreement', 'Umowa najmu lokalu', 'Contrato de arrendamiento', 'Huurovereenkomst', 'Hyresavtal']), rng.pick(['TENANCY AGREEMENT', 'Lease summary', 'Particulars of the tenancy']));
+    add('tenant', personName(rng, locale));
+    const place = address(rng, locale);
+    add('property_address', { lines: place.lines, expected: place.expected });
+    add('monthly_rent', money(rng, locale, 350, 4200));
+    add('tenancy_start', printedDate);
+    noise = rng.shuffle([
+      ['Landlord:', employer(rng).text],
+      ['Deposit:', formatMoney(rng, 700 + rng.next() * 6000, locale)],
+      ['Term:', rng.pick(['12 months', '24 months', 'Indefinite'])],
+      ['Rent review date:', d(365)],
+      ['Service charge (monthly):', formatMoney(rng, 20 + rng.next() * 200, locale)],
+      ['Landlord address:', `PO Box ${rng.int(100, 9999)}`],
     ]).slice(0, rng.int(3, 5));
   }
   return { header, fields, truth, noise };

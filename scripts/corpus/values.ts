@@ -5,7 +5,12 @@ export interface Printed { readonly text: string; readonly expected: string; }
 
 /** Conventions of nine countries: US, UK, Ireland, France, Germany, Portugal, Denmark, India, UAE. */
 export const LOCALES = ['us', 'uk', 'ie', 'fr', 'de', 'pt', 'dk', 'in', 'ae'] as const;
-export type Locale = (typeof LOCALES)[number];
+/**
+ * Issue 28 adds Polish, Dutch, Spanish, Italian and Swedish conventions: fourteen locales. The
+ * families written before draw from the first nine only, so their documents stay as they were.
+ */
+export const ALL_LOCALES = [...LOCALES, 'pl', 'nl', 'es', 'it', 'se'] as const;
+export type Locale = (typeof ALL_LOCALES)[number];
 
 interface LocaleConventions {
   /** Currency symbol and code, whether the symbol follows the amount, and the group/decimal marks. */
@@ -18,6 +23,8 @@ interface LocaleConventions {
   readonly months: readonly string[];
   /** "14 de março de 2026", "14. März 2026", "14 mars 2026". */
   readonly written: (day: number, month: string, year: number) => string;
+  /** Other group marks the locale uses besides `group` (a thin space in Polish and Swedish print). */
+  readonly groups?: readonly string[];
 }
 
 const EN_MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
@@ -29,6 +36,12 @@ const CONVENTIONS: Record<Exclude<Locale, 'us' | 'uk'>, LocaleConventions> = {
   dk: { symbol: 'kr.', code: 'DKK', symbolAfter: true, group: '.', decimal: ',', months: ['januar', 'februar', 'marts', 'april', 'maj', 'juni', 'juli', 'august', 'september', 'oktober', 'november', 'december'], written: (d, m, y) => `${d}. ${m} ${y}` },
   in: { symbol: 'Rs.', code: 'INR', symbolAfter: false, group: ',', decimal: '.', months: EN_MONTHS, written: (d, m, y) => `${d} ${m} ${y}` },
   ae: { symbol: 'AED', code: 'AED', symbolAfter: false, group: ',', decimal: '.', months: EN_MONTHS, written: (d, m, y) => `${d} ${m} ${y}` },
+  // Polish months in the genitive, as dates print them ("14 marca 2026 r.").
+  pl: { symbol: 'PLN', code: 'PLN', symbolAfter: true, group: ' ', groups: ['\u00a0', '.'], decimal: ',', months: ['stycznia', 'lutego', 'marca', 'kwietnia', 'maja', 'czerwca', 'lipca', 'sierpnia', 'września', 'października', 'listopada', 'grudnia'], written: (d, m, y) => `${d} ${m} ${y}${d % 2 === 0 ? ' r.' : ''}` },
+  nl: { symbol: '€', code: 'EUR', symbolAfter: false, group: '.', decimal: ',', months: ['januari', 'februari', 'maart', 'april', 'mei', 'juni', 'juli', 'augustus', 'september', 'oktober', 'november', 'december'], written: (d, m, y) => `${d} ${m} ${y}` },
+  es: { symbol: '€', code: 'EUR', symbolAfter: true, group: '.', decimal: ',', months: ['enero', 'febrero', 'marzo', 'abril', 'mayo', 'junio', 'julio', 'agosto', 'septiembre', 'octubre', 'noviembre', 'diciembre'], written: (d, m, y) => `${d} de ${m} de ${y}` },
+  it: { symbol: '€', code: 'EUR', symbolAfter: true, group: '.', decimal: ',', months: ['gennaio', 'febbraio', 'marzo', 'aprile', 'maggio', 'giugno', 'luglio', 'agosto', 'settembre', 'ottobre', 'novembre', 'dicembre'], written: (d, m, y) => `${d} ${m} ${y}` },
+  se: { symbol: 'kr', code: 'SEK', symbolAfter: true, group: ' ', groups: ['\u00a0'], decimal: ',', months: ['januari', 'februari', 'mars', 'april', 'maj', 'juni', 'juli', 'augusti', 'september', 'oktober', 'november', 'december'], written: (d, m, y) => `${d} ${m} ${y}` },
 };
 
 const LOCAL_FIRST: Partial<Record<Locale, string[]>> = {
@@ -39,6 +52,11 @@ const LOCAL_FIRST: Partial<Record<Locale, string[]>> = {
   in: ['Priya', 'Arjun', 'Lakshmi', 'Rohan', 'Ananya', 'Vikram'],
   ae: ['Fatima', 'Omar', 'Aisha', 'Khalid', 'Mariam', 'Yousef'],
   ie: ['Siobhán', 'Seán', 'Aoife', 'Niamh', 'Ciarán', 'Órla'],
+  pl: ['Agnieszka', 'Krzysztof', 'Zofia', 'Wojciech', 'Jadwiga', 'Bartosz'],
+  nl: ['Sanne', 'Joost', 'Femke', 'Pieter', 'Lotte', 'Bram'],
+  es: ['Lucía', 'Álvaro', 'Begoña', 'Íñigo', 'Nuria', 'Sergio'],
+  it: ['Giulia', 'Niccolò', 'Chiara', 'Lorenzo', 'Francesca', 'Matteo'],
+  se: ['Åsa', 'Björn', 'Linnéa', 'Örjan', 'Maja', 'Henrik'],
 };
 const LOCAL_LAST: Partial<Record<Locale, string[]>> = {
   fr: ['Lefèvre', 'Dubois', 'Girard', 'Mercier', 'Bélanger'],
@@ -48,6 +66,11 @@ const LOCAL_LAST: Partial<Record<Locale, string[]>> = {
   in: ['Sharma', 'Iyer', 'Reddy', 'Nair', 'Chatterjee'],
   ae: ['Al Mansoori', 'Al Nuaimi', 'Haddad', 'Al Falasi', 'Khoury'],
   ie: ['Ó Briain', 'Murphy', 'Ní Bhriain', 'Kennedy', 'Byrne'],
+  pl: ['Wróblewska', 'Nowak', 'Kowalczyk', 'Wójcik', 'Kaczmarek'],
+  nl: ['de Vries', 'Bakker', 'van Dijk', 'Visser', 'Smit'],
+  es: ['Muñoz', 'Ibáñez', 'Castaño', 'Ortega', 'Peña'],
+  it: ['Esposito', 'Bianchi', 'Ferrari', 'Colombo', 'Ricci'],
+  se: ['Lindström', 'Åkesson', 'Bergqvist', 'Öberg', 'Nyström'],
 };
 
 const FIRST = ['James', 'Mary', 'Robert', 'Patricia', 'John', 'Jennifer', 'Michael', 'Linda', 'David', 'Elizabeth', 'William', 'Barbara',
@@ -111,6 +134,18 @@ export function address(rng: Rng, locale: Locale): { lines: string[]; expected: 
     lines = [`${n()} ${rng.pick(['MG Road', 'Park Street', 'Linking Road', 'Anna Salai'])}`, rng.pick(['Indiranagar', 'Bandra West', 'T. Nagar', 'Salt Lake']), rng.pick(['Bengaluru 560001', 'Mumbai 400050', 'Chennai 600017', 'Kolkata 700091'])];
   } else if (locale === 'ae') {
     lines = [rng.pick([`Villa ${n()}, Al Wasl Road`, `Office ${n()}, Sheikh Zayed Road`, `Apartment ${n()}, Marina Walk`]), rng.pick(['Dubai', 'Abu Dhabi', 'Sharjah'])];
+  } else if (locale === 'pl') {
+    const street = `${rng.pick(['ul.', 'ul.', 'al.'])} ${rng.pick(['Piotrkowska', 'Mickiewicza', 'Sienkiewicza', 'Grunwaldzka', 'Mokotowska'])} ${n()}${rng.chance(0.5) ? `/${rng.int(1, 40)}` : ''}`;
+    lines = oneOrTwo(street, rng.pick(['81-374 Gdynia', '90-926 Lublin', '31-042 Kraków', '00-950 Warszawa', '40-098 Katowice']));
+  } else if (locale === 'nl') {
+    lines = oneOrTwo(`${rng.pick(['Keizersgracht', 'Oudegracht', 'Kerkstraat', 'Stationsplein', 'Biltstraat', 'Wilhelminalaan'])} ${n()}${rng.chance(0.2) ? rng.pick(['A', '-2', ' hs']) : ''}`, rng.pick(['1015 CS Amsterdam', '3511 NH Utrecht', '2513 AB Den Haag', '3011 GD Rotterdam', '9711 LM Groningen']));
+  } else if (locale === 'es') {
+    const floor = rng.chance(0.6) ? `, ${rng.int(1, 8)}º ${rng.pick(['A', 'B', 'C', 'izda.', 'dcha.'])}` : '';
+    lines = oneOrTwo(`${rng.pick(['C/ Mayor', 'C/ del Carme', 'Avda. de la Constitución', 'Calle Alcalá', 'Pza. de España'])} ${n()}${floor}`, rng.pick(['28013 Madrid', '08001 Barcelona', '41004 Sevilla', '46002 Valencia', '48005 Bilbao']));
+  } else if (locale === 'it') {
+    lines = oneOrTwo(`${rng.pick(['Via Garibaldi', 'Corso Vittorio Emanuele', 'Piazza Navona', 'Viale Monza', 'Via dei Mille'])} ${n()}`, rng.pick(['00184 Roma', '20121 Milano', '16124 Genova', '50122 Firenze', '80133 Napoli']));
+  } else if (locale === 'se') {
+    lines = oneOrTwo(`${rng.pick(['Storgatan', 'Drottninggatan', 'Kungsgatan', 'Sveavägen', 'Linnégatan'])} ${n()}`, rng.pick(['114 51 Stockholm', '411 19 Göteborg', '211 22 Malmö', '753 20 Uppsala', '582 24 Linköping']));
   } else if (locale === 'us') {
     const street = `${rng.int(1, 9899)} ${rng.pick(STREETS)} ${rng.pick(US_SUFFIX)}`;
     const [city, state, zip3] = rng.pick(US_CITIES);
@@ -157,7 +192,11 @@ export function formatDate(rng: Rng, d: DateParts, locale: Locale): string {
     const dd2 = String(d.day).padStart(2, '0');
     const mm2 = String(d.month).padStart(2, '0');
     const numeric2 = rng.pick([`${dd2}/${mm2}/${d.year}`, `${dd2}.${mm2}.${d.year}`, `${dd2}-${mm2}-${d.year}`]);
-    return rng.weighted([[numeric2, 50], [c.written(d.day, c.months[d.month - 1]!, d.year), 35], [isoDate(d), 15]] as const);
+    // The text PDFs draw with the standard fonts (WinAnsi): a month name they cannot encode
+    // ("września") is printed the numeric way instead (see docs/decisions.md, issue 28).
+    const name = c.months[d.month - 1]!;
+    const written = /^[\u0020-\u00ff]*$/.test(name) ? c.written(d.day, name, d.year) : numeric2;
+    return rng.weighted([[numeric2, 50], [written, 35], [isoDate(d), 15]] as const);
   }
   const mm = String(d.month).padStart(2, '0');
   const dd = String(d.day).padStart(2, '0');
@@ -209,7 +248,7 @@ function localMoney(rng: Rng, cents: number, locale: Exclude<Locale, 'us' | 'uk'
   const fraction = String(cents % 100).padStart(2, '0');
   const grouped = locale === 'in' && integer >= 100000
     ? `${String(Math.floor(integer / 1000)).replace(/\B(?=(\d{2})+(?!\d))/g, ',')},${String(integer % 1000).padStart(3, '0')}`
-    : group(integer, c.group);
+    : group(integer, c.groups && rng.chance(0.4) ? rng.pick(c.groups) : c.group);
   const number = `${grouped}${c.decimal}${fraction}`;
   const symbol = rng.chance(0.3) ? c.code : c.symbol;
   return c.symbolAfter ? `${number} ${symbol}` : `${symbol}${symbol.length > 1 ? ' ' : ''}${number}`;
@@ -224,8 +263,8 @@ export function formatMoney(rng: Rng, amount: number, locale: Locale): string {
 
 /** A valid IBAN (ISO 13616 check digits) for the locale's country, printed in groups of four. */
 export function iban(rng: Rng, locale: Locale): Printed {
-  const [country, length] = ({ uk: ['GB', 22], ie: ['IE', 22], fr: ['FR', 27], de: ['DE', 22], pt: ['PT', 25], dk: ['DK', 18], ae: ['AE', 23] } as Record<string, [string, number]>)[locale] ?? ['DE', 22];
-  const bank = country === 'GB' || country === 'IE' ? rng.pick(['NWBK', 'BARC', 'AIBK', 'BOFI']) : '';
+  const [country, length] = ({ uk: ['GB', 22], ie: ['IE', 22], fr: ['FR', 27], de: ['DE', 22], pt: ['PT', 25], dk: ['DK', 18], ae: ['AE', 23], pl: ['PL', 28], nl: ['NL', 18], es: ['ES', 24], it: ['IT', 27], se: ['SE', 24] } as Record<string, [string, number]>)[locale] ?? ['DE', 22];
+  const bank = country === 'GB' || country === 'IE' ? rng.pick(['NWBK', 'BARC', 'AIBK', 'BOFI']) : country === 'NL' ? rng.pick(['ABNA', 'INGB', 'RABO']) : country === 'IT' ? rng.pick(['X', 'K', 'T']) : '';
   let bban = bank;
   while (bban.length < length - 4) bban += String(rng.int(0, 9));
   const numeric = (bban + country + '00').replace(/[A-Z]/g, (ch) => String(ch.charCodeAt(0) - 55));

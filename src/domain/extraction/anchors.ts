@@ -179,15 +179,54 @@ export const MAX_SEARCHED_CELL = 2_000;
 export interface PreparedAnchor extends AnchorSpec {
   readonly folded: string;
   readonly letters: number;
+  /**
+   * For the bare form of an anchor with a qualifier ("Premium" of "Premium (yearly)"): the folded
+   * qualifier. The bare form matches only where the page gives no other qualifier.
+   */
+  readonly droppedQualifier?: string;
 }
 
+/** A parenthesised or bracketed qualifier: "(yearly)", "[incl. VAT]". */
+const QUALIFIER = /\s*[([][^)\]]{1,40}[)\]]/g;
+
+/**
+ * Each anchor as configured, and for one with a qualifier ("Premium (yearly)", "Amount (incl.
+ * VAT)") also its bare form and its qualifier-first form ("Yearly premium"): a document may
+ * print just "Premium" where the case type's author wrote the qualifier to be precise. The bare form costs half an edit, so the full form wins
+ * wherever both match, and it never reads a label whose own qualifier differs ("Premium
+ * (monthly)" is another figure).
+ */
 export function prepareAnchors(specs: readonly AnchorSpec[]): PreparedAnchor[] {
   return specs
-    .map((spec) => {
+    .flatMap((spec) => {
       const folded = fold(spec.phrase).text;
-      return { ...spec, folded, letters: folded.replace(/ /g, '').length };
+      const full: PreparedAnchor = { ...spec, folded, letters: folded.replace(/ /g, '').length };
+      const qualifiers = spec.phrase.match(QUALIFIER);
+      if (!qualifiers) return [full];
+      const bare = fold(spec.phrase.replace(QUALIFIER, ' ')).text;
+      if (bare === '' || bare === folded) return [full];
+      const droppedQualifier = fold(qualifiers.join(' ')).text;
+      // "Yearly premium": the qualifier said first, as many forms print it. Same half-edit cost.
+      const fronted = `${droppedQualifier} ${bare}`;
+      return [
+        full,
+        { ...spec, folded: bare, letters: bare.replace(/ /g, '').length, droppedQualifier },
+        { ...spec, folded: fronted, letters: fronted.replace(/ /g, '').length, droppedQualifier },
+      ];
     })
     .filter((a) => a.folded !== '');
+}
+
+/**
+ * Where a label printed with a qualifier ends: after the closing bracket when the match stopped
+ * inside one ("Amount (incl. VAT" + ")"), since folding dropped the bracket from the match.
+ */
+function labelEnd(text: string, from: number, end: number): number {
+  const quoted = text.slice(from, end);
+  const open = (quoted.match(/[([]/g) ?? []).length - (quoted.match(/[)\]]/g) ?? []).length;
+  if (open <= 0) return end;
+  const close = text.slice(end).match(/^[.\s]*[)\]]/);
+  return close ? end + close[0].length : end;
 }
 
 /**
@@ -204,12 +243,19 @@ export function findAnchorsInLine(line: PageLine, anchors: readonly PreparedAnch
     if (folded.text === '') continue;
     for (const anchor of anchors) {
       for (const [from, to, cost] of approximateOccurrences(anchor.folded, folded.text, allowedCost(anchor.letters))) {
+        const startInCell = folded.map[from]!;
+        const endInCell = labelEnd(segment.text, startInCell, folded.map[to - 1]! + 1);
+        if (anchor.droppedQualifier !== undefined) {
+          // The bare form of "Premium (yearly)" must not read "Premium (monthly)".
+          const own = segment.text.slice(endInCell).match(/^\s*[([]([^)\]]{1,40})[)\]]/);
+          if (own && fold(own[1]!).text !== anchor.droppedQualifier) continue;
+        }
         matches.push({
           factId: anchor.factId,
           phrase: anchor.phrase,
-          start: segment.start + folded.map[from]!,
-          end: segment.start + folded.map[to - 1]! + 1,
-          distance: cost / 2,
+          start: segment.start + startInCell,
+          end: segment.start + endInCell,
+          distance: cost / 2 + (anchor.droppedQualifier !== undefined ? 0.5 : 0),
           length: anchor.folded.length,
           line: line.index,
         });

@@ -7,7 +7,7 @@ import type { DateOrder, ParseContext, ParsedValue } from '../parsers/common.ts'
 import { dateOrderHint, inferDateOrder, parseDate } from '../parsers/date.ts';
 import { isCurrencyMarker, parseMoney, startsWithAmount } from '../parsers/money.ts';
 import { parseNumber } from '../parsers/number.ts';
-import { parseIdNumber, parseName, parseString } from '../parsers/text.ts';
+import { parseIdNumber, parseName, parseString, repairLeadingLetters } from '../parsers/text.ts';
 import {
   MAX_CANDIDATES,
   type Evidence,
@@ -122,7 +122,7 @@ export function extractFacts(input: ExtractFactsInput): ExtractedFact[] {
       return { page, lines, matches };
     });
 
-  return input.facts.map((fact) => {
+  const readings = input.facts.map((fact) => {
     const working: WorkingCandidate[] = [];
     for (const page of prepared) {
       for (const lineMatches of page.matches.values()) {
@@ -133,10 +133,29 @@ export function extractFacts(input: ExtractFactsInput): ExtractedFact[] {
         }
       }
     }
+    return working;
+  });
+  const identifiers = readings.flatMap((working, i) => (input.facts[i]!.type === 'id_number' ? working : []));
+  return input.facts.map((fact, i) => {
+    const working = fact.type === 'id_number' ? readings[i]!.map((c) => withIdentifierShape(c, identifiers)) : readings[i]!;
     const extracted = decide(fact, working, input.documentId, pageIndex);
     assertFactEvidence(extracted, pageIndex);
     return extracted;
   });
+}
+
+/**
+ * OCR reads a capital at the start of an identifier as the digit it resembles ("1E/4410/B" for
+ * "IE/4410/B"). A leading digit is given back its letter only when another identifier on the same
+ * document shows the shape — letters where this one has look-alike digits, and the rest the same
+ * — and this reading's own shape is shared by none of them.
+ */
+function withIdentifierShape(candidate: WorkingCandidate, identifiers: readonly WorkingCandidate[]): WorkingCandidate {
+  if (candidate.value === null || candidate.page.method !== 'ocr') return candidate;
+  const others = identifiers.filter((c) => c !== candidate && c.value !== null && c.value !== candidate.value).map((c) => c.value!);
+  const repaired = repairLeadingLetters(candidate.value, others);
+  if (repaired === candidate.value) return candidate;
+  return { ...candidate, value: repaired, score: round(candidate.score * 0.9), reasons: [...candidate.reasons, 'ocr_corrected_characters'] };
 }
 
 const SEPARATORS = /^(?:[\s:;#=|>*_.…]|[-–—](?=\s))*/;

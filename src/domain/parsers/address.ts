@@ -22,6 +22,13 @@ export interface ParsedAddress {
 }
 
 const STREET_WORDS = /\b(street|st|avenue|ave|road|rd|lane|ln|drive|dr|boulevard|blvd|court|ct|way|place|pl|terrace|close|crescent|cres|highway|hwy|parkway|pkwy|square|sq|circle|cir|trail|row|gardens|grove|hill|walk|mews|rue|avenue|boulevard|chemin|rua|avenida|travessa|largo|praça|marg|nagar)\b\.?|(straße|strasse|str\.|gade|vej|allé|weg|allee|platz|ring)\b/iu;
+/**
+ * Street abbreviations and words written before the street's name: Polish "ul." / "al." / "os." /
+ * "pl.", Spanish "C/", "Avda.", "Pza.", "Paseo", Italian "Via", "Viale", "Piazza", "Corso".
+ */
+const STREET_PREFIX = /^(?:ul|al|os|pl|avda|av|pza|pso|c|calle|plaza|paseo|via|viale|piazza|corso|vicolo|largo|strada|rua|rue)(?:\.|\/|\s)\s*\p{L}/iu;
+/** Dutch and Swedish streets are one word ending in the street word: "Keizersgracht", "Storgatan". */
+const STREET_SUFFIX = /^\p{Lu}\p{L}*(?:straat|gracht|laan|plein|kade|singel|dijk|gatan|vägen|gränd|torget|backen|stigen)\s+\d/u;
 const ADDRESS_START = /^(\d+[\p{L}]?(?:[-–/]\d+[\p{L}]?)?,?\s+\S|p\.?\s*o\.?\s*box\b|(apt|apartment|unit|suite|ste|flat|floor|fl|villa|office)\.?\s*#?\s*\w)/iu;
 /** A line that ends an address: US "IL 62704" / ", 62704-1234", UK "SW1A 1AA", Canada "K1A 0B1",
  * or continental "75001 Paris" / "10115 Berlin, Germany". */
@@ -38,9 +45,10 @@ const POSTAL_LINE = new RegExp(
 );
 /** Continental "75001 Paris" looks like a house number and a street ("2397 Cedar Lane"), so it
  * only counts after the first line and without a street word. */
-const CONTINENTAL_POSTAL_LINE = /^(?:[A-Z]{1,2}-)?(?:\d{4}-\d{3}|\d{4,5})\s+\p{Lu}\p{L}+(?:[ ,-]+\p{L}+)*\.?$/u;
+const CONTINENTAL_POSTCODE = String.raw`(?:[A-Z]{1,2}-)?(?:\d{4}-\d{3}|\d{2}-\d{3}|\d{3}\s\d{2}|\d{4}\s?[A-Z]{2}|\d{4,5})`;
+const CONTINENTAL_POSTAL_LINE = new RegExp(String.raw`^${CONTINENTAL_POSTCODE}\s+\p{Lu}\p{L}+(?:[ ,-]+\p{L}+)*\.?$`, 'u');
 /** The same postcode-first shape at the end of a one-line address: "Rua Augusta 25, 1200-195 Lisboa". */
-const CONTINENTAL_POSTAL_TAIL = /,\s*(?:[A-Z]{1,2}-)?(?:\d{4}-\d{3}|\d{4,5})\s+\p{Lu}\p{L}+(?:[ -]+\p{L}+)*\.?$/u;
+const CONTINENTAL_POSTAL_TAIL = new RegExp(String.raw`,\s*${CONTINENTAL_POSTCODE}\s+\p{Lu}\p{L}+(?:[ -]+\p{L}+)*\.?$`, 'u');
 /** A street name before its number, as most of Europe writes it: "Rua Augusta 25", "Hauptstraße 5b". */
 const NUMBER_AFTER_STREET = /^\p{Lu}[\p{L}.'’ -]{2,40}\s\d{1,4}[\p{L}]?(?:[,\s]|$)/u;
 /** A line that is only a place name, as the last line of an address with no postcode ("Dubai"). */
@@ -85,7 +93,14 @@ export function parseAddress(first: AddressPiece, following: readonly (AddressPi
   }
   const firstText = first.text.trim();
   if (firstText === '' || LABEL_LIKE.test(firstText)) return null;
-  if (!ADDRESS_START.test(firstText) && !STREET_WORDS.test(firstText) && !POSTAL_LINE.test(firstText) && !NUMBER_AFTER_STREET.test(firstText)) return null;
+  if (
+    !ADDRESS_START.test(firstText) &&
+    !STREET_WORDS.test(firstText) &&
+    !POSTAL_LINE.test(firstText) &&
+    !NUMBER_AFTER_STREET.test(firstText) &&
+    !STREET_PREFIX.test(firstText) &&
+    !STREET_SUFFIX.test(firstText)
+  ) return null;
   const lines: AddressPiece[] = [first];
   for (let i = 0; i < following.length && lines.length < MAX_LINES; i++) {
     if (isPostalLine(lines[lines.length - 1]!.text.trim(), lines.length === 1)) break;
@@ -106,7 +121,6 @@ export function parseAddress(first: AddressPiece, following: readonly (AddressPi
       // The last line of an address without a postcode: a place name and then nothing address-like.
       // Capitals of four letters or fewer are a label or code ("IBAN", "VAT"), not a place.
       (PLACE_ONLY.test(text) && !/^[\p{Lu}\s]{1,4}$/u.test(text) && (ends || (PLACE_ONLY.test(next) && !/\d/.test(next))));
-    if (!addressy) break;
     if (!addressy) break;
     lines.push(piece);
   }

@@ -27,6 +27,13 @@ const MONTHS: Record<string, number> = {
   janeiro: 1, fev: 2, fevereiro: 2, 'março': 3, marco: 3, abr: 4, abril: 4, maio: 5, junho: 6, julho: 7, ago: 8, agosto: 8,
   set: 9, setembro: 9, out: 10, outubro: 10, novembro: 11, dezembro: 12,
   marts: 3, maj: 5,
+  // Dutch, Spanish, Italian and Swedish; Polish in the genitive dates use and the nominative.
+  januari: 1, februari: 2, maart: 3, mei: 5, augustus: 8, augusti: 8,
+  enero: 1, febrero: 2, marzo: 3, mayo: 5, junio: 6, julio: 7, septiembre: 9, setiembre: 9, octubre: 10, noviembre: 11, diciembre: 12,
+  gennaio: 1, febbraio: 2, aprile: 4, maggio: 5, giugno: 6, luglio: 7, settembre: 9, ottobre: 10, dicembre: 12,
+  stycznia: 1, lutego: 2, marca: 3, kwietnia: 4, maja: 5, czerwca: 6, lipca: 7, sierpnia: 8, 'września': 9, wrzesnia: 9,
+  'października': 10, pazdziernika: 10, listopada: 11, grudnia: 12,
+  'styczeń': 1, luty: 2, marzec: 3, 'kwiecień': 4, czerwiec: 6, lipiec: 7, 'sierpień': 8, 'wrzesień': 9, 'październik': 10, listopad: 11, 'grudzień': 12,
 };
 // Longest names first so "september" is not read as "sep" + "tember".
 const MONTH = `(${Object.keys(MONTHS).sort((a, b) => b.length - a.length).join('|')})\\.?`;

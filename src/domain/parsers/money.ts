@@ -11,7 +11,7 @@ import { repairOcrDigits, type ParseContext, type ParsedValue } from './common.t
  * Groups must be consistent (`1,23,456` is not money). The currency is not part of the value; a
  * reading with a currency marker or exactly two decimals is trusted more than a bare integer.
  */
-const CURRENCY = String.raw`(?:US\$|CA\$|C\$|A\$|[$€£¥₹]|USD|EUR|GBP|CAD|AUD|CHF|INR|AED|DKK|SEK|NOK|Rs\.?|kr\.?|Dhs\.?)`;
+const CURRENCY = String.raw`(?:US\$|CA\$|C\$|A\$|[$€£¥₹]|USD|EUR|GBP|CAD|AUD|CHF|INR|AED|DKK|SEK|NOK|PLN|CZK|HUF|Rs\.?|kr\.?|Dhs\.?|zł|Kč|Ft)`;
 // Indian grouping first ("1,23,456.00": lakhs and crores), then thousands groups, then plain digits.
 const NUMBER = String.raw`(?:\d{1,2}(?:,\d{2})+,\d{3}(?:\.\d{1,2})?|\d{1,3}(?:(?<group>[,.\u00a0\u202f ])\d{3})(?:\k<group>\d{3})*(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?)`;
 const MONEY = new RegExp(
@@ -100,7 +100,7 @@ export function parseMoney(input: string, context: ParseContext): MoneyReading |
   };
 }
 
-const MARKER_CURRENCIES: Readonly<Record<string, string>> = { '€': 'EUR', '£': 'GBP', '₹': 'INR', RS: 'INR', 'US$': 'USD', 'CA$': 'CAD', 'C$': 'CAD', 'A$': 'AUD', DHS: 'AED' };
+const MARKER_CURRENCIES: Readonly<Record<string, string>> = { '€': 'EUR', '£': 'GBP', '₹': 'INR', RS: 'INR', 'US$': 'USD', 'CA$': 'CAD', 'C$': 'CAD', 'A$': 'AUD', DHS: 'AED', 'ZŁ': 'PLN', 'KČ': 'CZK', FT: 'HUF' };
 
 /**
  * The ISO 4217 code a currency marker names, where it names one: "£" → GBP, "US$" → USD, "eur" →

@@ -200,6 +200,28 @@ export function ibanChecksumValid(compact: string): boolean {
   return remainder === 1;
 }
 
+/** One group of a spaced identifier: capitals, digits and - / . inside ("ZX", "4410", "B", "12-04"). */
+const ID_GROUP = /^[A-Z0-9](?:[A-Z0-9./-]*[A-Z0-9])?$/;
+const DATE_GROUP = /^\d{1,2}[./-]\d{1,2}[./-]\d{2,4}$/;
+
+/**
+ * A value cell that is nothing but an identifier in spaced groups ("ZX 4410 7721 B", "PL 61 1090
+ * 1014"): the whole run to the column gap or the end of the line, not its first group or two. The
+ * run must be identifier-shaped all through — capitals and digits in single-space groups, at least
+ * half the groups with digits, letter-only groups of at most three letters (a word is not part
+ * of a reference) and no date — so "HRB 870543 Amtsgericht" still ends at the number.
+ */
+function spacedIdentifier(text: string): string | null {
+  const run = text.trim().replace(/[.,;:]+$/, '');
+  if (!/^\S+(?: \S+)+$/.test(run)) return null;
+  const groups = run.split(' ');
+  if (groups.length > 8 || !groups.every((g) => ID_GROUP.test(g) && !DATE_GROUP.test(g))) return null;
+  const withDigits = groups.filter((g) => /\d/.test(g)).length;
+  if (withDigits * 2 < groups.length) return null;
+  if (groups.some((g) => !/\d/.test(g) && g.length > 3)) return null;
+  return text.startsWith(run) ? run : null;
+}
+
 export function parseIdNumber(input: string, context: ParseContext): ParsedValue | null {
   const lead = input.match(/^\s*/)![0].length;
   const original = input.slice(lead);
@@ -232,7 +254,7 @@ export function parseIdNumber(input: string, context: ParseContext): ParsedValue
       quality *= 0.8;
     }
   }
-  structured ??= text.match(SORT_CODE_ACCOUNT)?.[0] ?? text.match(PREFIXED_NUMBER)?.[0] ?? null;
+  structured ??= spacedIdentifier(text) ?? text.match(SORT_CODE_ACCOUNT)?.[0] ?? text.match(PREFIXED_NUMBER)?.[0] ?? null;
   const m: readonly string[] | null = structured ? [structured, structured] : text.match(/^(?:#\s?)?((?:\d{2,}(?: \d{2,})+)|[\p{L}\d*#][\p{L}\d*#./-]*[\p{L}\d*])(?![\p{L}\d])/u);
   if (!m) return null;
   const id = m[1]!;
@@ -244,4 +266,25 @@ export function parseIdNumber(input: string, context: ParseContext): ParsedValue
     quality *= 0.9;
   }
   return { value: id.toUpperCase(), start, end: start + id.length, quality, reasons };
+}
+
+/** Digits OCR reads where a capital was printed, at the start of an identifier. */
+const LEADING_LETTER_LOOK_ALIKES: Record<string, string> = { '1': 'I', '0': 'O', '5': 'S', '8': 'B', '2': 'Z', '6': 'G' };
+const idShape = (value: string) => value.replace(/\p{Lu}/gu, 'A').replace(/\d/g, '9');
+
+/**
+ * `value` with its leading look-alike digits (at most three) read as capitals, when that gives the
+ * shape of one of `references` (other identifiers of the document) and `value` as read matches
+ * none of them: "1E/4410/B" beside "IE/2231/K" is "IE/4410/B". Same length, so evidence holds.
+ */
+export function repairLeadingLetters(value: string, references: readonly string[]): string {
+  const shapes = new Set(references.map(idShape));
+  if (shapes.size === 0 || shapes.has(idShape(value))) return value;
+  for (let k = 1; k <= 3 && k <= value.length; k++) {
+    const lead = value.slice(0, k);
+    if (![...lead].every((c) => c in LEADING_LETTER_LOOK_ALIKES)) break;
+    const candidate = [...lead].map((c) => LEADING_LETTER_LOOK_ALIKES[c]!).join('') + value.slice(k);
+    if (shapes.has(idShape(candidate))) return candidate;
+  }
+  return value;
 }
