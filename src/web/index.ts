@@ -6,6 +6,8 @@ import { registerFaceBasics } from './face.ts';
 import { DASHBOARD_PREFIX } from './dashboard/context.ts';
 import { applicantFace } from './app/index.ts';
 import { registerApiReference } from './dashboard/developers/api-reference.ts';
+import { faviconPage } from './favicon.ts';
+import { registerPages } from './page-route.ts';
 
 /**
  * The two faces for people: the applicant app under {app_url}'s path and the dashboard under
@@ -21,6 +23,7 @@ export const webFaces: FastifyPluginAsync<{ ctx: AppContext }> = async (web, { c
   await registerFaceBasics(web);
   await web.register(dashboardFace, { ctx, assets, prefix: DASHBOARD_PREFIX });
   registerApiReference(web);
+  registerPages(web, undefined, [faviconPage]);
   if (ctx.config.appUrl !== null) {
     const prefix = applicantAppPrefix(ctx.config.appUrl);
     await web.register(applicantFace, { ctx, assets, prefix });
