@@ -126,10 +126,15 @@ try {
   missed ||= !pdfOk;
 
   // 1b. The reference: raw pdfjs on the same files in this run — open, getTextContent on every
-  // page, nothing else (no layout, no facts, no process boundary). Two passes, the second timed.
+  // page, nothing else (no layout, no facts, no process boundary). Like for like: both sides
+  // warmed by a pass over the same files (the JIT halves pdfjs's time on a second pass), then
+  // each timed once more.
   await rawPdfjsPagesPerSecond(pdfs);
+  const t1 = performance.now();
+  for (const doc of pdfs) await pipeline(doc);
+  const warmPagesPerSecond = pageCount / ((performance.now() - t1) / 1000);
   const raw = await rawPdfjsPagesPerSecond(pdfs);
-  const rawRatio = pagesPerSecond / raw.pagesPerSecond;
+  const rawRatio = warmPagesPerSecond / raw.pagesPerSecond;
   const rawOk = rawRatio >= PDF_GOAL_OF_RAW_PDFJS;
   missed ||= !rawOk;
 
@@ -215,7 +220,7 @@ try {
   out(`Extraction benchmark (${process.version}, ${os.cpus().length} cores, load average ${os.loadavg()[0]!.toFixed(1)}, ${args['in-process'] ? 'in process' : 'in the extraction child process'})`);
   out('');
   out(`text PDF pages/s         ${pagesPerSecond.toFixed(1).padStart(8)}   goal ≥ ${PDF_GOAL_PAGES_PER_SECOND}   ratio ${(pagesPerSecond / PDF_GOAL_PAGES_PER_SECOND).toFixed(2)}×  ${pdfOk ? 'ok' : 'MISSED'}   (${pageCount} pages in ${pdfSeconds.toFixed(2)} s; CPU ${pdfCpuMs.toFixed(1)} ms/page)`);
-  out(`  vs raw pdfjs           ${raw.pagesPerSecond.toFixed(1).padStart(8)}   pages/s getTextContent alone on the same ${raw.pages} pages, in process; pipeline at ${rawRatio.toFixed(2)} of it, goal ≥ ${PDF_GOAL_OF_RAW_PDFJS}  ${rawOk ? 'ok' : 'MISSED'}`);
+  out(`  vs raw pdfjs           ${raw.pagesPerSecond.toFixed(1).padStart(8)}   pages/s getTextContent alone on the same ${raw.pages} pages, in process; the pipeline's second pass ${warmPagesPerSecond.toFixed(1)} pages/s, ${rawRatio.toFixed(2)} of it, goal ≥ ${PDF_GOAL_OF_RAW_PDFJS}  ${rawOk ? 'ok' : 'MISSED'}`);
   out(`OCR s/page, A4 150 dpi   ${perPage150.toFixed(2).padStart(8)}   goal ≤ ${OCR_GOAL_SECONDS_PER_PAGE}  ratio ${(OCR_GOAL_SECONDS_PER_PAGE / perPage150).toFixed(2)}×  ${ocrOk ? 'ok' : 'MISSED'}   (${typical.length} corpus pay stubs, 1240×1754 px; CPU ${cpu150.toFixed(2)} s/page)`);
   out(`  dense page, 150 dpi    ${perPageDense.toFixed(2).padStart(8)}   ratio to goal ${(OCR_GOAL_SECONDS_PER_PAGE / perPageDense).toFixed(2)}×   (~45 lines; CPU ${cpuDense.toFixed(2)} s/page; informative)`);
   out(`  dense page, 300 dpi    ${perPage300.toFixed(2).padStart(8)}   ratio to goal ${(OCR_GOAL_SECONDS_PER_PAGE / perPage300).toFixed(2)}×   (2480×3508 px, downscaled to ${DEFAULT_EXTRACTION_LIMITS.ocrTargetPixels / 1e6} MP before OCR; CPU ${cpu300.toFixed(2)} s/page; informative)`);
