@@ -139,10 +139,27 @@ describeInBrowser('applicant app in a browser: the complete flow', () => {
 
       await page.waitForURL(/\/status$/);
       await look(page, `income-status-${tag}`);
+      // Issue 26 §4: having watched reading finish, the page returns to return_url by itself, as
+      // Stripe Checkout does, after a countdown "Stay on this page" stops (WCAG 2.2.1).
+      if (js) await page.route('https://acme.example/**', (route) => route.fulfill({ status: 200, contentType: 'text/html', body: '<title>Acme Lending</title><p>Back at Acme</p>' }));
       await waitForDone(page, js);
-      await look(page, `income-done-${tag}`);
+      const countdown = page.locator('[data-auto-return]');
+      if (viewport === 'phone' && js) {
+        expect(await countdown.isVisible()).toBe(true);
+        await page.getByRole('button', { name: 'Stay on this page' }).click();
+        expect(await countdown.isHidden()).toBe(true);
+      }
+      if (!js) expect(await countdown.isHidden()).toBe(true);
       const back = new URL((await page.getByRole('button', { name: 'Return to Acme Lending' }).getAttribute('href'))!);
       expect(Object.fromEntries(back.searchParams)).toEqual({ session_id: s.session_id, case_id: s.case_id, status: 'ready_for_review' });
+      if (viewport === 'desktop') {
+        expect(await countdown.locator('.visually-hidden').textContent()).toBe('Taking you back to Acme Lending in 20 seconds.');
+        await page.waitForURL((u) => u.hostname === 'acme.example', { timeout: 45_000 });
+        expect(Object.fromEntries(new URL(page.url()).searchParams)).toEqual(Object.fromEntries(back.searchParams));
+        await page.goBack();
+        await page.getByRole('heading', { name: 'Your answers have been sent' }).waitFor();
+      }
+      await look(page, `income-done-${tag}`);
 
       const record = await readCase(t, ws, s.case_id);
       const facts = Object.fromEntries((record.workspace.facts as Array<{ fact_id: string; value: string; evidence: unknown[] }>).map((f) => [f.fact_id, f]));

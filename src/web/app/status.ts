@@ -5,6 +5,7 @@ import { html, sendPage } from '../render.ts';
 import { buttonLink, notification } from '../ui/components.ts';
 import { applicantOf, paths, resumePath, type AppRouteDeps, type ApplicantRequest } from './context.ts';
 import { appPage } from './layout.ts';
+import type { Translate } from '../i18n/index.ts';
 
 export type Stage = 'open' | 'processing' | 'follow_up' | 'done';
 
@@ -41,9 +42,27 @@ export function whatHappensNext(a: Pick<ApplicantRequest, 'intake' | 't' | 'text
  * polls …/status.json and swaps the content when the stage changes; without it, "Check again"
  * reloads), then the finish page, or the follow-up questions. The finish page says the answers
  * were sent, never "All done": the case may wait for a reviewer. It gives the applicant's
- * reference, what happens next, and, with a return_url, a "Return to …" button: a button the
- * applicant presses, never a timed redirect (WCAG 2.2.1), shown as soon as reading is done.
+ * reference, what happens next, and, with a return_url, a "Return to …" button shown as soon as
+ * reading is done, with a countdown back there that "Stay on this page" stops (WCAG 2.2.1).
  */
+/** Seconds before the finish page returns to `return_url` by itself; "Stay on this page" stops it. */
+const AUTO_RETURN_SECONDS = 20;
+
+/**
+ * The return Stripe Checkout makes once payment is done, made stoppable (WCAG 2.2.1): hidden
+ * until the status script, having watched reading finish, starts a countdown with a "Stay on this
+ * page" button. The sentence is said once (visually hidden, inside the live region); the changing
+ * number beside it is hidden from screen readers so the region does not speak every second.
+ */
+function autoReturn(back: string, org: string, t: Translate) {
+  const [before = '', after = ''] = t('status.auto_return', { org, seconds: '\u0000' }).split('\u0000');
+  return html`<p class="auto-return" data-auto-return=${back} data-seconds=${String(AUTO_RETURN_SECONDS)} hidden>
+    <span class="visually-hidden">${t('status.auto_return', { org, seconds: String(AUTO_RETURN_SECONDS) })}</span>
+    <span aria-hidden="true">${before}<span data-auto-return-count>${String(AUTO_RETURN_SECONDS)}</span>${after}</span>
+    <button type="button" class="button button--secondary" data-auto-return-stay>${t('status.stay')}</button>
+  </p>`;
+}
+
 export function registerStatus(scope: FastifyInstance, deps: AppRouteDeps): void {
   scope.get('/s/:sessionId/status', { config: { auth: 'applicant' } }, async (request, reply) => {
     const a = applicantOf(request);
@@ -75,7 +94,7 @@ export function registerStatus(scope: FastifyInstance, deps: AppRouteDeps): void
                 <p>${t('status.sent.body', { org: intake.org_name })}</p>
                 <h2>${t('status.next_heading')}</h2>
                 <p class="next-steps">${whatHappensNext(a)}</p>
-                ${back ? html`<p>${buttonLink({ href: back, text: t('status.return', { org: intake.org_name }) })}</p>` : null}`
+                ${back ? html`<p>${buttonLink({ href: back, text: t('status.return', { org: intake.org_name }) })}</p>${autoReturn(back, intake.org_name, t)}` : null}`
               : html`<div class="panel panel--info">
                   <h1 class="panel__title">${title}</h1>
                   <span class="spinner" aria-hidden="true"></span>

@@ -158,6 +158,8 @@ export const de: Messages = {
   'status.next.system_of_record': '{org} meldet sich bei Ihnen, falls noch etwas fehlt.',
   'status.reference': 'Ihre Referenz',
   'status.return': 'Zurück zu {org}',
+  'status.auto_return': 'In {seconds} Sekunden geht es zurück zu {org}.',
+  'status.stay': 'Auf dieser Seite bleiben',
   'status.already_submitted': 'Sie haben Ihre Antworten bereits gesendet.',
   'status.live_done': 'Ihre Dokumente wurden gelesen.',
 

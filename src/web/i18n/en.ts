@@ -170,6 +170,8 @@ export const en = {
   'status.next.system_of_record': '{org} will contact you if they need anything else.',
   'status.reference': 'Your reference',
   'status.return': 'Return to {org}',
+  'status.auto_return': 'Taking you back to {org} in {seconds} seconds.',
+  'status.stay': 'Stay on this page',
   'status.already_submitted': 'You have already submitted your answers.',
   'status.live_done': 'Your documents have been read.',
 

@@ -155,6 +155,8 @@ export const es: Messages = {
   'status.next.system_of_record': '{org} se pondrá en contacto con usted si necesita algo más.',
   'status.reference': 'Su referencia',
   'status.return': 'Volver a {org}',
+  'status.auto_return': 'Volverá a {org} en {seconds} segundos.',
+  'status.stay': 'Quedarse en esta página',
   'status.already_submitted': 'Ya ha enviado sus respuestas.',
   'status.live_done': 'Sus documentos se han leído.',
 

@@ -162,6 +162,8 @@ export const fr: Messages = {
   'status.next.system_of_record': '{org} vous contactera s’il lui faut autre chose.',
   'status.reference': 'Votre référence',
   'status.return': 'Retourner sur le site de {org}',
+  'status.auto_return': 'Retour sur le site de {org} dans {seconds} secondes.',
+  'status.stay': 'Rester sur cette page',
   'status.already_submitted': 'Vous avez déjà envoyé vos réponses.',
   'status.live_done': 'Vos documents ont été lus.',
 
