@@ -109,9 +109,10 @@ describeEachStore('dashboard case page and operator actions', (backend, _store, 
   it('approves through decideCase: the API reads it complete and the receiver gets the signed v1.case.completed', async () => {
     const { caseId } = await processedCase(t, ws, docs.url('/stub.pdf'), 'loan-102');
     const page = `/dashboard/cases/${caseId}`;
-    const noReason = await post(page, `${page}/decision`, { decision: 'approve', reason: '' });
+    // Rejecting needs a reason; approving does not (issue 27 §4).
+    const noReason = await post(page, `${page}/decision`, { decision: 'reject', reason: '' });
     expect(noReason.statusCode).toBe(400);
-    expect(noReason.body).toContain('Enter the reason you approve this case');
+    expect(noReason.body).toContain('Enter the reason you reject this case');
     const approved = await post(page, `${page}/decision`, { decision: 'approve', reason: 'Name differs only by a nickname; employer confirmed' });
     expect(approved.statusCode).toBe(303);
     const c = await readCase(t, ws, caseId);
@@ -125,11 +126,36 @@ describeEachStore('dashboard case page and operator actions', (backend, _store, 
     expect(shown.body).toContain('Case approved');
     expect(shown.body).not.toContain('Not started: it starts when the case completes');
     expect(shown.body).toMatch(/<dt[^>]*>Handoff<\/dt>/);
-    expect(shown.body).toMatch(/<code>case.decided<\/code> by <strong>op-/);
+    // The timeline in words, the raw event type in its details (issue 27 §4).
+    expect(shown.body).toMatch(/Approved by <strong>op-/);
+    expect(shown.body).toContain('Status: Checks running → Ready for review');
+    expect(shown.body).toContain('<code>case.decided</code>');
     // A second decision is refused with a page, not a server error.
-    const again = await post(page, `${page}/decision`, { decision: 'reject', reason: 'again' });
+    const again = await post(page, `${page}/decision`, { decision: 'reject', reason: 'again', confirmed: 'yes' });
     expect(again.statusCode).toBe(409);
     expect(again.body).toContain('is already complete (approved)');
+  });
+
+  it('approves without a reason, and rejects only with one, confirmed on a page of ours (issue 27 §4)', async () => {
+    const first = await processedCase(t, ws, docs.url('/stub.pdf'), 'loan-131');
+    const approved = await post(`/dashboard/cases/${first.caseId}`, `/dashboard/cases/${first.caseId}/decision`, { decision: 'approve', reason: '' });
+    expect(approved.statusCode).toBe(303);
+    expect(await readCase(t, ws, first.caseId)).toMatchObject({ runtime_status: 'complete', case_status: 'approved' });
+
+    const { caseId } = await processedCase(t, ws, docs.url('/stub.pdf'), 'loan-132');
+    const page = `/dashboard/cases/${caseId}`;
+    const asked = await post(page, `${page}/decision`, { decision: 'reject', reason: 'Pay stub is for another person' });
+    expect(asked.statusCode).toBe(200);
+    expect(asked.body).toContain('<h1>Reject this case?</h1>');
+    expect(asked.body).toContain('Pay stub is for another person');
+    expect(asked.body).not.toContain('data-confirm');
+    expect((await readCase(t, ws, caseId)).runtime_status).toBe('ready_for_review');
+    const rejected = await post(page, `${page}/decision`, { decision: 'reject', reason: 'Pay stub is for another person', confirmed: 'yes' });
+    expect(rejected.statusCode).toBe(303);
+    expect(await readCase(t, ws, caseId)).toMatchObject({ runtime_status: 'complete', case_status: 'rejected' });
+    const shown = await get(rejected.headers.location as string);
+    expect(shown.body).toContain('Reason given by');
+    expect(shown.body).toContain('Pay stub is for another person');
   });
 
   it('regression: refuses erasure to a reviewer (403, nothing erased) and shows them no Erase link; an admin sees them (issue 23 §6)', async () => {

@@ -71,6 +71,18 @@ describeInBrowser('operator console in a browser', () => {
       await check(page, `console search ${viewport}`);
       await page.getByRole('link', { name: caseId }).click();
       await page.getByRole('heading', { name: `Case ${external}` }).waitFor();
+      if (viewport === 'desktop') {
+        // Issue 27 §1: at 1280×800 the first screen holds the status, the facts and the decision.
+        await page.setViewportSize({ width: 1280, height: 800 });
+        await page.evaluate(() => window.scrollTo(0, 0));
+        const approve = (await page.getByRole('button', { name: 'Approve' }).boundingBox())!;
+        expect(approve.y + approve.height).toBeLessThanOrEqual(800);
+        const firstFact = (await page.locator('.review__facts h3, .review__facts [id^="fact-"]').first().boundingBox())!;
+        expect(firstFact.y).toBeLessThan(800);
+        expect(await page.locator('details.case-details').getAttribute('open')).toBeNull();
+        await screenshot(page, 'console-case-first-screen-1280');
+        await page.setViewportSize({ width: 1440, height: 900 });
+      }
 
       // Another fact first, then the blocking one: its page image and its quote appear.
       await page.getByRole('link', { name: 'Show evidence for Gross pay' }).click();
@@ -109,7 +121,7 @@ describeInBrowser('operator console in a browser', () => {
       await check(page, `console corrected ${viewport}`);
 
       // Approve with a reason: the API reads the case complete and the receiver has the signed handoff.
-      await page.getByLabel('Reason for the decision').fill('Nickname on the stub; employer confirmed by phone');
+      await page.getByLabel(/^Reason \(optional to approve/).fill('Nickname on the stub; employer confirmed by phone');
       await page.getByRole('button', { name: 'Approve' }).click();
       await page.getByText('Case approved').waitFor();
       await check(page, `console approved ${viewport}`);

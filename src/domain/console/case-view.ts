@@ -6,8 +6,9 @@ import { findPageText } from '../../storage/page-images.ts';
 import type { PageImageMeta } from '../../storage/page-images.ts';
 import type { Executor } from '../../storage/schema.ts';
 import type { FactStatus, FactSource } from '../cases/case-state.ts';
-import { readCaseRecord } from '../cases/read-case.ts';
-import type { CaseRecord } from '../cases/case-record.ts';
+import { caseNotFound } from '../cases/read-case.ts';
+import { loadCaseState } from '../cases/load-case.ts';
+import { renderCaseRecord, type CaseRecord } from '../cases/case-record.ts';
 import { getDeliveryDetail } from '../webhooks/delivery-log.ts';
 import { ok, type Result } from '../errors.ts';
 import { ensurePageImage } from './page-images.ts';
@@ -64,6 +65,8 @@ export interface EvidenceView {
 
 export interface ConsoleCase {
   record: CaseRecord;
+  /** The reason given with the decision, when there was one. */
+  decisionReason: string | null;
   corrections: Record<string, CorrectionView[]>;
   timeline: TimelineEvent[];
   handoffDelivery: { status: string; attemptCount: number; lastStatusCode: number | null; deliveredAt: string | null; endpointUrl: string } | null;
@@ -95,9 +98,11 @@ export async function readConsoleCase(
   input: { tenant: Tenant; caseId: string; selection: EvidenceSelection },
 ): Promise<Result<ConsoleCase>> {
   const { tenant, caseId, selection } = input;
-  const read = await readCaseRecord(deps, { tenant, caseId });
-  if (!read.ok) return read;
-  const record = read.value;
+  // The state, not only the API record: the console also shows the decision's reason, which the
+  // record leaves to the package.
+  const state = await loadCaseState({ db: deps.db }, { tenant, caseId });
+  if (!state) return caseNotFound(caseId);
+  const record = renderCaseRecord(state);
   const [correctionRows, events] = await Promise.all([
     selectCaseFactCorrections(deps.db, tenant, caseId),
     listCaseEvents(deps.db, tenant, caseId, 0, TIMELINE_LIMIT),
@@ -136,7 +141,7 @@ export async function readConsoleCase(
   record.workspace.facts = facts;
   const flaggedFactIds = facts.filter((f) => blocking.has(f.fact_id) || f.status !== 'resolved').map((f) => f.fact_id);
   const evidence = await evidenceView(deps, tenant, record, flaggedFactIds, selection);
-  return ok({ record, corrections, timeline, handoffDelivery, flaggedFactIds, evidence });
+  return ok({ record, decisionReason: state.decisionReason, corrections, timeline, handoffDelivery, flaggedFactIds, evidence });
 }
 
 async function evidenceView(

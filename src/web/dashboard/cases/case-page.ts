@@ -12,7 +12,7 @@ import { backLink, button, type ErrorItem } from '../../ui/components.ts';
 import { hiddenInput } from '../../ui/fields.ts';
 import { operatorSessionOf, tenantOf, viewerOf, type DashboardRouteDeps } from '../context.ts';
 import { csrfField, dashboardPage } from '../layout.ts';
-import { caseHeader, decisionSection, documentsSection, factList, noticeBanner, timelineSection, type CaseFormState } from './case-sections.ts';
+import { caseHeader, caseStatusLine, decisionSection, rejectConfirmationBody, documentsSection, factList, noticeBanner, timelineSection, type CaseFormState } from './case-sections.ts';
 import { evidenceViewer, parseZoom, registerEvidenceRoutes, type ViewerLinks, type Zoom } from './evidence-viewer.ts';
 
 const caseParams = z.object({ case_id: z.string().min(1).max(100) });
@@ -78,15 +78,21 @@ function casePage(request: FastifyRequest, deps: DashboardRouteDeps, c: ConsoleC
         </div>
       </div>
       ${noticeBanner(sel.notice)}
-      <section class="card" aria-labelledby="summary-title"><h2 id="summary-title" class="visually-hidden">Summary</h2>${caseHeader(c, deps.ctx.clock.now())}</section>
+      ${caseStatusLine(c)}
       <div class="review">
         <div class="review__facts">${factList(viewer, c, c.evidence?.fact.fact_id, links, sel.zoom, form)}</div>
-        <div class="review__viewer">${evidenceViewer(r.case_id, c.evidence, sel.zoom, links)}</div>
+        <div class="review__viewer">${decisionSection(viewer, c, form.decision)}${evidenceViewer(r.case_id, c.evidence, sel.zoom, links)}</div>
       </div>
-      ${decisionSection(viewer, c, form.decision)}
+      <details class="card case-details"><summary class="card__title">Case details</summary>${caseHeader(c, deps.ctx.clock.now())}</details>
       ${documentsSection(viewer, c)}
       ${timelineSection(c)}`,
   });
+}
+
+/** "Reject this case?" on a page of ours, with the reason, instead of the browser's confirm(). */
+function rejectConfirmation(request: FastifyRequest, deps: DashboardRouteDeps, c: ConsoleCase, reason: string) {
+  const viewer = viewerOf(request, deps);
+  return dashboardPage({ viewer, title: 'Reject this case?', nav: 'cases', children: rejectConfirmationBody(viewer, c, reason) });
 }
 
 async function showCase(request: FastifyRequest, reply: FastifyReply, deps: DashboardRouteDeps, caseId: string, sel: Selection, form: CaseFormState, status = 200) {
@@ -133,11 +139,17 @@ export function registerCasePage(scope: FastifyInstance, deps: DashboardRouteDep
     const decision = formField(request.body, 'decision');
     const reason = formField(request.body, 'reason').trim();
     if (decision !== 'approve' && decision !== 'reject') throw new AppError('invalid_request', 'Choose Approve or Reject.');
+    // Approving needs no reason (it is optional in the API too); rejecting needs one, and is
+    // confirmed on a page of ours before anything happens (issue 27 §4).
     const errors: ErrorItem[] = [];
-    if (reason === '') errors.push({ href: 'decision-reason', text: `Enter the reason you ${decision === 'approve' ? 'approve' : 'reject'} this case` });
+    if (decision === 'reject' && reason === '') errors.push({ href: 'decision-reason', text: 'Enter the reason you reject this case' });
     else if (reason.length > MAX_TEXT) errors.push({ href: 'decision-reason', text: `The reason must be ${MAX_TEXT} characters or fewer` });
     if (errors.length > 0) return showCase(request, reply, deps, caseId, selectionOf({}), { decision: { reason, errors } }, 400);
-    const done = await decideCase(ctx, { tenant: tenantOf(request), caseId, decision, reason, actor: operatorSessionOf(request).operator.operator_id, cause: cause(request) });
+    if (decision === 'reject' && formField(request.body, 'confirmed') !== 'yes') {
+      const c = unwrap(await readConsoleCase(ctx, { tenant: tenantOf(request), caseId, selection: {} }));
+      return sendPage(reply, rejectConfirmation(request, deps, c, reason));
+    }
+    const done = await decideCase(ctx, { tenant: tenantOf(request), caseId, decision, reason: reason === '' ? null : reason, actor: operatorSessionOf(request).operator.operator_id, cause: cause(request) });
     if (!done.ok) {
       if (done.code !== 'invalid_request') throw AppError.from(done);
       return showCase(request, reply, deps, caseId, selectionOf({}), { decision: { reason, errors: [{ href: 'decision-reason', text: done.message }] } }, 409);

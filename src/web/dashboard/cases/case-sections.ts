@@ -151,18 +151,56 @@ export function decisionSection(viewer: DashboardViewer, c: ConsoleCase, form: C
     </section>`;
   }
   const reasonError = form?.errors.find((e) => e.href === 'decision-reason')?.text;
-  return html`<section class="card" aria-labelledby="decide-title">
+  return html`<section class="card decision" aria-labelledby="decide-title">
     <h2 id="decide-title" class="card__title">Decision</h2>
-    <p class="small">Approving or rejecting completes the case and sends <code>v1.case.completed</code> to your endpoints, which starts the handoff.</p>
     <form method="post" action=${`/dashboard/cases/${r.case_id}/decision`} novalidate>
       ${csrfField(viewer)}
-      ${textarea({ id: 'decision-reason', name: 'reason', label: 'Reason for the decision', hint: 'Kept with the case and printed in the case file.', rows: 3, value: form?.reason ?? '', error: reasonError })}
+      ${textarea({ id: 'decision-reason', name: 'reason', label: 'Reason (optional to approve, needed to reject)', hint: 'Kept with the case and printed in the case file.', rows: 2, value: form?.reason ?? '', error: reasonError })}
       <div class="button-group">
         ${button({ text: 'Approve', name: 'decision', value: 'approve', data: { 'prevent-double-submit': '' } })}
-        ${button({ text: 'Reject', name: 'decision', value: 'reject', variant: 'warning', data: { 'prevent-double-submit': '', confirm: 'Reject this case?' } })}
+        ${button({ text: 'Reject', name: 'decision', value: 'reject', variant: 'warning' })}
       </div>
+      <p class="small muted">Either completes the case and sends <code>v1.case.completed</code>, which starts the handoff.</p>
     </form>
   </section>`;
+}
+
+/** The status and why the case is here, in words, with what blocks it: the first thing an operator reads. */
+export function caseStatusLine(c: ConsoleCase) {
+  const r = c.record;
+  const blockingIds = new Set(r.workspace.operational_summary.blocking_fact_ids);
+  const blocking = r.workspace.facts.filter((f) => blockingIds.has(f.fact_id));
+  const decided = [...c.timeline].reverse().find((e) => e.eventType === 'case.decided');
+  const reason = c.decisionReason;
+  return html`<section class="card case-status" aria-labelledby="status-title">
+    <h2 id="status-title" class="visually-hidden">Status</h2>
+    <p>${tag(RUNTIME_STATUS_TEXT[r.runtime_status], r.runtime_status === 'ready_for_review' ? 'info' : r.runtime_status === 'complete' ? 'success' : 'neutral')}
+      ${r.case_status ? html` ${tag(humanize(r.case_status), caseStatusTone(r.case_status))}` : null}
+      <span> ${r.queue_row.why_here}</span></p>
+    ${reason ? html`<p class="small">Reason given${decided?.actorLabel ? ` by ${decided.actorLabel}` : ''}: ${reason}</p>` : null}
+    ${blocking.length > 0 ? html`<p class="small"><strong>Blocking:</strong> ${blocking.map((f) => f.fact_label).join(', ')}</p>` : null}
+  </section>`;
+}
+
+/** The body of the reject confirmation page: the reason as given, Reject, or back to the case. */
+export function rejectConfirmationBody(viewer: DashboardViewer, c: ConsoleCase, reason: string) {
+  const r = c.record;
+  return html`<p class="breadcrumbs"><a href=${`/dashboard/cases/${r.case_id}`}>Back to the case</a></p>
+    <div class="page-header"><h1>Reject this case?</h1></div>
+    <section class="card">
+      <p>Rejecting completes case <span class="mono">${r.external_case_id ?? r.case_id}</span> and sends <code>v1.case.completed</code> with <code>case_status: rejected</code>. It cannot be undone here.</p>
+      <p><strong>Reason:</strong> ${reason}</p>
+      <form method="post" action=${`/dashboard/cases/${r.case_id}/decision`} novalidate>
+        ${csrfField(viewer)}
+        <input type="hidden" name="decision" value="reject" />
+        <input type="hidden" name="reason" value=${reason} />
+        <input type="hidden" name="confirmed" value="yes" />
+        <div class="button-group">
+          ${button({ text: 'Reject', variant: 'warning', data: { 'prevent-double-submit': '' } })}
+          <a href=${`/dashboard/cases/${r.case_id}`}>Cancel</a>
+        </div>
+      </form>
+    </section>`;
 }
 
 /** The documents of the case. Erasure is for admins (issue 23 §6), so a reviewer sees no Erase link. */
@@ -215,15 +253,61 @@ function eventSummary(e: TimelineEvent): string {
   return bits.join(' · ');
 }
 
+const statusText = (v: unknown) => (typeof v === 'string' && v in RUNTIME_STATUS_TEXT ? RUNTIME_STATUS_TEXT[v as keyof typeof RUNTIME_STATUS_TEXT] : humanize(String(v ?? '')));
+
+const EVENT_WORDS: Record<string, string> = {
+  'case.created': 'Case created',
+  'session.created': 'Intake link created',
+  'session.expired': 'Intake link expired',
+  'intake.answers_saved': 'The applicant saved answers',
+  'intake.submitted': 'The applicant submitted',
+  'intake.follow_up_answered': 'The applicant answered follow-up questions',
+  'document.uploaded': 'Document added',
+  'document.processing': 'Reading a document',
+  'document.processed': 'Document read',
+  'document.failed': 'A document could not be read',
+  'document.erased': 'Document erased',
+  'case.ready_for_review': 'Ready for review',
+  'fact.corrected': 'Fact corrected',
+  'case.assigned': 'Assigned',
+};
+
+/** One event in words for the operator ("Status: Processing → Ready for review"); the raw type stays in details. */
+export function eventWords(e: TimelineEvent): string {
+  const d = e.data;
+  switch (e.eventType) {
+    case 'case.status_changed':
+      return `Status: ${statusText(d.from)} → ${statusText(d.to)}`;
+    case 'case.decided':
+      return d.decision === 'approve' ? 'Approved' : d.decision === 'reject' ? 'Rejected' : 'Decided';
+    case 'case.completed':
+      return `Completed: ${humanize(String(d.case_status ?? d.status ?? '')).toLowerCase() || 'done'}`;
+    default:
+      return EVENT_WORDS[e.eventType] ?? humanize(e.eventType.replace(/[._]/g, ' '));
+  }
+}
+
+/** Runs of the same words next to each other are one line with a count ("Document read ×3"). */
+function groupedTimeline(events: readonly TimelineEvent[]) {
+  const groups: { words: string; first: TimelineEvent; events: TimelineEvent[] }[] = [];
+  for (const e of events) {
+    const words = eventWords(e);
+    const last = groups.at(-1);
+    if (last && last.words === words && last.first.actorLabel === e.actorLabel && e.eventType !== 'case.status_changed') last.events.push(e);
+    else groups.push({ words, first: e, events: [e] });
+  }
+  return groups;
+}
+
 export function timelineSection(c: ConsoleCase) {
   return html`<section class="card" aria-labelledby="timeline-title">
     <h2 id="timeline-title" class="card__title">Timeline</h2>
     <ol class="timeline">
-      ${c.timeline.map(
-        (e) => html`<li class="timeline__item">
-          <span class="timeline__time small muted">${timeText(e.at)}</span>
-          <span class="timeline__what"><code>${e.eventType}</code>${e.actorLabel ? html` by <strong>${e.actorLabel}</strong>` : null}</span>
-          ${eventSummary(e) ? html`<span class="small muted">${eventSummary(e)}</span>` : null}
+      ${groupedTimeline(c.timeline).map(
+        (g) => html`<li class="timeline__item">
+          <span class="timeline__time small muted">${timeText(g.first.at)}</span>
+          <span class="timeline__what">${g.words}${g.events.length > 1 ? html` <span class="muted">×${String(g.events.length)}</span>` : null}${g.first.actorLabel ? html` by <strong>${g.first.actorLabel}</strong>` : null}</span>
+          <details class="timeline__raw small muted"><summary>Event details</summary>${g.events.map((e) => html`<div><code>${e.eventType}</code>${eventSummary(e) ? ` · ${eventSummary(e)}` : ''}</div>`)}</details>
         </li>`,
       )}
     </ol>
