@@ -1,15 +1,44 @@
-import { sql } from 'kysely';
-import type { Executor } from './schema.ts';
+import { sql, type ExpressionBuilder } from 'kysely';
+import type { Database, Executor } from './schema.ts';
 import type { Tenant } from '../ports/tenant.ts';
 
 export interface QueueFilter extends Tenant {
   queueCategory?: string;
   runtimeStatus?: string;
   caseTypeId?: string;
-  /** One of the case's ids exactly: case_id, external_case_id, external_applicant_id or external_customer_id. */
+  /**
+   * What an operator typed: one of the case's ids exactly, or a part of the applicant's answers
+   * (name, email), of an external id, or of a fact's value, in any case.
+   */
   search?: string;
   after?: { sortTimestamp: Date; caseId: string };
   limit: number;
+}
+
+/** `%term%` for LIKE, with the term's own wildcards and backslashes taken literally. */
+function containing(term: string): string {
+  return `%${term.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/**
+ * A case matches a search by an id exactly (each arm served by its own index), or by a part of an
+ * external id, of one of the applicant's answers or prefilled values (values only, never the keys:
+ * "name" does not match every case), or of a fact's value. The part arms scan the workspace's
+ * cases; on PostgreSQL the facts arm is served by the facts' case index.
+ */
+function matchesSearch(term: string) {
+  const like = containing(term);
+  return (eb: ExpressionBuilder<Database, 'cases'>) =>
+    eb.or([
+      eb('case_id', '=', term),
+      eb('external_case_id', '=', term),
+      eb('external_applicant_id', '=', term),
+      eb('external_customer_id', '=', term),
+      sql<boolean>`lower(coalesce(cases.external_case_id, '') || ' ' || coalesce(cases.external_applicant_id, '') || ' ' || coalesce(cases.external_customer_id, '')) like ${like}`,
+      sql<boolean>`exists (select 1 from jsonb_each_text(cases.structured_inputs) v where lower(v.value) like ${like})`,
+      sql<boolean>`exists (select 1 from jsonb_each_text(cases.prefill) v where lower(v.value) like ${like})`,
+      sql<boolean>`exists (select 1 from facts f where f.case_id = cases.case_id and lower(f.value) like ${like})`,
+    ]);
 }
 
 /** Queue rows oldest first (by when the case entered its status), keyset-paged. */
@@ -22,17 +51,26 @@ export async function listQueueRows(db: Executor, f: QueueFilter) {
   if (f.queueCategory) q = q.where('queue_category', '=', f.queueCategory);
   if (f.runtimeStatus) q = q.where('runtime_status', '=', f.runtimeStatus as never);
   if (f.caseTypeId) q = q.where('case_type_id', '=', f.caseTypeId);
-  if (f.search !== undefined) {
-    const term = f.search;
-    // Exact matches only: each arm is served by its own index (ids are never searched by prefix).
-    q = q.where((eb) => eb.or([eb('case_id', '=', term), eb('external_case_id', '=', term), eb('external_applicant_id', '=', term), eb('external_customer_id', '=', term)]));
-  }
+  if (f.search !== undefined) q = q.where(matchesSearch(f.search));
   if (f.after) {
     const { sortTimestamp, caseId } = f.after;
     q = q.where((eb) => eb.or([eb('status_changed_at', '>', sortTimestamp), eb.and([eb('status_changed_at', '=', sortTimestamp), eb('case_id', '>', caseId)])]));
   }
   const rows = await q.orderBy('status_changed_at').orderBy('case_id').limit(f.limit + 1).execute();
   return { rows: rows.slice(0, f.limit), hasMore: rows.length > f.limit };
+}
+
+/** How many cases a search finds in each queue category (done included): the tabs' counts while searching. */
+export async function countSearchedQueueCategories(db: Executor, tenant: Tenant, search: string): Promise<Record<string, number>> {
+  const rows = await db
+    .selectFrom('cases')
+    .select(['queue_category', sql<string>`count(*)`.as('n')])
+    .where('org_id', '=', tenant.orgId)
+    .where('environment', '=', tenant.environment)
+    .where(matchesSearch(search))
+    .groupBy('queue_category')
+    .execute();
+  return Object.fromEntries(rows.map((r) => [r.queue_category, Number(r.n)]));
 }
 
 /** How many open cases (every category but `done`) sit in each queue category: an index-only walk of cases_queue_open_counts. */

@@ -65,7 +65,7 @@ describeInBrowser('operator console in a browser', () => {
       await page.getByRole('link', { name: 'Cases', exact: true }).click();
       await page.getByRole('heading', { name: 'Cases', exact: true }).waitFor();
       await check(page, `console queue ${viewport}`);
-      await page.getByLabel('Search by id').fill(external);
+      await page.getByLabel('Search cases').fill(external);
       await page.getByRole('button', { name: 'Apply' }).click();
       await page.getByRole('heading', { name: `Cases matching “${external}”` }).waitFor();
       await check(page, `console search ${viewport}`);

@@ -3,6 +3,7 @@ import { ManualClock } from '../../src/ports/clock.ts';
 import { createTestApp, describeEachBackend, type TestApp, type TestWorkspace } from '../support/harness.ts';
 import { newSession, withExampleCaseTypes } from '../support/fixtures.ts';
 import { newOperator, signInOperator } from '../support/web.ts';
+import { addProcessedDocument } from '../engine/engine-fixtures.ts';
 import { DONE_COUNT_TTL_MS, DoneCountCache, queueCategoryCounts } from '../../src/domain/console/queue-page.ts';
 
 describeEachBackend('dashboard case queue', (backend) => {
@@ -55,7 +56,32 @@ describeEachBackend('dashboard case queue', (backend) => {
     expect((await get(`/dashboard/cases?q=${sessions[2]!.case_id}`)).body).toContain(`/dashboard/cases/${sessions[2]!.case_id}`);
     const none = await get('/dashboard/cases?q=nope-123');
     expect(none.statusCode).toBe(200);
-    expect(none.body).toContain('No case has the id nope-123 in this environment.');
+    expect(none.body).toContain('No case in this environment matches “nope-123”.');
+  });
+
+  it('finds a case by the applicant’s name or email, by part of an id and by a value read from a document, in any letter case; the tabs count what it finds (issue 27 §3)', async () => {
+    // A workspace of its own: the other tests count this one's cases.
+    const own = await t.workspace({ name: 'Search' });
+    await withExampleCaseTypes(t, own.orgId);
+    const op = await newOperator(t, own.orgId, 'reviewer');
+    const ownCookie = (await signInOperator(t, op.email, op.password)).cookie;
+    const get = (url: string) => t.app.inject({ method: 'GET', url, headers: { cookie: ownCookie } });
+    const mine = await newSession(t, own, 'income_verification', { external_case_id: 'loan-2' });
+    const named = await newSession(t, own, 'income_verification', { prefill: { full_name: 'Zofia Wiśniewska', email: 'zofia@example.pl' } });
+    const other = await newSession(t, own, 'income_verification', { prefill: { full_name: 'Jane Doe' } });
+    await addProcessedDocument(t, other.case_id, 'pay_stub', { employee_name: 'Jane Doe', employer_name: 'Kowalczyk Transport', pay_date: '2026-03-01', gross_pay: '2150.00' });
+    const byName = (await get(`/dashboard/cases?q=${encodeURIComponent('WIśNIEWSKA')}`)).body;
+    expect(byName).toContain(named.case_id);
+    expect(byName).not.toContain(other.case_id);
+    expect(byName).toMatch(/Intake <span class="tabs__count">1</);
+    expect((await get('/dashboard/cases?q=Zofia%40Example')).body).toContain(named.case_id);
+    const byFact = (await get('/dashboard/cases?q=kowalczyk')).body;
+    expect(byFact).toContain(other.case_id);
+    expect(byFact).not.toContain(named.case_id);
+    expect((await get('/dashboard/cases?q=oan-2')).body).toContain(mine.case_id);
+    // A key is not a value ("full_name" is in every case's answers), and LIKE's wildcards are taken literally.
+    expect((await get('/dashboard/cases?q=full_name')).body).toContain('No case in this environment matches');
+    expect((await get('/dashboard/cases?q=%25')).body).toContain('No case in this environment matches');
   });
 
   it('filters by runtime status and case type', async () => {

@@ -1,5 +1,5 @@
 import type { RuntimeStatus } from '../../storage/tables/cases.ts';
-import { countDoneCases, countOpenQueueCategories, listQueueRows } from '../../storage/queue.ts';
+import { countDoneCases, countOpenQueueCategories, countSearchedQueueCategories, listQueueRows } from '../../storage/queue.ts';
 import type { Clock } from '../../ports/clock.ts';
 import { selectCaseTypes } from '../../storage/case-types.ts';
 import type { Executor } from '../../storage/schema.ts';
@@ -90,7 +90,7 @@ export async function queueCategoryCounts(
 
 /**
  * The queue page of the dashboard: the same rows, order and cursor as GET /api/v1/cases, plus
- * per-category counts for the tabs, an exact-id search and the case types for the filter.
+ * per-category counts for the tabs (of the search's results while searching), a search by id, applicant answer or fact value, and the case types for the filter.
  */
 export async function readConsoleQueue(deps: { db: Executor; clock: Clock; doneCounts?: DoneCountCache | undefined }, input: { tenant: Tenant; query: ConsoleQueueQuery }): Promise<Result<ConsoleQueuePage>> {
   const { db } = deps;
@@ -108,7 +108,10 @@ export async function readConsoleQueue(deps: { db: Executor; clock: Clock; doneC
       ...(after ? { after } : {}),
       limit: query.limit,
     }),
-    queueCategoryCounts(deps, tenant),
+    // While searching, the tabs count what the search finds (issue 27 §3).
+    query.search
+      ? countSearchedQueueCategories(db, tenant, query.search).then((found) => Object.fromEntries(QUEUE_CATEGORIES.map((c) => [c, found[c] ?? 0])) as Record<QueueCategory, number>)
+      : queueCategoryCounts(deps, tenant),
     selectCaseTypes(db, tenant),
   ]);
   const last = listed.rows.at(-1);

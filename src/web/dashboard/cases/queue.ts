@@ -90,7 +90,7 @@ export function queueView(viewer: DashboardViewer, page: ConsoleQueuePage, param
       </nav>
       <form method="get" action="/dashboard/cases" class="filters" role="search" aria-label="Search and filter cases">
         ${hiddenInput('category', params.category)}
-        ${textInput({ id: 'q', name: 'q', label: 'Search by id', hint: 'Case id, or your case, applicant or customer id', type: 'search', value: params.search ?? '', spellcheck: false, autocomplete: 'off' })}
+        ${textInput({ id: 'q', name: 'q', label: 'Search cases', hint: 'An applicant’s name or email, a case id or any of your ids, or a value read from a document', type: 'search', value: params.search ?? '', spellcheck: false, autocomplete: 'off' })}
         ${select({
           id: 'status',
           name: 'status',
@@ -108,7 +108,7 @@ export function queueView(viewer: DashboardViewer, page: ConsoleQueuePage, param
           caption: `${params.search ? 'Search results' : (tabs.find((t) => t.key === params.category)?.text ?? 'Cases')}, oldest first`,
           captionHidden: true,
           rows,
-          empty: params.search ? `No case has the id ${params.search} in this environment.` : 'No cases here.',
+          empty: params.search ? `No case in this environment matches “${params.search}”.` : 'No cases here.',
           columns: [
             { header: 'Case', cell: idsCell, rowHeader: true },
             { header: 'Case type', cell: (r) => html`${cellLabel('Case type')}<span class="mono">${r.caseTypeId}</span>` },
