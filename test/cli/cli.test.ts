@@ -57,7 +57,8 @@ describe('dossier CLI on the embedded database', () => {
     expect(demo2.org_id).toBe(demo1.org_id);
     expect(demo2.key).toBe(demo1.key);
     expect(demo2.created).toBe(false);
-  }, 180_000);
+    // Fourteen CLI processes, each opening the embedded database: minutes on a loaded 2-core machine.
+  }, 360_000);
 
   it('reports problems as one JSON error object with a non-zero exit', async () => {
     const cases: [string[], number, string][] = [

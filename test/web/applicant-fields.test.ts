@@ -150,7 +150,7 @@ describeEachBackend('applicant app: address, phone, one_of, money and checkbox f
     expect(check).toContain('Renting');
     expect(check).toContain('+44 7700 900 982');
     expect(check).toMatch(/I agree to a credit check<\/dt>\s*<dd class="summary-list__value">Yes/);
-    expect((await agent.post(`${base}/submit`, {}, csrfOf(check))).headers.location).toBe(`${base}/status`);
+    expect((await agent.post(`${base}/submit`, {}, csrfOf(check))).headers.location).toBe(`${base}/status?sent=1`);
     await drainCaseJobs(t);
 
     const record = await readCase(t, ws, s.case_id);

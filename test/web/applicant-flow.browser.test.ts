@@ -137,7 +137,7 @@ describeInBrowser('applicant app in a browser: the complete flow', () => {
       await look(page, `income-check-${tag}`);
       await page.getByRole('button', { name: /^Submit/ }).click();
 
-      await page.waitForURL(/\/status$/);
+      await page.waitForURL(/\/status(\?sent=1)?$/);
       await look(page, `income-status-${tag}`);
       // Issue 26 §4: having watched reading finish, the page returns to return_url by itself, as
       // Stripe Checkout does, after a countdown "Stay on this page" stops (WCAG 2.2.1).

@@ -177,7 +177,7 @@ describeEachStore('applicant app: uploads, check answers, submit, status and fol
     const csrf = csrfOf(check.body);
     const first = await agent.post(`${base}/submit`, {}, csrf);
     expect(first.statusCode).toBe(303);
-    expect(first.headers.location).toBe(`${base}/status`);
+    expect(first.headers.location).toBe(`${base}/status?sent=1`);
     const twice = await agent.post(`${base}/submit`, {}, csrf);
     expect(twice.headers.location).toBe(`${base}/status?already=1`);
     expect((await eventTypes(t, s.case_id)).filter((e) => e === 'intake.submitted')).toHaveLength(1);
@@ -226,7 +226,7 @@ describeEachStore('applicant app: uploads, check answers, submit, status and fol
     expect(blank.statusCode).toBe(400);
     expect(blank.body).toContain('Enter your gross pay');
     const answered = await agent.post(`${base}/follow-ups`, { gross_pay: '2,150.00' }, csrfOf(questions.body));
-    expect(answered.headers.location).toBe(`${base}/status`);
+    expect(answered.headers.location).toBe(`${base}/status?sent=1`);
     await drainCaseJobs(t);
     const record = await readCase(t, ws, s.case_id);
     expect(record.runtime_status).toBe('ready_for_review');

@@ -170,7 +170,7 @@ describeInBrowser('applicant app in a browser: German and Spanish from start to 
       await look(page, locale, `lang-check-${tag}`);
       await page.getByRole('button', { name: w.submit }).click();
 
-      await page.waitForURL(/\/(status|follow-ups)$/);
+      await page.waitForURL(/\/(status(\?sent=1)?|follow-ups)$/);
       if (await page.locator('[data-stage="processing"]').count()) {
         // The status page moves on by itself once reading is done: a check cut short by that move is no failure.
         const at = page.url();

@@ -70,7 +70,7 @@ describeInBrowser('applicant app in a browser: a sample document at phone size',
       await page.getByRole('button', { name: 'Continue' }).click();
       await page.getByRole('heading', { name: 'Check your answers before submitting' }).waitFor();
       await page.getByRole('button', { name: /^Submit/ }).click();
-      await page.waitForURL(/\/status$/);
+      await page.waitForURL(/\/status(\?sent=1)?$/);
 
       await expect.poll(async () => (await readCase(t, ws, s.case_id)).runtime_status, { timeout: 60_000, interval: 250 }).toBe('ready_for_review');
       const record = await readCase(t, ws, s.case_id);

@@ -73,7 +73,7 @@ describeEachBackend('applicant app: sample documents on the upload step', (backe
     await drainCaseJobs(t);
     const stored = await t.ctx.db.selectFrom('documents').select(['source', 'source_url', 'status', 'mime_type']).where('doc_id', '=', docId).executeTakeFirstOrThrow();
     expect(stored).toEqual({ source: 'upload', source_url: 'dossier-test:income_verification/pay_stub/all_facts', status: 'processed', mime_type: 'application/pdf' });
-    expect((await submit(agent, base)).headers.location).toBe(`${base}/status`);
+    expect((await submit(agent, base)).headers.location).toBe(`${base}/status?sent=1`);
     await drainCaseJobs(t);
     const record = await readCase(t, ws, s.case_id);
     const facts = factsOf(record);

@@ -125,7 +125,7 @@ describeInBrowser('the README quick start, from a fresh data directory (issue 25
     await page.getByRole('button', { name: 'Continue' }).click();
     await page.getByRole('heading', { name: 'Check your answers before submitting' }).waitFor();
     await page.getByRole('button', { name: /^Submit/ }).click();
-    await page.waitForURL(/\/status$/);
+    await page.waitForURL(/\/status(\?sent=1)?$/);
     await screenshot(page, 'quick-start-applicant-sent-phone');
     await applicant.close();
 

@@ -101,6 +101,6 @@ export function registerCheckAnswers(scope: FastifyInstance, deps: AppRouteDeps)
     const submitted = await submitIntake(deps.ctx, { ...a.proof, traceId: String(request.id) });
     if (!submitted.ok && submitted.code === 'forbidden') return sendAppError(request, reply, deps, 'forbidden');
     // Already submitted by a request that won the race: the same status page, nothing submitted twice.
-    return reply.redirect(submitted.ok ? p.status : `${p.status}?already=1`, 303);
+    return reply.redirect(submitted.ok ? `${p.status}?sent=1` : `${p.status}?already=1`, 303);
   });
 }

@@ -67,6 +67,6 @@ export function registerFollowUps(scope: FastifyInstance, deps: AppRouteDeps): v
       return sendPage(reply, followUpPage(deps, a, entered, errors), 400);
     }
     if (!answered.ok && answered.code === 'forbidden') return sendAppError(request, reply, deps, 'forbidden');
-    return reply.redirect(paths(deps.prefix, a.intake.session_id).status, 303);
+    return reply.redirect(`${paths(deps.prefix, a.intake.session_id).status}?sent=1`, 303);
   });
 }

@@ -54,9 +54,9 @@ const AUTO_RETURN_SECONDS = 20;
  * page" button. The sentence is said once (visually hidden, inside the live region); the changing
  * number beside it is hidden from screen readers so the region does not speak every second.
  */
-function autoReturn(back: string, org: string, t: Translate) {
+function autoReturn(back: string, org: string, t: Translate, startNow: boolean) {
   const [before = '', after = ''] = t('status.auto_return', { org, seconds: '\u0000' }).split('\u0000');
-  return html`<p class="auto-return" data-auto-return=${back} data-seconds=${String(AUTO_RETURN_SECONDS)} hidden>
+  return html`<p class="auto-return" data-auto-return=${back} data-seconds=${String(AUTO_RETURN_SECONDS)} data-auto-start=${startNow ? '' : undefined} hidden>
     <span class="visually-hidden">${t('status.auto_return', { org, seconds: String(AUTO_RETURN_SECONDS) })}</span>
     <span aria-hidden="true">${before}<span data-auto-return-count>${String(AUTO_RETURN_SECONDS)}</span>${after}</span>
     <button type="button" class="button button--secondary" data-auto-return-stay>${t('status.stay')}</button>
@@ -72,6 +72,8 @@ export function registerStatus(scope: FastifyInstance, deps: AppRouteDeps): void
     if (stage === 'open') return reply.redirect(resumePath(deps.prefix, intake), 303);
     if (stage === 'follow_up') return reply.redirect(p.followUps, 303);
     const already = (request.query as { already?: string }).already === '1';
+    // Just sent (from the submit or the follow-up answers): the return countdown may start on load.
+    const justSent = (request.query as { sent?: string }).sent === '1';
     const back = returnLink(intake);
     const title = stage === 'done' ? t('status.sent.title') : t('status.processing.title');
     return sendPage(
@@ -94,7 +96,7 @@ export function registerStatus(scope: FastifyInstance, deps: AppRouteDeps): void
                 <p>${t('status.sent.body', { org: intake.org_name })}</p>
                 <h2>${t('status.next_heading')}</h2>
                 <p class="next-steps">${whatHappensNext(a)}</p>
-                ${back ? html`<p>${buttonLink({ href: back, text: t('status.return', { org: intake.org_name }) })}</p>${autoReturn(back, intake.org_name, t)}` : null}`
+                ${back ? html`<p>${buttonLink({ href: back, text: t('status.return', { org: intake.org_name }) })}</p>${autoReturn(back, intake.org_name, t, justSent)}` : null}`
               : html`<div class="panel panel--info">
                   <h1 class="panel__title">${title}</h1>
                   <span class="spinner" aria-hidden="true"></span>

@@ -9,6 +9,8 @@ const EVERY_MS = 2000;
 export function pollStatus() {
   const region = /** @type {HTMLElement | null} */ (document.querySelector('[data-status-poll]'));
   if (!region) return;
+  // Reading was already done when the page just sent arrived: the countdown starts at once.
+  if (region.querySelector('[data-auto-return][data-auto-start]')) return void startAutoReturn(region);
   const url = region.dataset.statusPoll ?? '';
   const tick = async () => {
     try {
@@ -33,8 +35,9 @@ export function pollStatus() {
 }
 
 /**
- * The countdown back to the integrator's site, started only when this page saw reading finish:
- * an applicant who opens a finished intake again is not sent anywhere. The number changes every
+ * The countdown back to the integrator's site, started when this page saw reading finish, or when
+ * it arrived just after the answers were sent with reading already done: an applicant who opens a
+ * finished intake again is not sent anywhere. The number changes every
  * second for the eye; the sentence for screen readers was said once when the content arrived.
  * @param {HTMLElement} root
  */
