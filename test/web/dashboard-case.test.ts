@@ -58,6 +58,12 @@ describeEachStore('dashboard case page and operator actions', (backend, _store, 
     const labels = [...res.body.matchAll(/<h3 class="fact__label">([^<]+)<\/h3>/g)].map((m) => m[1]);
     expect(labels[0]).toBe('Employee name');
     expect(res.body).toContain('Evidence for Employee name');
+    // Values for people (issue 27 §1): the amount with the currency of its quote, the date in words,
+    // the match in words, the name check as a sentence; the raw forms stay in titles and details.
+    expect(res.body).toMatch(/title="Stored as 2450.00">\$2,450.00</);
+    expect(res.body).toMatch(/title="Stored as 2026-06-05">5 June 2026</);
+    expect(res.body).toContain('Exact match');
+    expect(res.body).toContain('The value does not match the applicant’s answer (full name)');
     expect(res.body).toContain('<mark class="quote" id="quote">Jane Doe</mark>');
     // The evidence's box (PDF points, y down) is drawn over the page, inside it.
     const box = /<rect class="evidence-box" x="([\d.]+)" y="([\d.]+)" width="([\d.]+)" height="([\d.]+)"/.exec(res.body);

@@ -1,5 +1,6 @@
 import type { ConsoleCase, ConsoleFact, CorrectionView, TimelineEvent } from '../../../domain/console/case-view.ts';
 import { html } from '../../render.ts';
+import { currencyMarkerOfQuote, currencyOfMarker } from '../../../domain/parsers/money.ts';
 import { button, details, notification, summaryList, table, tag } from '../../ui/components.ts';
 import { hiddenInput, textarea, textInput } from '../../ui/fields.ts';
 import type { ErrorItem } from '../../ui/components.ts';
@@ -57,6 +58,46 @@ export function caseHeader(c: ConsoleCase, now: Date) {
 }
 
 /** Verification records as readable lines ("Rule: name_matches · Result: mismatch …"), not raw JSON. */
+/**
+ * A fact's value as a person reads it: a date as "5 June 2026", an amount with the currency its
+ * quote was written with ("$2,450.00"); anything else as stored. The stored form is in the title.
+ */
+function shownValue(f: ConsoleFact): string {
+  const v = f.value;
+  if (v === null) return 'No value';
+  if (/^\d{4}-\d{2}-\d{2}$/.test(v)) {
+    const day = new Date(`${v}T00:00:00Z`);
+    if (!Number.isNaN(day.getTime())) return day.toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
+  }
+  const quote = (f.evidence[0] as { quote?: unknown } | undefined)?.quote;
+  if (/^-?\d+\.\d{2}$/.test(v) && typeof quote === 'string') {
+    const marker = currencyMarkerOfQuote(quote);
+    if (marker !== undefined) {
+      const iso = currencyOfMarker(marker);
+      const amount = Number(v);
+      return iso ? new Intl.NumberFormat('en-GB', { style: 'currency', currency: iso }).format(amount) : `${marker}${new Intl.NumberFormat('en-GB', { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(amount)}`;
+    }
+  }
+  return v;
+}
+
+/** How well the label matched, in words: "Exact match", or "Close match, 0.86". */
+function matchWords(quality: number): string {
+  return quality >= 0.995 ? 'Exact match' : `Close match, ${quality.toFixed(2)}`;
+}
+
+/** A verification record as one sentence; its rule ids and methods stay in the details below it. */
+function verificationSentence(item: unknown): string {
+  if (item === null || typeof item !== 'object') return String(item);
+  const v = item as Record<string, unknown>;
+  const verdict = v.result === 'match' ? 'matches' : v.result === 'mismatch' ? 'does not match' : 'was compared with';
+  if (v.type === 'matches_input') {
+    const answer = typeof v.input_value_normalized === 'string' ? `: “${v.input_value_normalized}”` : '';
+    return `The value ${verdict} the applicant’s answer${typeof v.field_id === 'string' ? ` (${humanize(v.field_id).toLowerCase()})` : ''}${answer}.`;
+  }
+  return `Checked${typeof v.rule_id === 'string' ? ` by ${humanize(v.rule_id).toLowerCase()}` : ''}${typeof v.result === 'string' ? `: ${humanize(v.result).toLowerCase()}` : ''}.`;
+}
+
 function verificationList(items: readonly unknown[]) {
   return html`<ul class="verification">${items.map((item) => {
     if (item === null || typeof item !== 'object') return html`<li>${String(item)}</li>`;
@@ -117,11 +158,11 @@ export function factList(viewer: DashboardViewer, c: ConsoleCase, selected: stri
             ${blocking.has(f.fact_id) ? tag('Blocking', 'danger') : null}
           </div>
           <dl class="fact__meta">
-            <div><dt>Value</dt><dd class=${f.value === null ? 'muted' : 'fact__value'}>${f.value ?? 'No value'}</dd></div>
+            <div><dt>Value</dt><dd class=${f.value === null ? 'muted' : 'fact__value'} title=${f.value !== null && shownValue(f) !== f.value ? `Stored as ${f.value}` : undefined}>${shownValue(f)}</dd></div>
             ${f.source ? html`<div><dt>Source</dt><dd>${humanize(f.source)}</dd></div>` : null}
-            ${f.anchor_match_quality !== null ? html`<div><dt>Match quality</dt><dd>${f.anchor_match_quality.toFixed(2)}</dd></div>` : null}
+            ${f.anchor_match_quality !== null ? html`<div><dt>Match</dt><dd>${matchWords(f.anchor_match_quality)}</dd></div>` : null}
             ${f.reason_codes.length > 0 ? html`<div><dt>Reason codes</dt><dd>${f.reason_codes.map((r) => html`<code class="code-chip">${r}</code> `)}</dd></div>` : null}
-            ${f.verification_metadata.length > 0 ? html`<div><dt>Verification</dt><dd>${verificationList(f.verification_metadata)}</dd></div>` : null}
+            ${f.verification_metadata.length > 0 ? html`<div class="fact__verification"><dt>Check</dt><dd>${f.verification_metadata.map((item) => html`<p class="small">${verificationSentence(item)}</p>`)}${details('Check details', verificationList(f.verification_metadata))}</dd></div>` : null}
           </dl>
           ${f.evidence.length > 0
             ? html`<a class="fact__show" href=${`${links.href({ fact: f.fact_id, zoom })}#evidence`} aria-current=${isSelected ? 'true' : undefined} data-fact-link="">${isSelected ? 'Showing evidence' : 'Show evidence'}<span class="visually-hidden"> for ${f.fact_label}</span></a>`
