@@ -64,6 +64,9 @@ describeEachStore('dashboard case page and operator actions', (backend, _store, 
     expect(res.body).toMatch(/title="Stored as 2026-06-05">5 June 2026</);
     expect(res.body).toContain('Exact match');
     expect(res.body).toContain('The value does not match the applicant’s answer (full name)');
+    // The applicant's own answers, and beside the fact compared with one of them, both values.
+    expect(res.body).toContain('The applicant’s answers');
+    expect(res.body).toMatch(/Typed: <strong>John Smith<\/strong> · On the document: <strong>Jane Doe<\/strong> · <strong class="tag[^"]*">No match</);
     expect(res.body).toContain('<mark class="quote" id="quote">Jane Doe</mark>');
     // The evidence's box (PDF points, y down) is drawn over the page, inside it.
     const box = /<rect class="evidence-box" x="([\d.]+)" y="([\d.]+)" width="([\d.]+)" height="([\d.]+)"/.exec(res.body);

@@ -12,7 +12,7 @@ import { backLink, button, type ErrorItem } from '../../ui/components.ts';
 import { hiddenInput } from '../../ui/fields.ts';
 import { operatorSessionOf, tenantOf, viewerOf, type DashboardRouteDeps } from '../context.ts';
 import { csrfField, dashboardPage } from '../layout.ts';
-import { caseHeader, caseStatusLine, decisionSection, rejectConfirmationBody, documentsSection, factList, noticeBanner, timelineSection, type CaseFormState } from './case-sections.ts';
+import { applicantAnswersSection, caseHeader, caseStatusLine, decisionSection, rejectConfirmationBody, documentsSection, factList, noticeBanner, timelineSection, type CaseFormState } from './case-sections.ts';
 import { evidenceViewer, parseZoom, registerEvidenceRoutes, type ViewerLinks, type Zoom } from './evidence-viewer.ts';
 
 const caseParams = z.object({ case_id: z.string().min(1).max(100) });
@@ -83,6 +83,7 @@ function casePage(request: FastifyRequest, deps: DashboardRouteDeps, c: ConsoleC
         <div class="review__facts">${factList(viewer, c, c.evidence?.fact.fact_id, links, sel.zoom, form)}</div>
         <div class="review__viewer">${decisionSection(viewer, c, form.decision)}${evidenceViewer(r.case_id, c.evidence, sel.zoom, links)}</div>
       </div>
+      ${applicantAnswersSection(c)}
       <details class="card case-details"><summary class="card__title">Case details</summary>${caseHeader(c, deps.ctx.clock.now())}</details>
       ${documentsSection(viewer, c)}
       ${timelineSection(c)}`,

@@ -167,12 +167,39 @@ export function factList(viewer: DashboardViewer, c: ConsoleCase, selected: stri
           ${f.evidence.length > 0
             ? html`<a class="fact__show" href=${`${links.href({ fact: f.fact_id, zoom })}#evidence`} aria-current=${isSelected ? 'true' : undefined} data-fact-link="">${isSelected ? 'Showing evidence' : 'Show evidence'}<span class="visually-hidden"> for ${f.fact_label}</span></a>`
             : html`<p class="small muted">No document evidence.</p>`}
+          ${typedBeside(c, f)}
           ${applicantChange(c, f)}
           ${correctionHistory(c.corrections[f.fact_id] ?? [])}
           ${correctionForm(viewer, c.record.case_id, f, form.correction, closed)}
         </li>`;
       })}
     </ol>
+  </section>`;
+}
+
+/** An answer as text: an address's parts on one line, anything else as it was given. */
+function answerText(v: unknown): string {
+  if (v === null || v === undefined) return '—';
+  if (typeof v === 'object') return Object.values(v as Record<string, unknown>).filter((x) => x !== null && x !== '').map(String).join(', ');
+  return String(v);
+}
+
+/** "Typed: Jane Doe · On the document: Jane Doe · Match" for a fact compared with one of the applicant's answers. */
+function typedBeside(c: ConsoleCase, f: ConsoleFact) {
+  const check = f.verification_metadata.find((m): m is Record<string, unknown> => m !== null && typeof m === 'object' && typeof (m as Record<string, unknown>).field_id === 'string');
+  if (!check) return null;
+  const typed = c.record.workspace.structured_inputs[check.field_id as string];
+  const verdict = check.result === 'match' ? 'Match' : check.result === 'mismatch' ? 'No match' : null;
+  return html`<p class="small fact__typed" data-typed-beside="">Typed: <strong>${answerText(typed)}</strong> · On the document: <strong>${f.value ?? '—'}</strong>${verdict ? html` · ${verdict === 'Match' ? tag(verdict, 'success') : tag(verdict, 'danger')}` : null}</p>`;
+}
+
+/** The applicant's own answers, which the facts were compared with: shown, not only sent to the API. */
+export function applicantAnswersSection(c: ConsoleCase) {
+  const answers = Object.entries(c.record.workspace.structured_inputs);
+  if (answers.length === 0) return null;
+  return html`<section class="card" aria-labelledby="answers-title">
+    <h2 id="answers-title" class="card__title">The applicant’s answers</h2>
+    ${summaryList(answers.map(([key, value]) => ({ key: humanize(key), value: answerText(value) })))}
   </section>`;
 }
 
