@@ -105,17 +105,19 @@ describeEachBackend('applicant app: the applicant’s language and the finish pa
     return agent.get(`${base}/status`);
   }
 
-  it('finish: the integrator’s external_case_id as the reference, the default next step of a system of record, a button back (never a timed redirect)', async () => {
+  it('finish: the integrator’s external_case_id as the reference, the default next step of a system of record, a button back, and a countdown back that the applicant can stop (no meta refresh)', async () => {
     const { s, agent, base } = await started('address_proof', { locale: 'es', external_case_id: 'LOAN-2026-0042', return_url: 'https://acme.example/back' });
     const done = await submitBill(agent, base);
     expect(done.body).toContain('<h1 class="panel__title">Sus respuestas se han enviado</h1>');
     expect(done.body).toContain('<strong class="mono">LOAN-2026-0042</strong>');
     // The internal id travels only in the return link's query, for the integrator.
-    expect(done.body.replace(/href="[^"]*"/g, '')).not.toContain(s.case_id);
+    expect(done.body.replace(/(href|data-auto-return)="[^"]*"/g, '')).not.toContain(s.case_id);
     expect(done.body).toContain('<h2>Qué pasa ahora</h2>');
     expect(done.body).toContain('Acme Lending se pondrá en contacto con usted si necesita algo más.');
     expect(done.body).toMatch(/<a class="button" href="https:\/\/acme\.example\/back\?session_id=[^"]+" role="button" draggable="false">Volver a Acme Lending<\/a>/);
     expect(done.body).not.toMatch(/http-equiv="refresh"/i);
+    expect(done.body).toContain('Quedarse en esta página');
+    expect(done.body).toContain('Volverá a Acme Lending en 20 segundos.');
   });
 
   it('finish: without an external id, a short reference rather than the internal case id; no return button without a return_url', async () => {
