@@ -14,6 +14,7 @@ import { documentCipher } from './domain/crypto/document-cipher.ts';
 import { caseWebhookEnqueuer } from './domain/webhooks/case-enqueuer.ts';
 import { hasEnabledEndpoint } from './storage/webhooks/endpoints.ts';
 import { pingDatabase } from './storage/database.ts';
+import { createSmtpMailer } from './net/smtp-mailer.ts';
 
 export function createAppContext(deps: Deps, secret: string, rateLimits: RateLimitStore, metrics: Metrics): AppContext {
   const outbound = createOutboundClients(deps.config);
@@ -45,6 +46,7 @@ export function createAppContext(deps: Deps, secret: string, rateLimits: RateLim
     blobs: createDocumentStore({ config: deps.config.documentStore, cipher: documentCipher(secret), logger: deps.logger }),
     extraction: createExtractionPool({ size: deps.config.extractionProcesses, maxRssBytes: deps.config.extractionMemoryMb * 1024 * 1024 }),
     openApi: createOpenApiReader(),
+    mailer: deps.config.mail ? createSmtpMailer(deps.config.mail) : null,
     // Catalog case events write their deliveries in the event's transaction; workers in this
     // process start at once, others hear the NOTIFY the outbox issues.
     enqueueWebhook: caseWebhookEnqueuer(deps, () => wake.notify('webhook-deliveries')),

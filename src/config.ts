@@ -101,6 +101,14 @@ const envSchema = z.object({
   AWS_ACCESS_KEY_ID: z.string().min(1).optional(),
   AWS_SECRET_ACCESS_KEY: z.string().min(1).optional(),
   AWS_SESSION_TOKEN: z.string().min(1).optional(),
+  /**
+   * Unset: invitations are shown to the admin as a link to pass on. Set (smtp://user:pass@host:587,
+   * smtps://…:465): Dossier mails them. Given by the deployment's operator, so not an outbound
+   * address the SSRF policy judges.
+   */
+  SMTP_URL: z.url({ protocol: /^smtps?$/, error: 'SMTP_URL must be smtp://host:port or smtps://host:port' }).optional(),
+  /** The From of Dossier's mail; unset: `Dossier <no-reply@BASE_URL's host>`. */
+  MAIL_FROM: z.string().min(3).max(200).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -136,6 +144,8 @@ export interface Config {
   simulatedSlowReadMs: number;
   /** Where document bytes live: the database, or an S3-compatible bucket (DOCUMENT_STORE). */
   documentStore: DocumentStoreConfig;
+  /** Where Dossier's own mail goes (invitations); null: no mail, links are shown instead. */
+  mail: { smtpUrl: string; from: string } | null;
 }
 
 export type DocumentStoreConfig =
@@ -195,6 +205,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     extractionMemoryMb: e.EXTRACTION_MEMORY_MB,
     simulatedSlowReadMs: e.SIMULATED_SLOW_READ_MS,
     documentStore: documentStoreOf(e),
+    mail: e.SMTP_URL ? { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM ?? `Dossier <no-reply@${new URL(baseUrl).hostname}>` } : null,
   };
 }
 

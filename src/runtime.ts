@@ -70,6 +70,7 @@ export async function openRuntime(config: Config, options: RuntimeOptions): Prom
         await closeOutboundClients(ctx.outbound);
         await ctx.extraction.close();
         ctx.blobs.close();
+        ctx.mailer?.close();
         await database.close();
       },
     };

@@ -1,3 +1,4 @@
+import type { Mailer } from '../ports/mailer.ts';
 import type { Logger } from 'pino';
 import type { Config, Environment } from '../config.ts';
 import type { Metrics } from '../metrics/metrics.ts';
@@ -50,6 +51,8 @@ export interface AppContext extends Deps {
   extraction: ExtractionPool;
   /** Reads OpenAPI documents for the connector import in worker threads with a deadline (jobs/openapi-reader.ts). */
   openApi: OpenApiReader;
+  /** Dossier's own mail (SMTP_URL); null when the deployment has none and links are shown instead. */
+  mailer: Mailer | null;
   /** Whether the database answers (readiness). */
   databaseReachable: () => Promise<boolean>;
   /** Whether the workspace has an enabled webhook endpoint (SELF_SERVE_WEBHOOKS=false refuses sessions then). */

@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 
 /** The type prefixes of our identifiers (style guide: ids say what they are). */
 export type IdPrefix =
-  | 'org' | 'key' | 'case' | 'ct' | 'evt' | 'doc' | 'dlv' | 'ep' | 'ntf' | 'fact' | 'job' | 'op' | 'req' | 'att' | 'ack' | 'fq' | 'fc' | 'ops' | 'con' | 'call';
+  | 'org' | 'key' | 'case' | 'ct' | 'evt' | 'doc' | 'dlv' | 'ep' | 'ntf' | 'fact' | 'job' | 'op' | 'req' | 'att' | 'ack' | 'fq' | 'fc' | 'ops' | 'con' | 'call' | 'inv';
 
 export interface Ids {
   /** A prefixed random id: `case_` + 24 base62 characters (~143 bits). */

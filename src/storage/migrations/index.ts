@@ -18,6 +18,7 @@ import { connectorCallRevisions } from './0019_connector_call_revisions.ts';
 import { factCorrectedBy } from './0021_fact_corrected_by.ts';
 import { documentObjects } from './0022_document_objects.ts';
 import { webhookListeners } from './0023_webhook_listeners.ts';
+import { operatorInvitations } from './0024_operator_invitations.ts';
 
 /** A forward-only schema step. Applied once, in order, inside one transaction. */
 export interface Migration {
@@ -46,4 +47,5 @@ export const MIGRATIONS: readonly Migration[] = [
   factCorrectedBy,
   documentObjects,
   webhookListeners,
+  operatorInvitations,
 ];

@@ -36,8 +36,24 @@ export interface SignInFailuresTable {
   failures: number;
 }
 
+export interface OperatorInvitationsTable {
+  invitation_id: string;
+  org_id: string;
+  email: string;
+  role: OperatorRole;
+  /** SHA-256 of the link's token. */
+  token_hash: string;
+  invited_by: string;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  accepted_at: Timestamp | null;
+  accepted_operator_id: string | null;
+  withdrawn_at: Timestamp | null;
+}
+
 export interface OperatorTables {
   operators: OperatorsTable;
   operator_sessions: OperatorSessionsTable;
   sign_in_failures: SignInFailuresTable;
+  operator_invitations: OperatorInvitationsTable;
 }
