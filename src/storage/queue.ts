@@ -21,25 +21,32 @@ function containing(term: string): string {
 }
 
 /**
- * A case matches a search by an id exactly (each arm served by its own index), or by a part of an
- * external id, of one of the applicant's answers or prefilled values (values only, never the keys:
- * "name" does not match every case), or of a fact's value. The part arms scan the workspace's
- * cases; on PostgreSQL the facts arm is served by the facts' case index.
+ * A case matches a search by an id exactly, or by a part of an external id, of one of the
+ * applicant's answers or prefilled values (values only, never the keys: "name" does not match
+ * every case), or of a fact's value. Written as a union of candidate ids so each arm can use its
+ * own index on PostgreSQL: the primary key and external-id indexes for the exact arms, and the
+ * trigram indexes of migration 0025 for the "part of" arms (the case row's text as a prefilter,
+ * then the values-only check; the facts' lowered value). The embedded database has no pg_trgm
+ * and scans the same arms.
  */
-function matchesSearch(term: string) {
+function matchesSearch(tenant: Tenant, term: string) {
   const like = containing(term);
-  return (eb: ExpressionBuilder<Database, 'cases'>) =>
-    eb.or([
-      eb('case_id', '=', term),
-      eb('external_case_id', '=', term),
-      eb('external_applicant_id', '=', term),
-      eb('external_customer_id', '=', term),
-      sql<boolean>`lower(coalesce(cases.external_case_id, '') || ' ' || coalesce(cases.external_applicant_id, '') || ' ' || coalesce(cases.external_customer_id, '')) like ${like}`,
-      sql<boolean>`exists (select 1 from jsonb_each_text(cases.structured_inputs) v where lower(v.value) like ${like})`,
-      sql<boolean>`exists (select 1 from jsonb_each_text(cases.prefill) v where lower(v.value) like ${like})`,
-      sql<boolean>`exists (select 1 from facts f where f.case_id = cases.case_id and lower(f.value) like ${like})`,
-    ]);
+  return sql<boolean>`cases.case_id in (
+    select c.case_id from cases c where c.org_id = ${tenant.orgId} and c.environment = ${tenant.environment}
+      and (c.case_id = ${term} or c.external_case_id = ${term} or c.external_applicant_id = ${term} or c.external_customer_id = ${term})
+    union
+    select c.case_id from cases c where c.org_id = ${tenant.orgId} and c.environment = ${tenant.environment}
+      and ${CASE_SEARCH_TEXT_OF_C} like ${like}
+      and (lower(coalesce(c.external_case_id, '') || ' ' || coalesce(c.external_applicant_id, '') || ' ' || coalesce(c.external_customer_id, '')) like ${like}
+        or exists (select 1 from jsonb_each_text(c.structured_inputs) v where lower(v.value) like ${like})
+        or exists (select 1 from jsonb_each_text(c.prefill) v where lower(v.value) like ${like}))
+    union
+    select f.case_id from facts f where lower(f.value) like ${like}
+  )`;
 }
+
+/** Migration 0025's indexed expression, on the alias `c` (the planner matches it column for column). */
+const CASE_SEARCH_TEXT_OF_C = sql`lower(coalesce(c.external_case_id, '') || ' ' || coalesce(c.external_applicant_id, '') || ' ' || coalesce(c.external_customer_id, '') || ' ' || coalesce(c.structured_inputs::text, '') || ' ' || coalesce(c.prefill::text, ''))`;
 
 /** Queue rows oldest first (by when the case entered its status), keyset-paged. */
 export async function listQueueRows(db: Executor, f: QueueFilter) {
@@ -51,7 +58,7 @@ export async function listQueueRows(db: Executor, f: QueueFilter) {
   if (f.queueCategory) q = q.where('queue_category', '=', f.queueCategory);
   if (f.runtimeStatus) q = q.where('runtime_status', '=', f.runtimeStatus as never);
   if (f.caseTypeId) q = q.where('case_type_id', '=', f.caseTypeId);
-  if (f.search !== undefined) q = q.where(matchesSearch(f.search));
+  if (f.search !== undefined) q = q.where(matchesSearch(f, f.search));
   if (f.after) {
     const { sortTimestamp, caseId } = f.after;
     q = q.where((eb) => eb.or([eb('status_changed_at', '>', sortTimestamp), eb.and([eb('status_changed_at', '=', sortTimestamp), eb('case_id', '>', caseId)])]));
@@ -67,7 +74,7 @@ export async function countSearchedQueueCategories(db: Executor, tenant: Tenant,
     .select(['queue_category', sql<string>`count(*)`.as('n')])
     .where('org_id', '=', tenant.orgId)
     .where('environment', '=', tenant.environment)
-    .where(matchesSearch(search))
+    .where(matchesSearch(tenant, search))
     .groupBy('queue_category')
     .execute();
   return Object.fromEntries(rows.map((r) => [r.queue_category, Number(r.n)]));

@@ -33,7 +33,11 @@ export default async function setup(project: TestProject) {
   project.provide('pgliteTemplate', templatePath);
 
   const postgresUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-  project.provide('postgresUrl', (await postgresReachable(postgresUrl)) ? postgresUrl : unavailable('PostgreSQL', postgresUrl));
+  const postgres = await postgresReachable(postgresUrl);
+  // Installed once, before test files migrate their own schemas at the same time: two migrations
+  // creating the extension at once would race on its name (migration 0025 then uses it from public).
+  if (postgres) await installTrigramExtension(postgresUrl);
+  project.provide('postgresUrl', postgres ? postgresUrl : unavailable('PostgreSQL', postgresUrl));
   const redisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
   project.provide('redisUrl', (await redisReachable(redisUrl)) ? redisUrl : unavailable('Redis', redisUrl));
 
@@ -44,6 +48,16 @@ function unavailable(what: string, url: string): null {
   if (required) throw new Error(`${what} at ${url} is required under CI=true but is not reachable`);
   process.stderr.write(`warning: ${what} at ${url} is not reachable; its tests are skipped (they are required under CI=true)\n`);
   return null;
+}
+
+async function installTrigramExtension(url: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query('create extension if not exists pg_trgm schema public');
+  } finally {
+    await client.end();
+  }
 }
 
 async function postgresReachable(url: string): Promise<boolean> {

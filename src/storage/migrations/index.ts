@@ -19,6 +19,7 @@ import { factCorrectedBy } from './0021_fact_corrected_by.ts';
 import { documentObjects } from './0022_document_objects.ts';
 import { webhookListeners } from './0023_webhook_listeners.ts';
 import { operatorInvitations } from './0024_operator_invitations.ts';
+import { caseAssignmentAndSearch } from './0025_case_assignment_and_search.ts';
 
 /** A forward-only schema step. Applied once, in order, inside one transaction. */
 export interface Migration {
@@ -48,4 +49,5 @@ export const MIGRATIONS: readonly Migration[] = [
   documentObjects,
   webhookListeners,
   operatorInvitations,
+  caseAssignmentAndSearch,
 ];

@@ -51,6 +51,8 @@ export interface TextInputProps extends FieldBase {
   width?: 'w5' | 'w10' | 'w20' | 'w30';
   prefix?: string | undefined;
   pattern?: string | undefined;
+  /** Shown and sent but not editable (the invited email on the join page, for password managers). */
+  readonly?: boolean;
 }
 
 export function textInput(p: TextInputProps): VNode {
@@ -64,6 +66,7 @@ export function textInput(p: TextInputProps): VNode {
     inputmode=${p.inputmode}
     spellcheck=${p.spellcheck === undefined ? undefined : String(p.spellcheck)}
     pattern=${p.pattern}
+    readonly=${p.readonly ? true : undefined}
     aria-describedby=${describedBy(p)}
     aria-invalid=${p.error ? 'true' : undefined}
   />`;
