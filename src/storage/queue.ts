@@ -41,7 +41,7 @@ function matchesSearch(tenant: Tenant, term: string) {
         or exists (select 1 from jsonb_each_text(c.structured_inputs) v where lower(v.value) like ${like})
         or exists (select 1 from jsonb_each_text(c.prefill) v where lower(v.value) like ${like}))
     union
-    select f.case_id from facts f where lower(f.value) like ${like}
+    select f.case_id from facts f where f.org_id = ${tenant.orgId} and f.environment = ${tenant.environment} and lower(f.value) like ${like}
   )`;
 }
 
