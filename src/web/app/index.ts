@@ -11,12 +11,13 @@ import { APPLICANT_COOKIE, applicantCsrf, applicantLanguage, CSRF_PURPOSE, setAp
 import { registerLanguageChoice } from './language-choice.ts';
 import { appErrorHandler, sendAppError } from './errors.ts';
 import { linkPage } from './link.ts';
-import { registerFormStep } from './step-form.ts';
+import { formStepPage, saveFormStepPage } from './step-form.ts';
 import { registerUploadStep } from './step-upload.ts';
-import { registerSampleDocuments } from './sample-documents.ts';
+import { sampleDocumentPage } from './sample-documents.ts';
 import { checkAnswersPage, submitPage } from './check-answers.ts';
-import { registerStatus } from './status.ts';
-import { registerFollowUps } from './follow-ups.ts';
+import { statusPage } from './status.ts';
+import { statusJsonPage } from './status-json.ts';
+import { answerFollowUpsPage, followUpsPage } from './follow-ups.ts';
 import { registerConfirmExtracted } from './confirm-extracted.ts';
 import { taskListPage } from './task-list.ts';
 import { registerPages } from '../page-route.ts';
@@ -91,12 +92,8 @@ export const applicantFace: FastifyPluginAsync<{ ctx: AppContext; assets: AssetR
   scope.setNotFoundHandler({}, (request, reply) => sendAppError(request, reply, deps, 'not_found'));
 
   assets.register(scope);
-  registerPages(scope, deps, [linkPage, taskListPage, checkAnswersPage, submitPage]);
-  registerFormStep(scope, deps);
+  registerPages(scope, deps, [linkPage, taskListPage, formStepPage, saveFormStepPage, sampleDocumentPage, checkAnswersPage, submitPage, statusPage, statusJsonPage, followUpsPage, answerFollowUpsPage]);
   registerUploadStep(scope, deps);
-  registerSampleDocuments(scope, deps);
-  registerStatus(scope, deps);
-  registerFollowUps(scope, deps);
   registerConfirmExtracted(scope, deps);
 };
 
