@@ -12,13 +12,14 @@ import { registerLanguageChoice } from './language-choice.ts';
 import { appErrorHandler, sendAppError } from './errors.ts';
 import { linkPage } from './link.ts';
 import { formStepPage, saveFormStepPage } from './step-form.ts';
-import { registerUploadStep } from './step-upload.ts';
+import { continueUploadPage, removeFilePage, uploadFilesPage, uploadStepPage } from './step-upload.ts';
 import { sampleDocumentPage } from './sample-documents.ts';
 import { checkAnswersPage, submitPage } from './check-answers.ts';
 import { statusPage } from './status.ts';
 import { statusJsonPage } from './status-json.ts';
 import { answerFollowUpsPage, followUpsPage } from './follow-ups.ts';
-import { registerConfirmExtracted } from './confirm-extracted.ts';
+import { answerConfirmPage, confirmExtractedPage } from './confirm-extracted.ts';
+import { pageImagePage } from './page-image.ts';
 import { taskListPage } from './task-list.ts';
 import { registerPages } from '../page-route.ts';
 
@@ -92,9 +93,26 @@ export const applicantFace: FastifyPluginAsync<{ ctx: AppContext; assets: AssetR
   scope.setNotFoundHandler({}, (request, reply) => sendAppError(request, reply, deps, 'not_found'));
 
   assets.register(scope);
-  registerPages(scope, deps, [linkPage, taskListPage, formStepPage, saveFormStepPage, sampleDocumentPage, checkAnswersPage, submitPage, statusPage, statusJsonPage, followUpsPage, answerFollowUpsPage]);
-  registerUploadStep(scope, deps);
-  registerConfirmExtracted(scope, deps);
+  registerPages(scope, deps, [
+    linkPage,
+    taskListPage,
+    formStepPage,
+    saveFormStepPage,
+    uploadStepPage,
+    continueUploadPage,
+    uploadFilesPage,
+    removeFilePage,
+    sampleDocumentPage,
+    confirmExtractedPage,
+    answerConfirmPage,
+    pageImagePage,
+    checkAnswersPage,
+    submitPage,
+    statusPage,
+    statusJsonPage,
+    followUpsPage,
+    answerFollowUpsPage,
+  ]);
 };
 
 /** The session an `applicant` route's address names (its pages declare `:sessionId`). */
