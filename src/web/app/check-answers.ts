@@ -1,4 +1,3 @@
-import type { FastifyInstance } from 'fastify';
 import { submitIntake } from '../../domain/intake/submit-intake.ts';
 import { html, sendPage } from '../render.ts';
 import { button, summaryList, tag, type ErrorItem, type SummaryRow } from '../ui/components.ts';
@@ -8,6 +7,7 @@ import { answerText } from '../../domain/case-types/field-values.ts';
 import { answerDisplay } from './form-fields.ts';
 import { fileSize } from './step-upload.ts';
 import { appPage, csrfInput } from './layout.ts';
+import { appRoute, sessionParams } from './route.ts';
 
 /** What must still be answered or uploaded before submitting, each linking to its step. */
 function missingItems(deps: AppRouteDeps, a: ApplicantRequest): ErrorItem[] {
@@ -85,14 +85,25 @@ function checkPage(deps: AppRouteDeps, a: ApplicantRequest, missing: ErrorItem[]
  * calls `submitIntake` once. A second submit (double click, back button) finds the session
  * submitted and lands on the status page: the domain refuses to submit twice.
  */
-export function registerCheckAnswers(scope: FastifyInstance, deps: AppRouteDeps): void {
-  scope.get('/s/:sessionId/check', { config: { auth: 'applicant' } }, async (request, reply) => {
+export const checkAnswersPage = appRoute({
+  method: 'GET',
+  url: '/s/:sessionId/check',
+  auth: 'applicant',
+  params: sessionParams,
+  handler: async ({ request, reply, deps }) => {
     const a = applicantOf(request);
     if (a.intake.status !== 'open') return reply.redirect(paths(deps.prefix, a.intake.session_id).status, 303);
     return sendPage(reply, checkPage(deps, a, []));
-  });
+  },
+});
 
-  scope.post('/s/:sessionId/submit', { config: { auth: 'applicant' } }, async (request, reply) => {
+/** POST …/submit: the check page's form; what is still missing shows on the check page again (400). */
+export const submitPage = appRoute({
+  method: 'POST',
+  url: '/s/:sessionId/submit',
+  auth: 'applicant',
+  params: sessionParams,
+  handler: async ({ request, reply, deps }) => {
     const a = applicantOf(request);
     const p = paths(deps.prefix, a.intake.session_id);
     if (a.intake.status !== 'open') return reply.redirect(`${p.status}?already=1`, 303);
@@ -102,5 +113,5 @@ export function registerCheckAnswers(scope: FastifyInstance, deps: AppRouteDeps)
     if (!submitted.ok && submitted.code === 'forbidden') return sendAppError(request, reply, deps, 'forbidden');
     // Already submitted by a request that won the race: the same status page, nothing submitted twice.
     return reply.redirect(submitted.ok ? `${p.status}?sent=1` : `${p.status}?already=1`, 303);
-  });
-}
+  },
+});

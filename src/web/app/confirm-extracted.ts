@@ -1,8 +1,7 @@
-import type { FastifyInstance } from 'fastify';
 import { followUpField } from '../../domain/case-types/answer-rules.ts';
 import type { UploadNode } from '../../domain/case-types/definition.ts';
 import { correctFactsAsApplicant } from '../../domain/intake/applicant-corrections.ts';
-import { readApplicantPageImage, readExtractedForConfirm, type EvidenceCrop, type ExtractedValue } from '../../domain/intake/applicant-confirm.ts';
+import { readExtractedForConfirm, type EvidenceCrop, type ExtractedValue } from '../../domain/intake/applicant-confirm.ts';
 import { formField } from '../face.ts';
 import { html, sendPage } from '../render.ts';
 import { button, buttonLink, type ErrorItem } from '../ui/components.ts';
@@ -14,6 +13,7 @@ import { answerFromEntered, enteredFromBody, fieldControl, type Entered } from '
 import { formatDecimal, formatLongDate, formatMoney } from './formats.ts';
 import { currencyOfMarker } from '../../domain/parsers/money.ts';
 import { appPage, csrfInput } from './layout.ts';
+import { appRoute, returnQuery, stepForm, stepParams } from './route.ts';
 
 /** A value as the applicant reads it: dates and amounts in their locale's own format. */
 function shownValue(v: ExtractedValue, locale: string): string {
@@ -133,24 +133,36 @@ function confirmNode(a: ApplicantRequest, nodeId: string): UploadNode | undefine
  * on, in the applicant's format, with a crop of the page around it, and "Is this right?". A "No"
  * needs the correct value, checked like a follow-up answer and stored as the applicant's
  * correction (`correctFactsAsApplicant`). While the files are still being read the page says so
- * and lets the applicant carry on; the status page asks again later. GET …/documents/{doc}/pages/{n}
- * serves the page images of the applicant's own files, on the session cookie like every page.
+ * and lets the applicant carry on; the status page asks again later. The crops' page images come
+ * from GET …/documents/{doc}/pages/{n} (`page-image.ts`).
  */
-export function registerConfirmExtracted(scope: FastifyInstance, deps: AppRouteDeps): void {
-  scope.get('/s/:sessionId/confirm/:nodeId', { config: { auth: 'applicant' } }, async (request, reply) => {
+export const confirmExtractedPage = appRoute({
+  method: 'GET',
+  url: '/s/:sessionId/confirm/:nodeId',
+  auth: 'applicant',
+  params: stepParams,
+  query: returnQuery,
+  handler: async ({ request, reply, deps, params, query }) => {
     const a = applicantOf(request);
-    const node = confirmNode(a, (request.params as { nodeId: string }).nodeId);
+    const node = confirmNode(a, params.nodeId);
     if (!node) return sendAppError(request, reply, deps, 'not_found');
-    const returnTo = (request.query as { return?: string }).return === 'check' ? 'check' : '';
+    const returnTo = query.return === 'check' ? 'check' : '';
     const read = await readExtractedForConfirm(deps.ctx, { intake: a.intake, node });
     return sendPage(reply, confirmPage(deps, a, { node, values: read.kind === 'reading' ? 'reading' : read.values, answers: {}, entered: {}, errors: [], returnTo }));
-  });
+  },
+});
 
-  scope.post('/s/:sessionId/confirm/:nodeId', { config: { auth: 'applicant' } }, async (request, reply) => {
+export const answerConfirmPage = appRoute({
+  method: 'POST',
+  url: '/s/:sessionId/confirm/:nodeId',
+  auth: 'applicant',
+  params: stepParams,
+  body: stepForm,
+  handler: async ({ request, reply, deps, params, body }) => {
     const a = applicantOf(request);
-    const node = confirmNode(a, (request.params as { nodeId: string }).nodeId);
+    const node = confirmNode(a, params.nodeId);
     if (!node) return sendAppError(request, reply, deps, 'not_found');
-    const returnTo = formField(request.body, 'return') === 'check' ? 'check' : '';
+    const returnTo = body.return === 'check' ? 'check' : '';
     const p = paths(deps.prefix, a.intake.session_id);
     const read = await readExtractedForConfirm(deps.ctx, { intake: a.intake, node });
     if (read.kind === 'reading') return reply.redirect(p.confirm(node.node_id), 303);
@@ -160,10 +172,10 @@ export function registerConfirmExtracted(scope: FastifyInstance, deps: AppRouteD
     const errors: ErrorItem[] = [];
     for (const v of read.values) {
       const id = v.fact.fact_id;
-      const answer = formField(request.body, `confirm-${id}`);
+      const answer = formField(body, `confirm-${id}`);
       answers[id] = answer;
       const field = followUpField(a.intake.definition, id);
-      const typed = enteredFromBody(field, request.body);
+      const typed = enteredFromBody(field, body);
       Object.assign(entered, typed);
       if (answer === 'no') values[id] = answerFromEntered(field, typed);
       else if (answer !== 'yes') errors.push({ href: `confirm-${id}`, text: labelled(a, 'confirm.error_choose', v.fact.label) });
@@ -178,15 +190,5 @@ export function registerConfirmExtracted(scope: FastifyInstance, deps: AppRouteD
     }
     if (errors.length > 0) return sendPage(reply, confirmPage(deps, a, { node, values: read.values, answers, entered, errors, returnTo }), 400);
     return reply.redirect(a.intake.status === 'open' ? afterStep(deps.prefix, a.intake, node, returnTo) : p.status, 303);
-  });
-
-  scope.get('/s/:sessionId/documents/:docId/pages/:page', { config: { auth: 'applicant' } }, async (request, reply) => {
-    const a = applicantOf(request);
-    const { docId, page } = request.params as { docId: string; page: string };
-    const pageIndex = Number(page) - 1;
-    if (!Number.isInteger(pageIndex) || pageIndex < 0) return sendAppError(request, reply, deps, 'not_found');
-    const image = await readApplicantPageImage(deps.ctx, { intake: a.intake, docId, pageIndex });
-    if (!image.ok) return sendAppError(request, reply, deps, 'not_found');
-    return reply.type(image.value.content_type).header('cache-control', 'private, max-age=3600').header('x-content-type-options', 'nosniff').send(image.value.bytes);
-  });
-}
+  },
+});

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
 import { followUpField } from '../../domain/case-types/answer-rules.ts';
 import { answerFollowUps } from '../../domain/intake/follow-ups.ts';
 import { html, sendPage } from '../render.ts';
@@ -8,6 +8,7 @@ import { sendAppError } from './errors.ts';
 import { problemItem } from './answer-problems.ts';
 import { answerFromEntered, enteredFromBody, fieldControl, type Entered } from './form-fields.ts';
 import { appPage, csrfInput } from './layout.ts';
+import { appRoute, sessionParams } from './route.ts';
 
 function followUpPage(deps: AppRouteDeps, a: ApplicantRequest, entered: Entered, errors: ErrorItem[]) {
   const { intake, t, locale } = a;
@@ -43,21 +44,35 @@ function followUpPage(deps: AppRouteDeps, a: ApplicantRequest, entered: Entered,
  * one question per fact, labelled with the fact's label and saying which document was read.
  * Answers go through `answerFollowUps`, which runs the gates again once none is left open.
  */
-export function registerFollowUps(scope: FastifyInstance, deps: AppRouteDeps): void {
-  scope.get('/s/:sessionId/follow-ups', { config: { auth: 'applicant' } }, async (request, reply) => {
+export const followUpsPage = appRoute({
+  method: 'GET',
+  url: '/s/:sessionId/follow-ups',
+  auth: 'applicant',
+  params: sessionParams,
+  handler: async ({ request, reply, deps }) => {
     const a = applicantOf(request);
     if (a.intake.status !== 'submitted' || a.intake.follow_ups.length === 0) return reply.redirect(resumePath(deps.prefix, a.intake), 303);
     return sendPage(reply, followUpPage(deps, a, {}, []));
-  });
+  },
+});
 
-  scope.post('/s/:sessionId/follow-ups', { config: { auth: 'applicant' } }, async (request, reply) => {
+/** The answers' form: one field per open question, named by its fact (read by `enteredFromBody`). */
+const followUpAnswers = z.looseObject({});
+
+export const answerFollowUpsPage = appRoute({
+  method: 'POST',
+  url: '/s/:sessionId/follow-ups',
+  auth: 'applicant',
+  params: sessionParams,
+  body: followUpAnswers,
+  handler: async ({ request, reply, deps, body }) => {
     const a = applicantOf(request);
     if (a.intake.status !== 'submitted' || a.intake.follow_ups.length === 0) return reply.redirect(resumePath(deps.prefix, a.intake), 303);
     const entered: Entered = {};
     const answers: Record<string, unknown> = {};
     const fields = a.intake.follow_ups.map((q) => followUpField(a.intake.definition, q.fact_id));
     for (const field of fields) {
-      const typed = enteredFromBody(field, request.body);
+      const typed = enteredFromBody(field, body);
       Object.assign(entered, typed);
       answers[field.field_id] = answerFromEntered(field, typed);
     }
@@ -68,5 +83,5 @@ export function registerFollowUps(scope: FastifyInstance, deps: AppRouteDeps): v
     }
     if (!answered.ok && answered.code === 'forbidden') return sendAppError(request, reply, deps, 'forbidden');
     return reply.redirect(`${paths(deps.prefix, a.intake.session_id).status}?sent=1`, 303);
-  });
-}
+  },
+});

@@ -1,5 +1,6 @@
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { z } from 'zod';
 import type { AppContext } from '../../domain/deps.ts';
 import { consumeRateLimit } from '../../domain/rate-limit/rate-limit.ts';
 import { loadApplicantIntake, MAX_DOCUMENT_BYTES } from '../../domain/intake/applicant-intake.ts';
@@ -9,15 +10,18 @@ import { formField } from '../face.ts';
 import { APPLICANT_COOKIE, applicantCsrf, applicantLanguage, CSRF_PURPOSE, setApplicantCookie, type AppRouteDeps } from './context.ts';
 import { registerLanguageChoice } from './language-choice.ts';
 import { appErrorHandler, sendAppError } from './errors.ts';
-import { registerLink } from './link.ts';
-import { registerFormStep } from './step-form.ts';
-import { registerUploadStep } from './step-upload.ts';
-import { registerSampleDocuments } from './sample-documents.ts';
-import { registerCheckAnswers } from './check-answers.ts';
-import { registerStatus } from './status.ts';
-import { registerFollowUps } from './follow-ups.ts';
-import { registerConfirmExtracted } from './confirm-extracted.ts';
-import { registerTaskList } from './task-list.ts';
+import { linkPage } from './link.ts';
+import { formStepPage, saveFormStepPage } from './step-form.ts';
+import { continueUploadPage, removeFilePage, uploadFilesPage, uploadStepPage } from './step-upload.ts';
+import { sampleDocumentPage } from './sample-documents.ts';
+import { checkAnswersPage, submitPage } from './check-answers.ts';
+import { statusPage } from './status.ts';
+import { statusJsonPage } from './status-json.ts';
+import { answerFollowUpsPage, followUpsPage } from './follow-ups.ts';
+import { answerConfirmPage, confirmExtractedPage } from './confirm-extracted.ts';
+import { pageImagePage } from './page-image.ts';
+import { taskListPage } from './task-list.ts';
+import { registerPages } from '../page-route.ts';
 
 /** Writes one applicant may make per minute: generous for a person, a wall for a script. */
 export const APPLICANT_WRITES_PER_MINUTE = 60;
@@ -48,7 +52,7 @@ export const applicantFace: FastifyPluginAsync<{ ctx: AppContext; assets: AssetR
 
   scope.addHook('onRequest', async (request, reply) => {
     if (request.routeOptions.config.auth !== 'applicant') return;
-    const sessionId = (request.params as { sessionId?: string }).sessionId ?? '';
+    const sessionId = SessionAddress.safeParse(request.params).data?.sessionId ?? '';
     const token = tokenOf(request);
     if (!token) return sendAppError(request, reply, deps, 'forbidden');
     const loaded = await loadApplicantIntake(ctx, { sessionId, token });
@@ -89,20 +93,37 @@ export const applicantFace: FastifyPluginAsync<{ ctx: AppContext; assets: AssetR
   scope.setNotFoundHandler({}, (request, reply) => sendAppError(request, reply, deps, 'not_found'));
 
   assets.register(scope);
-  registerLink(scope, deps);
-  registerTaskList(scope, deps);
-  registerFormStep(scope, deps);
-  registerUploadStep(scope, deps);
-  registerSampleDocuments(scope, deps);
-  registerCheckAnswers(scope, deps);
-  registerStatus(scope, deps);
-  registerFollowUps(scope, deps);
-  registerConfirmExtracted(scope, deps);
+  registerPages(scope, deps, [
+    linkPage,
+    taskListPage,
+    formStepPage,
+    saveFormStepPage,
+    uploadStepPage,
+    continueUploadPage,
+    uploadFilesPage,
+    removeFilePage,
+    sampleDocumentPage,
+    confirmExtractedPage,
+    answerConfirmPage,
+    pageImagePage,
+    checkAnswersPage,
+    submitPage,
+    statusPage,
+    statusJsonPage,
+    followUpsPage,
+    answerFollowUpsPage,
+  ]);
 };
+
+/** The session an `applicant` route's address names (its pages declare `:sessionId`). */
+const SessionAddress = z.object({ sessionId: z.string().optional() });
+
+/** The link's `?token=`: a text, not empty. */
+const LinkToken = z.object({ token: z.string().min(1) });
 
 /** The link's token on the first visit (GET of the session address), else the session cookie. */
 function tokenOf(request: FastifyRequest): string | undefined {
-  const query = request.query as { token?: unknown } | undefined;
-  if (request.method === 'GET' && typeof query?.token === 'string' && query.token !== '') return query.token;
+  const link = LinkToken.safeParse(request.query);
+  if (request.method === 'GET' && link.success) return link.data.token;
   return request.cookies[APPLICANT_COOKIE];
 }

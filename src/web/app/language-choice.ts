@@ -1,14 +1,18 @@
 import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
 import { cookieBase } from '../face.ts';
 import { supported } from '../i18n/index.ts';
 import type { AppRouteDeps } from './context.ts';
 import { LANGUAGE_COOKIE } from './language.ts';
 
+/** `?lang=`: whatever was sent (a repeated or unknown value still leaves the address, unremembered). */
+const LanguageQuery = z.object({ lang: z.unknown().optional() });
+
 /** GET …?lang=xx on any session page: remember the choice, then show the same page without the parameter. */
 export function registerLanguageChoice(scope: FastifyInstance, deps: AppRouteDeps): void {
   scope.addHook('preHandler', async (request, reply) => {
     if (request.method !== 'GET' || !request.applicant) return;
-    const lang = (request.query as { lang?: unknown } | undefined)?.lang;
+    const lang = LanguageQuery.safeParse(request.query).data?.lang;
     if (lang === undefined) return;
     const locale = typeof lang === 'string' ? supported(lang) : undefined;
     if (locale && locale === lang) {

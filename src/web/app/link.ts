@@ -1,5 +1,5 @@
-import type { FastifyInstance } from 'fastify';
-import { applicantOf, resumePath, type AppRouteDeps } from './context.ts';
+import { applicantOf, resumePath } from './context.ts';
+import { appRoute, sessionParams } from './route.ts';
 
 /**
  * GET {app_url}/s/{session_id}: the signed link. The access hook has already checked the token
@@ -7,9 +7,13 @@ import { applicantOf, resumePath, type AppRouteDeps } from './context.ts';
  * sent on to where they left off — the first unfinished step, the check page, or, once
  * submitted, the status or follow-up page. Any browser with the link resumes the same way.
  */
-export function registerLink(scope: FastifyInstance, deps: AppRouteDeps): void {
-  scope.get('/s/:sessionId', { config: { auth: 'applicant' } }, async (request, reply) => {
+export const linkPage = appRoute({
+  method: 'GET',
+  url: '/s/:sessionId',
+  auth: 'applicant',
+  params: sessionParams,
+  handler: async ({ request, reply, deps }) => {
     const { intake } = applicantOf(request);
     return reply.redirect(resumePath(deps.prefix, intake), 303);
-  });
-}
+  },
+});

@@ -1,27 +1,33 @@
-import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
 import type { UploadNode } from '../../domain/case-types/definition.ts';
-import { availableOutcomes } from '../../domain/samples/sample-plan.ts';
 import { uploadSampleDocument } from '../../domain/samples/applicant-sample.ts';
 import { SAMPLE_OUTCOMES, type SampleOutcome } from '../../domain/samples/sample-url.ts';
-import { formField } from '../face.ts';
-import { html, sendPage } from '../render.ts';
-import { CSRF_FIELD } from '../csrf.ts';
-import { applicantOf, labelParams, paths, type AppRouteDeps, type ApplicantRequest } from './context.ts';
+import { formText } from '../page-route.ts';
+import { sendPage } from '../render.ts';
+import { applicantOf, labelParams, paths } from './context.ts';
 import { sendAppError } from './errors.ts';
 import { uploadPage } from './step-upload.ts';
+import { appRoute, stepParams } from './route.ts';
+
+/** The sample form: the document kind it is for and the outcome chosen (unknown ones fall back). */
+const sampleForm = z.object({ kind: formText, outcome: formText });
 
 /** POST …/upload/:nodeId/sample: draws the chosen sample and uploads it; refusals show on the upload page as a file's would. */
-export function registerSampleDocuments(scope: FastifyInstance, deps: AppRouteDeps): void {
-  scope.post('/s/:sessionId/upload/:nodeId/sample', { config: { auth: 'applicant' } }, async (request, reply) => {
+export const sampleDocumentPage = appRoute({
+  method: 'POST',
+  url: '/s/:sessionId/upload/:nodeId/sample',
+  auth: 'applicant',
+  params: stepParams,
+  body: sampleForm,
+  handler: async ({ request, reply, deps, params, body }) => {
     const a = applicantOf(request);
     const p = paths(deps.prefix, a.intake.session_id);
     if (a.intake.status !== 'open') return reply.redirect(p.status, 303);
-    const nodeId = (request.params as { nodeId: string }).nodeId;
-    const node = a.intake.definition.workflow.nodes.find((n): n is UploadNode => n.type === 'upload' && n.node_id === nodeId);
+    const node = a.intake.definition.workflow.nodes.find((n): n is UploadNode => n.type === 'upload' && n.node_id === params.nodeId);
     // A live session has no samples: the route is as absent as any unknown address.
     if (!node || a.intake.environment !== 'test') return sendAppError(request, reply, deps, 'not_found');
-    const kind = node.documents.find((k) => k.document_kind === formField(request.body, 'kind')) ?? node.documents[0]!;
-    const chosen = formField(request.body, 'outcome');
+    const kind = node.documents.find((k) => k.document_kind === body.kind) ?? node.documents[0]!;
+    const chosen = body.outcome;
     const outcome: SampleOutcome = (SAMPLE_OUTCOMES as readonly string[]).includes(chosen) ? (chosen as SampleOutcome) : 'all_facts';
     const uploaded = await uploadSampleDocument(deps.ctx, { ...a.proof, documentKind: kind.document_kind, outcome, traceId: String(request.id) });
     if (!uploaded.ok) return uploaded.code === 'forbidden' ? sendAppError(request, reply, deps, 'forbidden') : sendAppError(request, reply, deps, 'not_found');
@@ -31,5 +37,5 @@ export function registerSampleDocuments(scope: FastifyInstance, deps: AppRouteDe
       return sendPage(reply, uploadPage(deps, a, { node, errors: [{ href: `sample-${kind.document_kind}`, text }] }), 409);
     }
     return reply.redirect(`${p.step(node)}?added=${encodeURIComponent(uploaded.value.doc_id)}`, 303);
-  });
-}
+  },
+});

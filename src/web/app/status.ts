@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
 import { applicantReference } from '../../domain/cases/applicant-reference.ts';
 import type { ApplicantIntake } from '../../domain/intake/applicant-intake.ts';
 import { html, sendPage } from '../render.ts';
@@ -6,6 +6,8 @@ import { buttonLink, notification } from '../ui/components.ts';
 import { applicantOf, paths, resumePath, type AppRouteDeps, type ApplicantRequest } from './context.ts';
 import { appPage } from './layout.ts';
 import type { Translate } from '../i18n/index.ts';
+import { queryText } from '../page-route.ts';
+import { appRoute, sessionParams } from './route.ts';
 
 export type Stage = 'open' | 'processing' | 'follow_up' | 'done';
 
@@ -37,14 +39,6 @@ export function whatHappensNext(a: Pick<ApplicantRequest, 'intake' | 't' | 'text
   return a.t(`status.next.${a.intake.definition.operating_mode}`, { org: a.intake.org_name });
 }
 
-/**
- * GET …/status after submitting: "We're reading your documents" while processing (the script
- * polls …/status.json and swaps the content when the stage changes; without it, "Check again"
- * reloads), then the finish page, or the follow-up questions. The finish page says the answers
- * were sent, never "All done": the case may wait for a reviewer. It gives the applicant's
- * reference, what happens next, and, with a return_url, a "Return to …" button shown as soon as
- * reading is done, with a countdown back there that "Stay on this page" stops (WCAG 2.2.1).
- */
 /** Seconds before the finish page returns to `return_url` by itself; "Stay on this page" stops it. */
 const AUTO_RETURN_SECONDS = 20;
 
@@ -63,17 +57,33 @@ function autoReturn(back: string, org: string, t: Translate, startNow: boolean) 
   </p>`;
 }
 
-export function registerStatus(scope: FastifyInstance, deps: AppRouteDeps): void {
-  scope.get('/s/:sessionId/status', { config: { auth: 'applicant' } }, async (request, reply) => {
+/** `?already=1` (a second submit) and `?sent=1` (just sent) from the posts that lead here. */
+const statusQuery = z.object({ already: queryText, sent: queryText });
+
+/**
+ * GET …/status after submitting: "We're reading your documents" while processing (the script
+ * polls …/status.json and swaps the content when the stage changes; without it, "Check again"
+ * reloads), then the finish page, or the follow-up questions. The finish page says the answers
+ * were sent, never "All done": the case may wait for a reviewer. It gives the applicant's
+ * reference, what happens next, and, with a return_url, a "Return to …" button shown as soon as
+ * reading is done, with a countdown back there that "Stay on this page" stops (WCAG 2.2.1).
+ */
+export const statusPage = appRoute({
+  method: 'GET',
+  url: '/s/:sessionId/status',
+  auth: 'applicant',
+  params: sessionParams,
+  query: statusQuery,
+  handler: async ({ request, reply, deps, query }) => {
     const a = applicantOf(request);
     const { intake, t, locale } = a;
     const p = paths(deps.prefix, intake.session_id);
     const stage = stageOf(intake);
     if (stage === 'open') return reply.redirect(resumePath(deps.prefix, intake), 303);
     if (stage === 'follow_up') return reply.redirect(p.followUps, 303);
-    const already = (request.query as { already?: string }).already === '1';
+    const already = query.already === '1';
     // Just sent (from the submit or the follow-up answers): the return countdown may start on load.
-    const justSent = (request.query as { sent?: string }).sent === '1';
+    const justSent = query.sent === '1';
     const back = returnLink(intake);
     const title = stage === 'done' ? t('status.sent.title') : t('status.processing.title');
     return sendPage(
@@ -106,10 +116,5 @@ export function registerStatus(scope: FastifyInstance, deps: AppRouteDeps): void
           </div>`,
       }),
     );
-  });
-
-  scope.get('/s/:sessionId/status.json', { config: { auth: 'applicant' } }, async (request, reply) => {
-    const { intake } = applicantOf(request);
-    return reply.header('cache-control', 'no-store').send({ stage: stageOf(intake) });
-  });
-}
+  },
+});

@@ -1,7 +1,6 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyReply } from 'fastify';
 import type { FormNode } from '../../domain/case-types/definition.ts';
 import { saveFormAnswers } from '../../domain/intake/submit-intake.ts';
-import { formField } from '../face.ts';
 import { html, sendPage } from '../render.ts';
 import { button, type ErrorItem } from '../ui/components.ts';
 import { hiddenInput } from '../ui/fields.ts';
@@ -11,6 +10,7 @@ import { problemItem } from './answer-problems.ts';
 import { answerFromEntered, enteredFromAnswer, enteredFromBody, fieldControl, type Entered } from './form-fields.ts';
 import { formatDateTime } from './formats.ts';
 import { appPage, csrfInput } from './layout.ts';
+import { appRoute, returnQuery, stepForm, stepParams } from './route.ts';
 
 interface FormView {
   node: FormNode;
@@ -52,35 +52,48 @@ function formNode(a: ApplicantRequest, nodeId: string): FormNode | undefined {
   return node?.type === 'form' ? node : undefined;
 }
 
+/** A closed session's pages give way to its status page. */
+const closed = (reply: FastifyReply, deps: AppRouteDeps, a: ApplicantRequest) => reply.redirect(paths(deps.prefix, a.intake.session_id).status, 303);
+
 /**
  * GET and POST …/form/{node_id}: one page per form node, its title as the heading. Fields are
  * pre-filled from the session's prefill and whatever was saved; "Continue" hands what was typed
  * to `saveFormAnswers`, whose rules decide; a refusal re-shows everything typed with an error
  * summary in the applicant's words, else the page moves on (back to the check page when the applicant came from a Change link).
  */
-export function registerFormStep(scope: FastifyInstance, deps: AppRouteDeps): void {
-  const closed = (reply: FastifyReply, a: ApplicantRequest) => reply.redirect(paths(deps.prefix, a.intake.session_id).status, 303);
-
-  scope.get('/s/:sessionId/form/:nodeId', { config: { auth: 'applicant' } }, async (request, reply) => {
+export const formStepPage = appRoute({
+  method: 'GET',
+  url: '/s/:sessionId/form/:nodeId',
+  auth: 'applicant',
+  params: stepParams,
+  query: returnQuery,
+  handler: async ({ request, reply, deps, params, query }) => {
     const a = applicantOf(request);
-    if (a.intake.status !== 'open') return closed(reply, a);
-    const node = formNode(a, (request.params as { nodeId: string }).nodeId);
+    if (a.intake.status !== 'open') return closed(reply, deps, a);
+    const node = formNode(a, params.nodeId);
     if (!node) return sendAppError(request, reply, deps, 'not_found');
     const entered = Object.assign({}, ...node.fields.map((f) => enteredFromAnswer(f, a.intake.answers[f.field_id]))) as Entered;
-    const returnTo = (request.query as { return?: string }).return === 'check' ? 'check' : '';
+    const returnTo = query.return === 'check' ? 'check' : '';
     return sendPage(reply, formPage(deps, a, { node, entered, errors: [], returnTo }));
-  });
+  },
+});
 
-  scope.post('/s/:sessionId/form/:nodeId', { config: { auth: 'applicant' } }, async (request, reply) => {
+export const saveFormStepPage = appRoute({
+  method: 'POST',
+  url: '/s/:sessionId/form/:nodeId',
+  auth: 'applicant',
+  params: stepParams,
+  body: stepForm,
+  handler: async ({ request, reply, deps, params, body }) => {
     const a = applicantOf(request);
-    if (a.intake.status !== 'open') return closed(reply, a);
-    const node = formNode(a, (request.params as { nodeId: string }).nodeId);
+    if (a.intake.status !== 'open') return closed(reply, deps, a);
+    const node = formNode(a, params.nodeId);
     if (!node) return sendAppError(request, reply, deps, 'not_found');
-    const returnTo = formField(request.body, 'return') === 'check' ? 'check' : '';
+    const returnTo = body.return === 'check' ? 'check' : '';
     const entered: Entered = {};
     const answers: Record<string, unknown> = {};
     for (const field of node.fields) {
-      const typed = enteredFromBody(field, request.body);
+      const typed = enteredFromBody(field, body);
       Object.assign(entered, typed);
       answers[field.field_id] = answerFromEntered(field, typed);
     }
@@ -89,7 +102,7 @@ export function registerFormStep(scope: FastifyInstance, deps: AppRouteDeps): vo
       const errors = saved.problems.map((p) => problemItem(node.fields.find((f) => f.field_id === p.field_id)!, p, a));
       return sendPage(reply, formPage(deps, a, { node, entered, errors, returnTo }), 400);
     }
-    if (!saved.ok) return saved.code === 'forbidden' ? sendAppError(request, reply, deps, 'forbidden') : closed(reply, a);
+    if (!saved.ok) return saved.code === 'forbidden' ? sendAppError(request, reply, deps, 'forbidden') : closed(reply, deps, a);
     return reply.redirect(afterStep(deps.prefix, a.intake, node, returnTo), 303);
-  });
-}
+  },
+});

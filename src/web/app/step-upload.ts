@@ -1,8 +1,9 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
 import type { UploadNode } from '../../domain/case-types/definition.ts';
 import { loadApplicantIntake, removeApplicantDocument, uploadApplicantDocument, type ApplicantDocument, type UploadProblem } from '../../domain/intake/applicant-intake.ts';
 import { CSRF_FIELD, csrfMatches } from '../csrf.ts';
-import { formField } from '../face.ts';
+import { formText, queryText } from '../page-route.ts';
 import type { Translate } from '../i18n/index.ts';
 import { html, sendPage } from '../render.ts';
 import { button, notification, tag, type ErrorItem } from '../ui/components.ts';
@@ -12,6 +13,7 @@ import { formatOneDecimal } from './formats.ts';
 import { sendAppError } from './errors.ts';
 import { appPage, csrfInput } from './layout.ts';
 import { sampleControls, sampleForms } from './sample-controls.ts';
+import { appRoute, stepParams } from './route.ts';
 
 type Kind = UploadNode['documents'][number];
 
@@ -257,6 +259,74 @@ function wantsJson(request: FastifyRequest): boolean {
   return String(request.headers.accept ?? '').startsWith('application/json');
 }
 
+/** A closed session's pages give way to its status page. */
+const closed = (reply: FastifyReply, deps: AppRouteDeps, a: ApplicantRequest) => reply.redirect(paths(deps.prefix, a.intake.session_id).status, 303);
+
+/** The intake as it is now, after this request's own uploads. */
+async function fresh(deps: AppRouteDeps, a: ApplicantRequest): Promise<ApplicantRequest> {
+  const loaded = await loadApplicantIntake(deps.ctx, a.proof);
+  // The pinned definition never changes: keep the one already in the applicant's language.
+  return loaded.ok ? { ...a, intake: { ...loaded.value, definition: a.intake.definition } } : a;
+}
+
+/**
+ * Stores every chosen file, one after another, and stops at the first refusal: files stored
+ * before it stay (a chosen file is never lost), the refusal is shown at the control it came from.
+ */
+async function storeChosen(deps: AppRouteDeps, request: FastifyRequest, a: ApplicantRequest, node: UploadNode, read: ReadUpload): Promise<Stored> {
+  const uploaded: Stored['uploaded'] = [];
+  // A replacement's errors show on its own file input, beside the file it replaces.
+  const replaced = a.intake.documents.find((d) => d.doc_id === read.fields.replaces && d.status === 'failed');
+  for (const file of read.files) {
+    const kind = node.documents.find((k) => k.document_kind === file.kind) ?? node.documents[0]!;
+    const at = replaced ? `replace-${replaced.doc_id}` : `file-${kind.document_kind}`;
+    const refused = (problem: UploadError): Stored => ({ uploaded, refusal: { kind, problem, at, field: file.field } });
+    if (file.truncated) return refused('too_big');
+    let outcome;
+    try {
+      outcome = await uploadApplicantDocument(deps.ctx, { ...a.proof, documentKind: kind.document_kind, filename: file.filename, bytes: new Uint8Array(file.bytes), traceId: String(request.id), replaces: replaced?.doc_id });
+    } catch (err) {
+      request.log.error({ err }, 'applicant upload failed');
+      return refused('failed');
+    }
+    if (!outcome.ok) return outcome.code === 'forbidden' ? { uploaded, forbidden: true } : refused('failed');
+    if (outcome.value.kind === 'refused') return outcome.value.problem === 'closed' ? { uploaded, closed: true } : refused(outcome.value.problem);
+    uploaded.push({ docId: outcome.value.doc_id, filename: file.filename, bytes: file.bytes.byteLength, kind: kind.document_kind });
+  }
+  return { uploaded };
+}
+
+/**
+ * The multipart body of either post: its token first, whatever else is wrong with the request
+ * (a forged post learns nothing, not even whether the step exists), then the step, then storing.
+ * A reply when it cannot go on.
+ */
+async function readAndStore(deps: AppRouteDeps, request: FastifyRequest, reply: FastifyReply, a: ApplicantRequest, nodeId: string): Promise<{ read: ReadUpload; stored: Stored; node: UploadNode } | FastifyReply> {
+  const read = await readUpload(request, a, uploadNode(a, nodeId), deps.ctx.secret);
+  if (!read.csrfOk) return sendAppError(request, reply, deps, 'csrf');
+  if (a.intake.status !== 'open') return closed(reply, deps, a);
+  const node = uploadNode(a, nodeId);
+  if (!node) return sendAppError(request, reply, deps, 'not_found');
+  if (read.failed !== undefined) {
+    request.log.info({ err: read.failed }, 'applicant upload could not be read');
+    return refuse(deps, request, reply, a, node, { kind: node.documents[0]!, problem: 'unreadable', at: `file-${node.documents[0]!.document_kind}` });
+  }
+  const stored = await storeChosen(deps, request, a, node, read);
+  if (stored.forbidden) return sendAppError(request, reply, deps, 'forbidden');
+  if (stored.closed) return closed(reply, deps, a);
+  if (stored.refusal) return refuse(deps, request, reply, await fresh(deps, a), node, stored.refusal, read.fields.return);
+  return { read, stored, node };
+}
+
+function refuse(deps: AppRouteDeps, request: FastifyRequest, reply: FastifyReply, a: ApplicantRequest, node: UploadNode, r: Refusal, returnTo?: string) {
+  const text = uploadErrorText(r.problem, r.kind, a);
+  if (wantsJson(request)) return reply.code(STATUS_OF[r.problem]).header('cache-control', 'no-store').send({ ok: false, problem: r.problem, message: text, field: r.field ?? r.at });
+  return sendPage(reply, uploadPage(deps, a, { node, errors: [{ href: r.at, text }], returnTo: returnTo === 'check' ? 'check' : '' }), STATUS_OF[r.problem]);
+}
+
+/** `?added=<doc_id>` and `?removed=1` from the posts that come back here, `?return=check` from a Change link. */
+const uploadQuery = z.object({ added: queryText, removed: queryText, return: queryText });
+
 /**
  * The upload step: GET shows each document kind's file and camera inputs and the files so far;
  * POST …/files takes one file (multipart, streamed, ≤ 20 MB), POST …/remove erases one, POST
@@ -264,80 +334,34 @@ function wantsJson(request: FastifyRequest): boolean {
  * message. With `Accept: application/json` (the page's script) the same posts answer JSON, so
  * drag-and-drop and progress bars need no second set of rules.
  */
-export function registerUploadStep(scope: FastifyInstance, deps: AppRouteDeps): void {
-  const closed = (reply: FastifyReply, a: ApplicantRequest) => reply.redirect(paths(deps.prefix, a.intake.session_id).status, 303);
-  const nodeOf = (request: FastifyRequest) => uploadNode(applicantOf(request), (request.params as { nodeId: string }).nodeId);
-  /** The intake as it is now, after this request's own uploads. */
-  const fresh = async (a: ApplicantRequest): Promise<ApplicantRequest> => {
-    const loaded = await loadApplicantIntake(deps.ctx, a.proof);
-    // The pinned definition never changes: keep the one already in the applicant's language.
-    return loaded.ok ? { ...a, intake: { ...loaded.value, definition: a.intake.definition } } : a;
-  };
-
-  scope.get('/s/:sessionId/upload/:nodeId', { config: { auth: 'applicant' } }, async (request, reply) => {
+export const uploadStepPage = appRoute({
+  method: 'GET',
+  url: '/s/:sessionId/upload/:nodeId',
+  auth: 'applicant',
+  params: stepParams,
+  query: uploadQuery,
+  handler: async ({ request, reply, deps, params, query }) => {
     const a = applicantOf(request);
-    if (a.intake.status !== 'open') return closed(reply, a);
-    const node = nodeOf(request);
+    if (a.intake.status !== 'open') return closed(reply, deps, a);
+    const node = uploadNode(a, params.nodeId);
     if (!node) return sendAppError(request, reply, deps, 'not_found');
-    const query = request.query as { added?: string; removed?: string; return?: string };
     const added = query.added ? a.intake.documents.find((d) => d.doc_id === query.added) : undefined;
     const notice = added ? a.t('upload.added', { file: added.filename ?? '' }) : query.removed ? a.t('upload.removed') : undefined;
     return sendPage(reply, uploadPage(deps, a, { node, errors: [], notice, returnTo: query.return === 'check' ? 'check' : '' }));
-  });
+  },
+});
 
-  /**
-   * Stores every chosen file, one after another, and stops at the first refusal: files stored
-   * before it stay (a chosen file is never lost), the refusal is shown at the control it came from.
-   */
-  const storeChosen = async (request: FastifyRequest, a: ApplicantRequest, node: UploadNode, read: ReadUpload): Promise<Stored> => {
-    const uploaded: Stored['uploaded'] = [];
-    // A replacement's errors show on its own file input, beside the file it replaces.
-    const replaced = a.intake.documents.find((d) => d.doc_id === read.fields.replaces && d.status === 'failed');
-    for (const file of read.files) {
-      const kind = node.documents.find((k) => k.document_kind === file.kind) ?? node.documents[0]!;
-      const at = replaced ? `replace-${replaced.doc_id}` : `file-${kind.document_kind}`;
-      const refused = (problem: UploadError): Stored => ({ uploaded, refusal: { kind, problem, at, field: file.field } });
-      if (file.truncated) return refused('too_big');
-      let outcome;
-      try {
-        outcome = await uploadApplicantDocument(deps.ctx, { ...a.proof, documentKind: kind.document_kind, filename: file.filename, bytes: new Uint8Array(file.bytes), traceId: String(request.id), replaces: replaced?.doc_id });
-      } catch (err) {
-        request.log.error({ err }, 'applicant upload failed');
-        return refused('failed');
-      }
-      if (!outcome.ok) return outcome.code === 'forbidden' ? { uploaded, forbidden: true } : refused('failed');
-      if (outcome.value.kind === 'refused') return outcome.value.problem === 'closed' ? { uploaded, closed: true } : refused(outcome.value.problem);
-      uploaded.push({ docId: outcome.value.doc_id, filename: file.filename, bytes: file.bytes.byteLength, kind: kind.document_kind });
-    }
-    return { uploaded };
-  };
-
-  /** The multipart body of either post, read and stored; a reply when it cannot go on. */
-  /**
-   * The multipart body of either post: its token first, whatever else is wrong with the request
-   * (a forged post learns nothing, not even whether the step exists), then the step, then storing.
-   */
-  const readAndStore = async (request: FastifyRequest, reply: FastifyReply, a: ApplicantRequest): Promise<{ read: ReadUpload; stored: Stored; node: UploadNode } | FastifyReply> => {
-    const read = await readUpload(request, a, nodeOf(request), deps.ctx.secret);
-    if (!read.csrfOk) return sendAppError(request, reply, deps, 'csrf');
-    if (a.intake.status !== 'open') return closed(reply, a);
-    const node = nodeOf(request);
-    if (!node) return sendAppError(request, reply, deps, 'not_found');
-    if (read.failed !== undefined) {
-      request.log.info({ err: read.failed }, 'applicant upload could not be read');
-      return refuse(request, reply, a, node, { kind: node.documents[0]!, problem: 'unreadable', at: `file-${node.documents[0]!.document_kind}` });
-    }
-    const stored = await storeChosen(request, a, node, read);
-    if (stored.forbidden) return sendAppError(request, reply, deps, 'forbidden');
-    if (stored.closed) return closed(reply, a);
-    if (stored.refusal) return refuse(request, reply, await fresh(a), node, stored.refusal, read.fields.return);
-    return { read, stored, node };
-  };
-
-  scope.post('/s/:sessionId/upload/:nodeId/files', { config: { auth: 'applicant', csrfInStream: true } }, async (request, reply) => {
+/** POST …/files: the chosen files, multipart, read from the stream (no body declared); its token is the stream's first field. */
+export const uploadFilesPage = appRoute({
+  method: 'POST',
+  url: '/s/:sessionId/upload/:nodeId/files',
+  auth: 'applicant',
+  params: stepParams,
+  config: { csrfInStream: true },
+  handler: async ({ request, reply, deps, params }) => {
     const a = applicantOf(request);
     if (!request.isMultipart()) return sendAppError(request, reply, deps, 'csrf');
-    const done = await readAndStore(request, reply, a);
+    const done = await readAndStore(deps, request, reply, a, params.nodeId);
     if (!('stored' in done)) return done;
     const { node } = done;
     const { read, stored } = done;
@@ -345,52 +369,63 @@ export function registerUploadStep(scope: FastifyInstance, deps: AppRouteDeps): 
     if (!first) {
       const replaced = read.fields.replaces ? `replace-${read.fields.replaces}` : undefined;
       const kind = node.documents.find((k) => k.document_kind === (read.fields.kind ?? read.fields.another)) ?? node.documents[0]!;
-      return refuse(request, reply, a, node, { kind, problem: 'none_chosen', at: replaced ?? `file-${kind.document_kind}` }, read.fields.return);
+      return refuse(deps, request, reply, a, node, { kind, problem: 'none_chosen', at: replaced ?? `file-${kind.document_kind}` }, read.fields.return);
     }
     if (wantsJson(request)) {
       return reply.code(201).header('cache-control', 'no-store').send({ ok: true, doc_id: first.docId, filename: first.filename, size: fileSize(first.bytes, a.t, a.locale), message: a.t('upload.added', { file: first.filename }) });
     }
     const back = read.fields.return === 'check' ? '&return=check' : '';
     return reply.redirect(`${paths(deps.prefix, a.intake.session_id).step(node)}?added=${encodeURIComponent(first.docId)}${back}`, 303);
-  });
+  },
+});
 
-  const refuse = (request: FastifyRequest, reply: FastifyReply, a: ApplicantRequest, node: UploadNode, r: Refusal, returnTo?: string) => {
-    const text = uploadErrorText(r.problem, r.kind, a);
-    if (wantsJson(request)) return reply.code(STATUS_OF[r.problem]).header('cache-control', 'no-store').send({ ok: false, problem: r.problem, message: text, field: r.field ?? r.at });
-    return sendPage(reply, uploadPage(deps, a, { node, errors: [{ href: r.at, text }], returnTo: returnTo === 'check' ? 'check' : '' }), STATUS_OF[r.problem]);
-  };
-
-  scope.post('/s/:sessionId/upload/:nodeId/remove', { config: { auth: 'applicant' } }, async (request, reply) => {
+/** POST …/remove: the remove form, its button naming the file. */
+export const removeFilePage = appRoute({
+  method: 'POST',
+  url: '/s/:sessionId/upload/:nodeId/remove',
+  auth: 'applicant',
+  params: stepParams,
+  body: z.object({ doc_id: formText }),
+  handler: async ({ request, reply, deps, params, body }) => {
     const a = applicantOf(request);
-    if (a.intake.status !== 'open') return closed(reply, a);
-    const node = nodeOf(request);
+    if (a.intake.status !== 'open') return closed(reply, deps, a);
+    const node = uploadNode(a, params.nodeId);
     if (!node) return sendAppError(request, reply, deps, 'not_found');
-    const removed = await removeApplicantDocument(deps.ctx, { ...a.proof, docId: formField(request.body, 'doc_id'), traceId: String(request.id) });
+    const removed = await removeApplicantDocument(deps.ctx, { ...a.proof, docId: body.doc_id, traceId: String(request.id) });
     if (!removed.ok && removed.code === 'forbidden') return sendAppError(request, reply, deps, 'forbidden');
     if (!removed.ok && removed.code === 'not_found') return sendAppError(request, reply, deps, 'not_found');
-    if (!removed.ok) return closed(reply, a);
+    if (!removed.ok) return closed(reply, deps, a);
     return reply.redirect(`${paths(deps.prefix, a.intake.session_id).step(node)}?removed=1`, 303);
-  });
+  },
+});
 
-  /**
-   * "Continue": a plain post (a form without files, or an older page), or the page's multipart
-   * form with whatever was chosen and not sent yet, which is uploaded first. Then every required
-   * kind must have a file, counted on the intake as it is after those uploads.
-   */
-  // Multipart when Continue carries a chosen file: that body's token is read from the stream.
-  scope.post('/s/:sessionId/upload/:nodeId', { config: { auth: 'applicant', csrfInStream: true } }, async (request, reply) => {
+/**
+ * "Continue": a plain post (a form without files, or an older page), or the page's multipart
+ * form with whatever was chosen and not sent yet, which is uploaded first. Then every required
+ * kind must have a file, counted on the intake as it is after those uploads.
+ * Multipart when Continue carries a chosen file: that body's token and fields are read from the
+ * stream, and the declared body (the plain post's `return`) reads as empty.
+ */
+export const continueUploadPage = appRoute({
+  method: 'POST',
+  url: '/s/:sessionId/upload/:nodeId',
+  auth: 'applicant',
+  params: stepParams,
+  body: z.object({ return: formText }),
+  config: { csrfInStream: true },
+  handler: async ({ request, reply, deps, params, body }) => {
     let a = applicantOf(request);
     let returnTo = '';
     if (request.isMultipart()) {
-      const done = await readAndStore(request, reply, a);
+      const done = await readAndStore(deps, request, reply, a, params.nodeId);
       if (!('stored' in done)) return done;
       returnTo = done.read.fields.return === 'check' ? 'check' : '';
-      if (done.stored.uploaded.length > 0) a = await fresh(a);
+      if (done.stored.uploaded.length > 0) a = await fresh(deps, a);
     } else {
-      returnTo = formField(request.body, 'return') === 'check' ? 'check' : '';
+      returnTo = body.return === 'check' ? 'check' : '';
     }
-    if (a.intake.status !== 'open') return closed(reply, a);
-    const node = nodeOf(request);
+    if (a.intake.status !== 'open') return closed(reply, deps, a);
+    const node = uploadNode(a, params.nodeId);
     if (!node) return sendAppError(request, reply, deps, 'not_found');
     const live = a.intake.documents.filter((d) => d.status !== 'failed');
     const errors = node.documents
@@ -400,5 +435,5 @@ export function registerUploadStep(scope: FastifyInstance, deps: AppRouteDeps): 
     // A step that asks the applicant to confirm what was read goes there first (issue 26).
     if (node.confirm_extracted) return reply.redirect(`${paths(deps.prefix, a.intake.session_id).confirm(node.node_id)}${returnTo ? `?return=${returnTo}` : ''}`, 303);
     return reply.redirect(afterStep(deps.prefix, a.intake, node, returnTo), 303);
-  });
-}
+  },
+});

@@ -1,15 +1,19 @@
-import type { FastifyInstance } from 'fastify';
 import { html, sendPage } from '../render.ts';
 import { tag } from '../ui/components.ts';
-import { applicantOf, paths, stepDone, stepsOf, type AppRouteDeps } from './context.ts';
+import { applicantOf, paths, stepDone, stepsOf } from './context.ts';
 import { appPage } from './layout.ts';
+import { appRoute, sessionParams } from './route.ts';
 
 /**
  * GET …/tasks: with three or more applicant steps, an overview of each step and its status
  * (GOV.UK task list); the check-and-submit entry opens once every step is done.
  */
-export function registerTaskList(scope: FastifyInstance, deps: AppRouteDeps): void {
-  scope.get('/s/:sessionId/tasks', { config: { auth: 'applicant' } }, async (request, reply) => {
+export const taskListPage = appRoute({
+  method: 'GET',
+  url: '/s/:sessionId/tasks',
+  auth: 'applicant',
+  params: sessionParams,
+  handler: async ({ request, reply, deps }) => {
     const { intake, t, locale, languages } = applicantOf(request);
     const p = paths(deps.prefix, intake.session_id);
     if (intake.status === 'submitted') return reply.redirect(p.status, 303);
@@ -34,5 +38,5 @@ export function registerTaskList(scope: FastifyInstance, deps: AppRouteDeps): vo
           </ul>`,
       }),
     );
-  });
-}
+  },
+});
