@@ -148,7 +148,8 @@ const CASE_COLUMNS = columnsOf<CasesTable>({
   runtime_status: true, origin: true, external_case_id: true, external_applicant_id: true, external_customer_id: true, metadata: true,
   locale: true, structured_inputs: true, prefill: true, current_node_id: true, current_gate_id: true, gate_results: true, case_status: true,
   decision_reason: true, completed_at: true, handoff_state: true, handoff_delivery_id: true, handoff_acknowledged_at: true,
-  last_event_cursor: true, status_changed_at: true, queue_category: true, queue_status: true, queue_row: true, created_at: true, updated_at: true,
+  last_event_cursor: true, status_changed_at: true, queue_category: true, queue_status: true, queue_row: true, assigned_to: true, assigned_at: true,
+  created_at: true, updated_at: true,
 });
 const FACT_COLUMNS = columnsOf<FactsTable>({
   case_id: true, fact_id: true, org_id: true, environment: true, fact_label: true, status: true, value: true, candidate_id: true,

@@ -66,6 +66,8 @@ export function newCaseRows(deps: Pick<Deps, 'clock' | 'ids'>, input: OpenCaseIn
     queue_category: 'intake',
     queue_status: 'waiting_on_applicant',
     queue_row: {},
+    assigned_to: null,
+    assigned_at: null,
     created_at: now,
     updated_at: now,
   };

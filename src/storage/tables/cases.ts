@@ -69,6 +69,9 @@ export interface CasesTable {
   queue_category: string;
   queue_status: string;
   queue_row: Json<Record<string, unknown>>;
+  /** The operator who took the case ("Assign to me", migration 0025); absent on insert. */
+  assigned_to: ColumnType<string | null, string | null | undefined, string | null>;
+  assigned_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
