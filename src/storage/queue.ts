@@ -11,6 +11,8 @@ export interface QueueFilter extends Tenant {
    * (name, email), of an external id, or of a fact's value, in any case.
    */
   search?: string;
+  /** An operator id: their cases; null: cases nobody has taken. */
+  assignedTo?: string | null;
   after?: { sortTimestamp: Date; caseId: string };
   limit: number;
 }
@@ -52,13 +54,14 @@ const CASE_SEARCH_TEXT_OF_C = sql`lower(coalesce(c.external_case_id, '') || ' ' 
 export async function listQueueRows(db: Executor, f: QueueFilter) {
   let q = db
     .selectFrom('cases')
-    .select(['case_id', 'queue_row', 'status_changed_at', 'updated_at', 'case_type_id', 'external_case_id', 'external_applicant_id', 'external_customer_id', 'created_at'])
+    .select(['case_id', 'queue_row', 'status_changed_at', 'updated_at', 'case_type_id', 'external_case_id', 'external_applicant_id', 'external_customer_id', 'structured_inputs', 'prefill', 'assigned_to', 'created_at'])
     .where('org_id', '=', f.orgId)
     .where('environment', '=', f.environment);
   if (f.queueCategory) q = q.where('queue_category', '=', f.queueCategory);
   if (f.runtimeStatus) q = q.where('runtime_status', '=', f.runtimeStatus as never);
   if (f.caseTypeId) q = q.where('case_type_id', '=', f.caseTypeId);
   if (f.search !== undefined) q = q.where(matchesSearch(f, f.search));
+  if (f.assignedTo !== undefined) q = f.assignedTo === null ? q.where('assigned_to', 'is', null) : q.where('assigned_to', '=', f.assignedTo);
   if (f.after) {
     const { sortTimestamp, caseId } = f.after;
     q = q.where((eb) => eb.or([eb('status_changed_at', '>', sortTimestamp), eb.and([eb('status_changed_at', '=', sortTimestamp), eb('case_id', '>', caseId)])]));

@@ -2,6 +2,8 @@ import type { RuntimeStatus } from '../../storage/tables/cases.ts';
 import { countDoneCases, countOpenQueueCategories, countSearchedQueueCategories, listQueueRows } from '../../storage/queue.ts';
 import type { Clock } from '../../ports/clock.ts';
 import { selectCaseTypes } from '../../storage/case-types.ts';
+import { selectOperatorEmails } from '../../storage/operators.ts';
+import { applicantNameOf } from './applicant-name.ts';
 import type { Executor } from '../../storage/schema.ts';
 import { fail, ok, type Result } from '../errors.ts';
 import { decodeQueueCursor, encodeQueueCursor } from '../cases/list-queue.ts';
@@ -12,6 +14,12 @@ import type { BlockingItem } from '../cases/projection.ts';
 export interface ConsoleQueueRow {
   caseId: string;
   caseTypeId: string;
+  /** The case type's name (its id when the type is gone). */
+  caseTypeName: string;
+  /** The applicant in words (applicant-name.ts), or null when the case says nothing about them. */
+  applicantName: string | null;
+  /** Who has taken the case, or null. */
+  assignee: { operatorId: string; email: string } | null;
   externalCaseId: string | null;
   externalApplicantId: string | null;
   externalCustomerId: string | null;
@@ -30,6 +38,8 @@ export interface ConsoleQueueQuery {
   runtimeStatus: RuntimeStatus | undefined;
   caseTypeId: string | undefined;
   search: string | undefined;
+  /** `mine`: the viewer's cases; `unassigned`: nobody's; undefined: everyone's. */
+  assignee?: 'mine' | 'unassigned' | undefined;
   after: string | undefined;
   limit: number;
 }
@@ -92,7 +102,10 @@ export async function queueCategoryCounts(
  * The queue page of the dashboard: the same rows, order and cursor as GET /api/v1/cases, plus
  * per-category counts for the tabs (of the search's results while searching), a search by id, applicant answer or fact value, and the case types for the filter.
  */
-export async function readConsoleQueue(deps: { db: Executor; clock: Clock; doneCounts?: DoneCountCache | undefined }, input: { tenant: Tenant; query: ConsoleQueueQuery }): Promise<Result<ConsoleQueuePage>> {
+export async function readConsoleQueue(
+  deps: { db: Executor; clock: Clock; doneCounts?: DoneCountCache | undefined },
+  input: { tenant: Tenant; query: ConsoleQueueQuery; viewerOperatorId?: string },
+): Promise<Result<ConsoleQueuePage>> {
   const { db } = deps;
   const { tenant, query } = input;
   const after = query.after === undefined ? undefined : decodeQueueCursor(query.after);
@@ -105,6 +118,7 @@ export async function readConsoleQueue(deps: { db: Executor; clock: Clock; doneC
       ...(query.runtimeStatus ? { runtimeStatus: query.runtimeStatus } : {}),
       ...(query.caseTypeId ? { caseTypeId: query.caseTypeId } : {}),
       ...(query.search ? { search: query.search } : {}),
+      ...(query.assignee === 'unassigned' ? { assignedTo: null } : query.assignee === 'mine' && input.viewerOperatorId ? { assignedTo: input.viewerOperatorId } : {}),
       ...(after ? { after } : {}),
       limit: query.limit,
     }),
@@ -115,12 +129,18 @@ export async function readConsoleQueue(deps: { db: Executor; clock: Clock; doneC
     selectCaseTypes(db, tenant),
   ]);
   const last = listed.rows.at(-1);
+  const typeNames = new Map(types.map((t) => [t.case_type_id, t.name]));
+  const assigneeIds = [...new Set(listed.rows.flatMap((r) => (r.assigned_to ? [r.assigned_to] : [])))];
+  const emails = new Map((await selectOperatorEmails(db, tenant.orgId, assigneeIds)).map((o) => [o.operator_id, o.email]));
   return ok({
     rows: listed.rows.map((r) => {
       const q = r.queue_row as { runtime_status: RuntimeStatus; queue_category: QueueCategory; why_here: string; why_here_code: WhyHereCode; blocking_items: BlockingItem[] };
       return {
         caseId: r.case_id,
         caseTypeId: r.case_type_id,
+        caseTypeName: typeNames.get(r.case_type_id) ?? r.case_type_id,
+        applicantName: applicantNameOf(r.structured_inputs, r.prefill),
+        assignee: r.assigned_to ? { operatorId: r.assigned_to, email: emails.get(r.assigned_to) ?? r.assigned_to } : null,
         externalCaseId: r.external_case_id,
         externalApplicantId: r.external_applicant_id,
         externalCustomerId: r.external_customer_id,
