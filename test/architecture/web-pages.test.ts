@@ -41,8 +41,6 @@ const BEING_CONVERTED = new Set<string>([
   'app/step-upload.ts',
   'app/task-list.ts',
   'app/language-choice.ts',
-  'dashboard/auth/session-actions.ts',
-  'dashboard/auth/sign-in.ts',
   'dashboard/cases/case-page.ts',
   'dashboard/cases/evidence-viewer.ts',
   'dashboard/cases/queue.ts',

@@ -6,8 +6,8 @@ import { DoneCountCache } from '../../domain/console/queue-page.ts';
 import type { AssetRegistry } from '../assets.ts';
 import { CSRF_FIELD, csrfMatches } from '../csrf.ts';
 import { cookieBase, formField } from '../face.ts';
-import { registerSignIn } from './auth/sign-in.ts';
-import { registerSessionActions } from './auth/session-actions.ts';
+import { signInPage, signInPost } from './auth/sign-in.ts';
+import { environmentPost, signOutPost } from './auth/session-actions.ts';
 import { CSRF_PURPOSE, DASHBOARD_COOKIE, DASHBOARD_PREFIX, type DashboardRouteDeps } from './context.ts';
 import { dashboardErrorHandler, sendDashboardError } from './errors.ts';
 import { overviewPage } from './overview.ts';
@@ -58,9 +58,7 @@ export const dashboardFace: FastifyPluginAsync<{ ctx: AppContext; assets: AssetR
   scope.setNotFoundHandler({}, (request, reply) => sendDashboardError(request, reply, deps, 404));
 
   assets.register(scope);
-  registerSignIn(scope, ctx, assets);
-  registerSessionActions(scope, ctx);
-  registerPages(scope, deps, [overviewPage]);
+  registerPages(scope, deps, [signInPage, signInPost, signOutPost, environmentPost, overviewPage]);
   registerDevelopersIndex(scope, deps);
   registerCases(scope, deps);
 };
