@@ -13,7 +13,7 @@ import { dashboardErrorHandler, sendDashboardError } from './errors.ts';
 import { overviewPage } from './overview.ts';
 import { registerPages } from '../page-route.ts';
 import { registerDevelopersIndex } from './developers/index.ts';
-import { registerCases } from './cases/index.ts';
+import { casePages } from './cases/index.ts';
 
 /**
  * The workspace dashboard at /dashboard. Access is decided before any handler runs:
@@ -58,9 +58,8 @@ export const dashboardFace: FastifyPluginAsync<{ ctx: AppContext; assets: AssetR
   scope.setNotFoundHandler({}, (request, reply) => sendDashboardError(request, reply, deps, 404));
 
   assets.register(scope);
-  registerPages(scope, deps, [signInPage, signInPost, signOutPost, environmentPost, overviewPage]);
+  registerPages(scope, deps, [signInPage, signInPost, signOutPost, environmentPost, overviewPage, ...casePages]);
   registerDevelopersIndex(scope, deps);
-  registerCases(scope, deps);
 };
 
 export type DashboardScope = FastifyInstance;
