@@ -41,13 +41,6 @@ const BEING_CONVERTED = new Set<string>([
   'app/step-upload.ts',
   'app/task-list.ts',
   'app/language-choice.ts',
-  'dashboard/developers/account.ts',
-  'dashboard/developers/api-reference.ts',
-  'dashboard/developers/case-types.ts',
-  'dashboard/developers/index.ts',
-  'dashboard/developers/keys.ts',
-  'dashboard/developers/notifications.ts',
-  'dashboard/developers/webhooks.ts',
 ]);
 
 const HAND_ROUTE = /\bscope\.(get|post|put|delete|route)\s*\(/;

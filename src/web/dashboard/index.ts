@@ -1,3 +1,4 @@
+import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../../domain/deps.ts';
 import type { Environment } from '../../config.ts';
@@ -12,7 +13,8 @@ import { CSRF_PURPOSE, DASHBOARD_COOKIE, DASHBOARD_PREFIX, type DashboardRouteDe
 import { dashboardErrorHandler, sendDashboardError } from './errors.ts';
 import { overviewPage } from './overview.ts';
 import { registerPages } from '../page-route.ts';
-import { registerDevelopersIndex } from './developers/index.ts';
+import { developerPages } from './developers/index.ts';
+import { CASE_TYPE_UPLOAD_PARSER, caseTypeUploadPost } from './developers/case-types/upload.ts';
 import { casePages } from './cases/index.ts';
 
 /**
@@ -58,8 +60,12 @@ export const dashboardFace: FastifyPluginAsync<{ ctx: AppContext; assets: AssetR
   scope.setNotFoundHandler({}, (request, reply) => sendDashboardError(request, reply, deps, 404));
 
   assets.register(scope);
-  registerPages(scope, deps, [signInPage, signInPost, signOutPost, environmentPost, overviewPage, ...casePages]);
-  registerDevelopersIndex(scope, deps);
+  registerPages(scope, deps, [signInPage, signInPost, signOutPost, environmentPost, overviewPage, ...casePages, ...developerPages]);
+  // The case type upload is the one multipart form: its parser, with its limits, only in a scope of its own.
+  scope.register(async (upload) => {
+    await upload.register(multipart, CASE_TYPE_UPLOAD_PARSER);
+    registerPages(upload, deps, [caseTypeUploadPost]);
+  });
 };
 
 export type DashboardScope = FastifyInstance;
