@@ -25,7 +25,7 @@ export const caseTypeUploadPost = dashboardRoute({
   url: '/developers/case-types',
   auth: 'admin',
   // The file's bytes (a buffer; text when sent as a field), or the pasted text.
-  body: z.object({ definition_file: z.unknown(), definition_text: formText }),
+  body: z.object({ definition_file: z.unknown().optional(), definition_text: formText }),
   handler: async ({ request, reply, body, deps }) => {
     const file = body.definition_file;
     const fileText = Buffer.isBuffer(file) ? file.toString('utf8') : typeof file === 'string' ? file : '';
