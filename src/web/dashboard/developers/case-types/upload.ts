@@ -24,7 +24,8 @@ export const caseTypeUploadPost = dashboardRoute({
   method: 'POST',
   url: '/developers/case-types',
   auth: 'admin',
-  // The file's bytes (a buffer; text when sent as a field), or the pasted text.
+  // `keyValues` makes the multipart body a plain object of parts, so it is declared like a form's:
+  // the file's bytes (a buffer; text when sent as a field), or the pasted text.
   body: z.object({ definition_file: z.unknown().optional(), definition_text: formText }),
   handler: async ({ request, reply, body, deps }) => {
     const file = body.definition_file;
