@@ -5,7 +5,7 @@ import { dashboardFace } from './dashboard/index.ts';
 import { registerFaceBasics } from './face.ts';
 import { DASHBOARD_PREFIX } from './dashboard/context.ts';
 import { applicantFace } from './app/index.ts';
-import { registerApiReference } from './dashboard/developers/api-reference.ts';
+import { apiReferencePages } from './dashboard/developers/api-reference.ts';
 import { faviconPage } from './favicon.ts';
 import { registerPages } from './page-route.ts';
 
@@ -22,8 +22,7 @@ export const webFaces: FastifyPluginAsync<{ ctx: AppContext }> = async (web, { c
   });
   await registerFaceBasics(web);
   await web.register(dashboardFace, { ctx, assets, prefix: DASHBOARD_PREFIX });
-  registerApiReference(web);
-  registerPages(web, undefined, [faviconPage]);
+  registerPages(web, undefined, [...apiReferencePages, faviconPage]);
   if (ctx.config.appUrl !== null) {
     const prefix = applicantAppPrefix(ctx.config.appUrl);
     await web.register(applicantFace, { ctx, assets, prefix });

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, onSendHookHandler } from 'fastify';
 import { z } from 'zod';
 import { AppError } from '../domain/errors.ts';
 import type { WebAuth } from '../http/plugins/route-auth.ts';
@@ -30,6 +30,8 @@ export interface WebPage<D, A extends WebAuth, P = unknown, Q = unknown, B = unk
   /** Route config beyond `auth` that a face's hooks read (the applicant upload's `csrfInStream`). */
   config?: Record<string, unknown>;
   bodyLimit?: number;
+  /** A route onSend hook, run after the face's own (the API reference widens the content security policy with it). */
+  onSend?: onSendHookHandler;
   handler: (input: PageInput<D, P, Q, B>) => unknown;
 }
 
@@ -55,6 +57,7 @@ export function registerPages<D, A extends WebAuth>(scope: FastifyInstance, deps
       url: page.url,
       config: { ...page.config, auth: page.auth },
       ...(page.bodyLimit !== undefined ? { bodyLimit: page.bodyLimit } : {}),
+      ...(page.onSend ? { onSend: page.onSend } : {}),
       handler: async (request, reply) => {
         const params = parseWith(page.params, request.params, 404);
         const query = parseWith(page.query, request.query, 400);

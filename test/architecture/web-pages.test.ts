@@ -28,22 +28,6 @@ const NOT_PAGES: Record<string, string> = {
   'assets.ts': 'serves versioned static files under each face',
 };
 
-/** Pages not yet declared with `registerPages`; the list only shrinks. */
-const BEING_CONVERTED = new Set<string>([
-  'dashboard/auth/session-actions.ts',
-  'dashboard/auth/sign-in.ts',
-  'dashboard/cases/case-page.ts',
-  'dashboard/cases/evidence-viewer.ts',
-  'dashboard/cases/queue.ts',
-  'dashboard/developers/account.ts',
-  'dashboard/developers/api-reference.ts',
-  'dashboard/developers/case-types.ts',
-  'dashboard/developers/index.ts',
-  'dashboard/developers/keys.ts',
-  'dashboard/developers/notifications.ts',
-  'dashboard/developers/webhooks.ts',
-]);
-
 const HAND_ROUTE = /\bscope\.(get|post|put|delete|route)\s*\(/;
 const REQUEST_CAST = /\brequest\.(params|query|body)\s+as\b/;
 
@@ -54,22 +38,15 @@ describe('web pages shaped like API routes (issue 24, item 3)', () => {
   });
 
   it('adds no route by hand outside the page declarations', () => {
-    const offenders = files.filter((f) => HAND_ROUTE.test(f.text) && !(f.path in NOT_PAGES) && !BEING_CONVERTED.has(f.path)).map((f) => f.path);
+    const offenders = files.filter((f) => HAND_ROUTE.test(f.text) && !(f.path in NOT_PAGES)).map((f) => f.path);
     expect(offenders).toEqual([]);
   });
 
   it('casts no request part: params, query and body come parsed by the page schema', () => {
-    const offenders = files.filter((f) => REQUEST_CAST.test(f.text) && !(f.path in NOT_PAGES) && !BEING_CONVERTED.has(f.path)).map((f) => f.path);
+    const offenders = files.filter((f) => REQUEST_CAST.test(f.text) && !(f.path in NOT_PAGES)).map((f) => f.path);
     expect(offenders).toEqual([]);
   });
 
-  it('keeps the list of pages being converted true: each file exists and still needs converting', () => {
-    const stale = [...BEING_CONVERTED].filter((path) => {
-      const file = files.find((f) => f.path === path);
-      return !file || !(HAND_ROUTE.test(file.text) || REQUEST_CAST.test(file.text));
-    });
-    expect(stale).toEqual([]);
-  });
 
   it('catches a page registered by hand (the rule itself can fail)', () => {
     expect(HAND_ROUTE.test("scope.get('/x', { config: { auth: 'operator' } }, async () => {})")).toBe(true);

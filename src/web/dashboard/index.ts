@@ -1,3 +1,4 @@
+import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../../domain/deps.ts';
 import type { Environment } from '../../config.ts';
@@ -6,14 +7,15 @@ import { DoneCountCache } from '../../domain/console/queue-page.ts';
 import type { AssetRegistry } from '../assets.ts';
 import { CSRF_FIELD, csrfMatches } from '../csrf.ts';
 import { cookieBase, formField } from '../face.ts';
-import { registerSignIn } from './auth/sign-in.ts';
-import { registerSessionActions } from './auth/session-actions.ts';
+import { signInPage, signInPost } from './auth/sign-in.ts';
+import { environmentPost, signOutPost } from './auth/session-actions.ts';
 import { CSRF_PURPOSE, DASHBOARD_COOKIE, DASHBOARD_PREFIX, type DashboardRouteDeps } from './context.ts';
 import { dashboardErrorHandler, sendDashboardError } from './errors.ts';
 import { overviewPage } from './overview.ts';
 import { registerPages } from '../page-route.ts';
-import { registerDevelopersIndex } from './developers/index.ts';
-import { registerCases } from './cases/index.ts';
+import { developerPages } from './developers/index.ts';
+import { CASE_TYPE_UPLOAD_PARSER, caseTypeUploadPost } from './developers/case-types/upload.ts';
+import { casePages } from './cases/index.ts';
 
 /**
  * The workspace dashboard at /dashboard. Access is decided before any handler runs:
@@ -58,11 +60,12 @@ export const dashboardFace: FastifyPluginAsync<{ ctx: AppContext; assets: AssetR
   scope.setNotFoundHandler({}, (request, reply) => sendDashboardError(request, reply, deps, 404));
 
   assets.register(scope);
-  registerSignIn(scope, ctx, assets);
-  registerSessionActions(scope, ctx);
-  registerPages(scope, deps, [overviewPage]);
-  registerDevelopersIndex(scope, deps);
-  registerCases(scope, deps);
+  registerPages(scope, deps, [signInPage, signInPost, signOutPost, environmentPost, overviewPage, ...casePages, ...developerPages]);
+  // The case type upload is the one multipart form: its parser, with its limits, only in a scope of its own.
+  scope.register(async (upload) => {
+    await upload.register(multipart, CASE_TYPE_UPLOAD_PARSER);
+    registerPages(upload, deps, [caseTypeUploadPost]);
+  });
 };
 
 export type DashboardScope = FastifyInstance;

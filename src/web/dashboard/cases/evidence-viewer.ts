@@ -1,10 +1,5 @@
-import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
-import { readOriginalFile, readPageImage } from '../../../domain/console/page-images.ts';
 import type { EvidenceView } from '../../../domain/console/case-view.ts';
-import { unwrap, AppError } from '../../../domain/errors.ts';
 import { html } from '../../render.ts';
-import { tenantOf, type DashboardRouteDeps } from '../context.ts';
 
 /** Zoom steps of the page image, in percent of the viewer's width. */
 export const ZOOM_LEVELS = [50, 75, 100, 150, 200] as const;
@@ -87,37 +82,4 @@ export function evidenceViewer(caseId: string, ev: EvidenceView | undefined, zoo
           </div>`
       : html`<p class="muted">The document this evidence came from is not available.</p>`}
   </section>`;
-}
-
-const pageParams = z.object({ case_id: z.string().min(1).max(100), doc_id: z.string().min(1).max(100), page: z.coerce.number().int().min(1).max(100_000) });
-const fileParams = z.object({ case_id: z.string().min(1).max(100), doc_id: z.string().min(1).max(100) });
-
-/** GET …/documents/{doc}/pages/{n} (the page image, rendered once and cached) and …/documents/{doc}/file (the original). */
-export function registerEvidenceRoutes(scope: FastifyInstance, deps: DashboardRouteDeps): void {
-  scope.get('/cases/:case_id/documents/:doc_id/pages/:page', { config: { auth: 'operator' } }, async (request, reply) => {
-    const parsed = pageParams.safeParse(request.params);
-    if (!parsed.success) throw new AppError('not_found', 'No such page.');
-    const { case_id: caseId, doc_id: docId, page } = parsed.data;
-    const row = unwrap(await readPageImage(deps.ctx, { tenant: tenantOf(request), ref: { caseId, docId, pageIndex: page - 1 } }));
-    const etag = `"${row.doc_id}-${row.page_index}-${row.created_at.getTime()}"`;
-    // Personal data: the browser may keep it, but asks every time (an erased page then answers 404).
-    reply.header('cache-control', 'private, no-cache').header('etag', etag).header('x-content-type-options', 'nosniff');
-    if (request.headers['if-none-match'] === etag) return reply.code(304).send();
-    return reply.type(row.content_type).send(Buffer.from(row.bytes.buffer, row.bytes.byteOffset, row.bytes.byteLength));
-  });
-
-  scope.get('/cases/:case_id/documents/:doc_id/file', { config: { auth: 'operator' } }, async (request, reply) => {
-    const parsed = fileParams.safeParse(request.params);
-    if (!parsed.success) throw new AppError('not_found', 'No such document.');
-    const { case_id: caseId, doc_id: docId } = parsed.data;
-    const file = unwrap(await readOriginalFile(deps.ctx, { tenant: tenantOf(request), ref: { caseId, docId } }));
-    const name = file.filename.replace(/[^\w.\- ]+/g, '_');
-    return reply
-      .header('cache-control', 'private, no-store')
-      .header('content-disposition', `attachment; filename="${name}"`)
-      .header('x-content-type-options', 'nosniff')
-      .header('content-length', String(file.size))
-      .type(file.mimeType)
-      .send(file.stream);
-  });
 }

@@ -1,10 +1,23 @@
-import type { FastifyInstance } from 'fastify';
-import type { DashboardRouteDeps } from '../context.ts';
-import { registerQueue } from './queue.ts';
-import { registerCasePage } from './case-page.ts';
+import { caseFilePage } from './case-file.ts';
+import { casePage } from './case-page.ts';
+import { correctFactPost } from './correct-fact.ts';
+import { decisionPost } from './decision.ts';
+import { documentFilePage } from './document-file.ts';
+import { erasurePage, erasurePost } from './erasure.ts';
+import { packagePage } from './package.ts';
+import { pageImagePage } from './page-image.ts';
+import { queuePage } from './queue.ts';
 
 /** The operator's case pages: the queue, the case page with its evidence viewer, and the case actions. */
-export function registerCases(scope: FastifyInstance, deps: DashboardRouteDeps): void {
-  registerQueue(scope, deps);
-  registerCasePage(scope, deps);
-}
+export const casePages = [
+  queuePage,
+  casePage,
+  pageImagePage,
+  documentFilePage,
+  correctFactPost,
+  decisionPost,
+  erasurePage,
+  erasurePost,
+  packagePage,
+  caseFilePage,
+];

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
 import { readConsoleQueue, type ConsoleQueuePage, type ConsoleQueueRow } from '../../../domain/console/queue-page.ts';
 import { QUEUE_CATEGORIES, type QueueCategory } from '../../../domain/cases/queue.ts';
 import { RUNTIME_STATUSES } from '../../../domain/cases/state-machine.ts';
@@ -7,8 +7,10 @@ import { unwrap } from '../../../domain/errors.ts';
 import { html, sendPage } from '../../render.ts';
 import { button, table, tag } from '../../ui/components.ts';
 import { hiddenInput, select, textInput } from '../../ui/fields.ts';
-import { tenantOf, viewerOf, type DashboardViewer, type DashboardRouteDeps } from '../context.ts';
+import { tenantOf, viewerOf, type DashboardViewer } from '../context.ts';
 import { dashboardPage } from '../layout.ts';
+import { dashboardRoute } from '../route.ts';
+import { queryText } from '../../page-route.ts';
 import { ageText, CATEGORY_TABS, RUNTIME_STATUS_TEXT } from './format.ts';
 
 export const QUEUE_PAGE_SIZE = 50;
@@ -127,9 +129,14 @@ export function queueView(viewer: DashboardViewer, page: ConsoleQueuePage, param
 }
 
 /** GET /dashboard/cases: the queue, by category, with search, filters and keyset pages. */
-export function registerQueue(scope: FastifyInstance, deps: DashboardRouteDeps): void {
-  scope.get('/cases', { config: { auth: 'operator' } }, async (request, reply) => {
-    const params = parseQueueParams(request.query as Record<string, string | undefined>);
+export const queuePage = dashboardRoute({
+  method: 'GET',
+  url: '/cases',
+  auth: 'operator',
+  // Read leniently (see parseQueueParams): any text is taken, an unknown value ignored.
+  query: z.object({ category: queryText, status: queryText, type: queryText, q: queryText, after: queryText }),
+  handler: async ({ request, reply, query, deps }) => {
+    const params = parseQueueParams(query);
     const page = unwrap(
       await readConsoleQueue({ ...deps.ctx, doneCounts: deps.doneCounts }, {
         tenant: tenantOf(request),
@@ -145,5 +152,5 @@ export function registerQueue(scope: FastifyInstance, deps: DashboardRouteDeps):
       }),
     );
     return sendPage(reply, queueView(viewerOf(request, deps), page, params, deps.ctx.clock.now()));
-  });
-}
+  },
+});

@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { gzipSync } from 'node:zlib';
-import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { queryText, type WebPage } from '../../page-route.ts';
 import { html, sendPage } from '../../render.ts';
 import { CONTENT_SECURITY_POLICY } from '../../security.ts';
 
@@ -43,15 +44,17 @@ function redocBundle(): Bundle {
   return bundle;
 }
 
-export function registerApiReference(scope: FastifyInstance): void {
-  scope.get('/docs', {
-    config: { auth: 'public' },
-    // Route hooks run after the scope's security headers, so this page's policy replaces the shared one.
-    onSend: async (_request, reply, payload) => {
-      reply.header('content-security-policy', API_REFERENCE_CSP);
-      return payload;
-    },
-  }, async (_request, reply) => {
+/** GET /docs: the reference page, Redoc over the OpenAPI document, under its own content security policy. */
+export const apiReferencePage: WebPage<unknown, 'public'> = {
+  method: 'GET',
+  url: '/docs',
+  auth: 'public',
+  // Route hooks run after the scope's security headers, so this page's policy replaces the shared one.
+  onSend: async (_request, reply, payload) => {
+    reply.header('content-security-policy', API_REFERENCE_CSP);
+    return payload;
+  },
+  handler: async ({ reply }) => {
     const page = html`<html lang="en">
       <head>
         <meta charset="utf-8" />
@@ -78,18 +81,29 @@ export function registerApiReference(scope: FastifyInstance): void {
       </body>
     </html>`;
     return sendPage(reply, page);
-  });
+  },
+};
 
-  scope.get('/docs/redoc.standalone.js', { config: { auth: 'public' } }, async (request, reply) => {
+const bundleQuery = z.object({ v: queryText });
+
+/** GET /docs/redoc.standalone.js: the Redoc bundle, cached for good under its version (`?v=`), compressed when asked. */
+export const redocBundlePage: WebPage<unknown, 'public', unknown, z.infer<typeof bundleQuery>> = {
+  method: 'GET',
+  url: '/docs/redoc.standalone.js',
+  auth: 'public',
+  query: bundleQuery,
+  handler: async ({ request, reply, query }) => {
     const b = redocBundle();
-    const version = (request.query as { v?: string }).v;
     reply
       .type('text/javascript; charset=utf-8')
       .header('vary', 'accept-encoding')
-      .header('cache-control', version === b.version ? 'public, max-age=31536000, immutable' : 'no-cache')
+      .header('cache-control', query.v === b.version ? 'public, max-age=31536000, immutable' : 'no-cache')
       .header('etag', `"${b.version}"`);
     if (request.headers['if-none-match'] === `"${b.version}"`) return reply.code(304).send();
     if (/\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''))) return reply.header('content-encoding', 'gzip').send(b.gzip);
     return reply.send(b.identity);
-  });
-}
+  },
+};
+
+/** The API reference and its bundle, on the web scope beside the faces (the reference is public, outside /dashboard). */
+export const apiReferencePages = [apiReferencePage, redocBundlePage];

@@ -29,6 +29,11 @@ function cookieOptions(baseUrl: string) {
   return { ...cookieBase(baseUrl), sameSite: 'strict' as const, path: DASHBOARD_PREFIX };
 }
 
+/** What sealing and opening a flash needs, from a page's deps. */
+export function flashDeps(deps: { secret: string; ctx: { config: { baseUrl: string } } }): { secret: string; baseUrl: string } {
+  return { secret: deps.secret, baseUrl: deps.ctx.config.baseUrl };
+}
+
 export function setFlash(reply: FastifyReply, request: FastifyRequest, deps: { secret: string; baseUrl: string }, flash: Flash): void {
   const sealed: Sealed = { session_id: operatorSessionOf(request).session.session_id, flash };
   reply.setCookie(FLASH_COOKIE, seal(deps.secret, { purpose: FLASH_PURPOSE, owner: sealed.session_id }, JSON.stringify(sealed)), { ...cookieOptions(deps.baseUrl), maxAge: FLASH_MAX_AGE_S });
