@@ -18,7 +18,7 @@ describeEachBackend('dashboard: adding an operator reveals nothing about other w
   let elsewhere: string;
   const clock = new ManualClock('2026-06-15T12:00:05.000Z');
   const ACCOUNT = '/dashboard/developers/account';
-  const OPERATORS = `${ACCOUNT}/operators`;
+  const INVITATIONS = `${ACCOUNT}/invitations`;
   beforeAll(async () => {
     t = await createTestApp(backend, { clock });
     ws = await t.workspace({ name: 'Acme Lending' });
@@ -30,7 +30,7 @@ describeEachBackend('dashboard: adding an operator reveals nothing about other w
   });
   afterAll(() => t.close());
 
-  const add = async (email: string) => admin.post(OPERATORS, { email, password: 'a long enough password', role: 'reviewer' }, (await admin.get(ACCOUNT)).body);
+  const add = async (email: string) => admin.post(INVITATIONS, { email, role: 'reviewer' }, (await admin.get(ACCOUNT)).body);
 
   it('regression: refuses an email of another workspace with the same words as one of its own, never "already exists"', async () => {
     clock.set('2026-06-15T12:00:05.000Z');
@@ -42,7 +42,7 @@ describeEachBackend('dashboard: adding an operator reveals nothing about other w
       expect(res.body).not.toMatch(/already exists/i);
     }
     // The error summary and the field's message are the same, word for word.
-    const problems = (body: string) => [...body.matchAll(/<ul class="error-summary__list">(.*?)<\/ul>|<p id="operator-email-error"[^>]*>(.*?)<\/p>/g)].map((m) => m[0]);
+    const problems = (body: string) => [...body.matchAll(/<ul class="error-summary__list">(.*?)<\/ul>|<p id="invite-email-error"[^>]*>(.*?)<\/p>/g)].map((m) => m[0]);
     expect(problems(foreign.body)).toHaveLength(2);
     expect(problems(foreign.body)).toEqual(problems(own.body));
     expect(await t.ctx.db.selectFrom('operators').select('org_id').where('email', '=', elsewhere).execute()).toHaveLength(1);
@@ -55,10 +55,10 @@ describeEachBackend('dashboard: adding an operator reveals nothing about other w
     expect(limited.statusCode).toBe(429);
     expect(limited.headers['retry-after']).toBeDefined();
     expect(limited.body).toContain('Wait a minute and try again');
-    expect(await t.ctx.db.selectFrom('operators').select('email').where('email', '=', 'new.person@example.com').execute()).toEqual([]);
+    expect(await t.ctx.db.selectFrom('operator_invitations').select('email').where('email', '=', 'new.person@example.com').execute()).toEqual([]);
     clock.advance(60_000);
     const added = await add('new.person@example.com');
     expect(added.statusCode).toBe(303);
-    expect((await admin.follow(added)).body).toContain('new.person@example.com can now sign in as a reviewer.');
+    expect((await admin.follow(added)).body).toContain('Invitation for new.person@example.com created');
   });
 });

@@ -21,7 +21,7 @@ const DEVELOPER_POSTS = [
   '/dashboard/developers/case-types',
   '/dashboard/developers/notifications/read',
   '/dashboard/developers/account/terms',
-  '/dashboard/developers/account/operators',
+  '/dashboard/developers/account/invitations',
 ];
 
 function multipart(fields: Record<string, string>, file?: { name: string; content: string }) {
@@ -141,15 +141,42 @@ describeEachBackend('developer settings: case types, account, notifications, rol
     expect((await admin.get('/dashboard/developers/account')).body).toMatch(/Live sessions: <strong>1<\/strong>/);
   });
 
-  it('adds an operator, changes their role and disables them', async () => {
+  it('invites an operator, who chooses a password through the link and is signed in; then changes their role and disables them (issue 27 §5)', async () => {
     const account = (await admin.get('/dashboard/developers/account')).body;
-    const res = await admin.post('/dashboard/developers/account/operators', { email: 'new.reviewer@example.com', password: 'a long enough password', role: 'reviewer' }, account);
+    expect(account).toContain('Invite an operator');
+    expect(account).not.toContain('operator-password');
+    const res = await admin.post('/dashboard/developers/account/invitations', { email: 'new.reviewer@example.com', role: 'reviewer' }, account);
     expect(res.statusCode).toBe(303);
+    // No SMTP_URL here: the page hands the admin the link, and says why.
+    const shown = (await admin.follow(res)).body;
+    expect(shown).toContain('Invitation for new.reviewer@example.com created');
+    expect(shown).toContain('does not send email');
+    const link = /id="invitation-link"[^>]*value="([^"]+)"/.exec(shown)?.[1] ?? /value="([^"]+)"[^>]*id="invitation-link"/.exec(shown)?.[1];
+    expect(link).toMatch(/\/dashboard\/join\/[A-Za-z0-9_-]{40,}$/);
+    const path = new URL(link!).pathname;
+    expect(shown).toMatch(/Invitations not yet accepted[\s\S]*new\.reviewer@example\.com/);
+
+    const join = await t.app.inject({ method: 'GET', url: path });
+    expect(join.statusCode).toBe(200);
+    expect(join.body).toContain('Join Acme Lending on Dossier');
+    expect(join.body).toContain('new.reviewer@example.com');
+    const tooShort = await t.app.inject({ method: 'POST', url: path, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'password=short' });
+    expect(tooShort.statusCode).toBe(400);
+    expect(tooShort.body).toContain('at least 12 characters');
+    const joined = await t.app.inject({ method: 'POST', url: path, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'password=a+long+enough+password' });
+    expect(joined.statusCode).toBe(303);
+    expect(joined.headers.location).toBe('/dashboard');
+    const cookie = joined.cookies.find((c) => c.name === 'dossier_dash');
+    expect(cookie?.value).toBeTruthy();
+    expect((await t.app.inject({ method: 'GET', url: '/dashboard/cases', headers: { cookie: `dossier_dash=${cookie!.value}` } })).statusCode).toBe(200);
+    // The link worked once.
+    const again = await t.app.inject({ method: 'GET', url: path });
+    expect(again.statusCode).toBe(410);
+    expect(again.body).toContain('This invitation has been used');
+    expect((await t.app.inject({ method: 'GET', url: '/dashboard/join/nothing-like-a-token' })).statusCode).toBe(404);
+
     const op = await t.ctx.db.selectFrom('operators').selectAll().where('email', '=', 'new.reviewer@example.com').executeTakeFirstOrThrow();
     expect(op.role).toBe('reviewer');
-    const short = await admin.post('/dashboard/developers/account/operators', { email: 'x@example.com', password: 'short', role: 'admin' }, account);
-    expect(short.statusCode).toBe(400);
-    expect(short.body).toContain('at least 12 characters');
     await admin.post(`/dashboard/developers/account/operators/${op.operator_id}`, { action: 'role', role: 'admin' }, account);
     await admin.post(`/dashboard/developers/account/operators/${op.operator_id}`, { action: 'disable' }, account);
     const after = await t.ctx.db.selectFrom('operators').selectAll().where('operator_id', '=', op.operator_id).executeTakeFirstOrThrow();

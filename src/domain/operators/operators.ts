@@ -14,8 +14,6 @@ import { findOrg } from '../../storage/orgs.ts';
 import type { OperatorRole } from '../../storage/tables/operators.ts';
 import { uniqueViolation } from '../../storage/unit-of-work.ts';
 import { fail, ok, type Result } from '../errors.ts';
-import { consumeRateLimit } from '../rate-limit/rate-limit.ts';
-import type { RateLimitStore } from '../../ports/rate-limit-store.ts';
 import { hashPassword, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from './passwords.ts';
 
 export type { OperatorRole };
@@ -67,26 +65,15 @@ export async function createOperator(deps: Pick<Deps, 'db' | 'clock' | 'ids'>, i
   return 'emailTaken' in created ? fail('invalid_request', `An operator with the email ${created.emailTaken} already exists.`) : created;
 }
 
-/** Attempts at adding an operator one workspace may make per minute (issue 23 §5). */
+/** Invitations (attempts at adding an operator) one workspace may make per minute (issue 23 §5, issue 27 §5). */
 export const ADD_OPERATOR_ATTEMPTS_PER_MINUTE = 5;
 
-/** Said for an email taken in this workspace or in any other: the words tell an admin nothing about other workspaces. */
-export const EMAIL_NOT_AVAILABLE = 'This email address cannot be used for a new operator. Check it, or use another address.';
-
 /**
- * Adds an operator at a workspace admin's request. An admin sees one workspace, but emails are
- * unique across the deployment, so "already exists" told any admin which addresses have an
- * account in other workspaces (issue 23 §5). The refusal now reads the same whoever holds the
- * address, and attempts are limited per workspace: the outcome itself (refused or added) still
- * says an address is taken somewhere, and the limit keeps that to a trickle. Every attempt counts,
- * so a probe cannot be disguised as typos.
+ * Said for an email taken in this workspace or in any other: the words tell an admin nothing about
+ * other workspaces (issue 23 §5). The outcome itself still says an address is taken somewhere, so
+ * attempts are limited per workspace, every one counted.
  */
-export async function addWorkspaceOperator(deps: Pick<Deps, 'db' | 'clock' | 'ids'> & { rateLimits: RateLimitStore }, input: CreateOperatorInput): Promise<Result<OperatorView>> {
-  const limited = await consumeRateLimit(deps, { subject: `add-operator:${input.orgId}`, limit: ADD_OPERATOR_ATTEMPTS_PER_MINUTE });
-  if (!limited.ok) return limited;
-  const created = await insertNewOperator(deps, input);
-  return 'emailTaken' in created ? fail('invalid_request', EMAIL_NOT_AVAILABLE) : created;
-}
+export const EMAIL_NOT_AVAILABLE = 'This email address cannot be used for a new operator. Check it, or use another address.';
 
 async function insertNewOperator(deps: Pick<Deps, 'db' | 'clock' | 'ids'>, input: CreateOperatorInput): Promise<Result<OperatorView> | { ok: false; emailTaken: string }> {
   const email = operatorEmail.safeParse(input.email.trim());

@@ -9,6 +9,7 @@ import { CSRF_FIELD, csrfMatches } from '../csrf.ts';
 import { cookieBase, formField } from '../face.ts';
 import { signInPage, signInPost } from './auth/sign-in.ts';
 import { environmentPost, signOutPost } from './auth/session-actions.ts';
+import { joinPage, joinPost } from './auth/join.ts';
 import { CSRF_PURPOSE, DASHBOARD_COOKIE, DASHBOARD_PREFIX, type DashboardRouteDeps } from './context.ts';
 import { dashboardErrorHandler, sendDashboardError } from './errors.ts';
 import { overviewPage } from './overview.ts';
@@ -60,7 +61,7 @@ export const dashboardFace: FastifyPluginAsync<{ ctx: AppContext; assets: AssetR
   scope.setNotFoundHandler({}, (request, reply) => sendDashboardError(request, reply, deps, 404));
 
   assets.register(scope);
-  registerPages(scope, deps, [signInPage, signInPost, signOutPost, environmentPost, overviewPage, ...casePages, ...developerPages]);
+  registerPages(scope, deps, [signInPage, signInPost, joinPage, joinPost, signOutPost, environmentPost, overviewPage, ...casePages, ...developerPages]);
   // The case type upload is the one multipart form: its parser, with its limits, only in a scope of its own.
   scope.register(async (upload) => {
     await upload.register(multipart, CASE_TYPE_UPLOAD_PARSER);

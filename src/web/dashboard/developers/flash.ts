@@ -18,7 +18,9 @@ export type Flash =
   | { kind: 'key_created'; key_id: string; key: string }
   | { kind: 'endpoint_secret'; endpoint_id: string; signing_secret: string; rotated: boolean }
   | { kind: 'test_sent'; endpoint_id: string; success: boolean; status_code: number | null; duration_ms: number; error?: string }
-  | { kind: 'notice'; text: string };
+  | { kind: 'notice'; text: string }
+  /** An invitation just made: its one-time link, shown to the admin when it was not mailed. */
+  | { kind: 'invitation'; email: string; link: string; delivery: 'mailed' | 'no_mailer' | 'mail_failed'; expires_at: string };
 
 interface Sealed {
   session_id: string;

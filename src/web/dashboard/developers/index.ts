@@ -1,6 +1,7 @@
 import { accountPage } from './account/account.ts';
 import { acceptTermsPost } from './account/accept-terms.ts';
-import { addOperatorPost } from './account/add-operator.ts';
+import { invitePost } from './account/invite.ts';
+import { withdrawInvitationPost } from './account/withdraw-invitation.ts';
 import { operatorAccessPost } from './account/operator-access.ts';
 import { caseTypePage } from './case-types/case-type.ts';
 import { caseTypesPage } from './case-types/list.ts';
@@ -45,6 +46,7 @@ export const developerPages = [
   markNotificationsReadPost,
   accountPage,
   acceptTermsPost,
-  addOperatorPost,
+  invitePost,
+  withdrawInvitationPost,
   operatorAccessPost,
 ];

@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { listOperators, OPERATOR_ROLES, type OperatorView } from '../../../../domain/operators/operators.ts';
+import { listInvitations, type InvitationView } from '../../../../domain/operators/invitations.ts';
 import { getOrg, type OrgView } from '../../../../domain/orgs/orgs.ts';
 import { monthlyUsage, type MonthlyUsage } from '../../../../domain/usage/usage.ts';
 import { html, type Markup } from '../../../render.ts';
@@ -14,10 +15,9 @@ import { sendDeveloperPage } from '../shell.ts';
 
 export const ACCOUNT_PATH = '/dashboard/developers/account';
 
-/** The add-operator form as sent (its password never shown again), or empty. */
-export interface OperatorForm {
+/** The invitation form as sent, or empty. */
+export interface InviteForm {
   email: string;
-  password: string;
   role: string;
 }
 
@@ -25,19 +25,44 @@ interface AccountViewProps {
   org: OrgView;
   usage: MonthlyUsage;
   operators: readonly OperatorView[];
+  /** Invitations not yet accepted or withdrawn, expired ones included (to be sent again). */
+  invitations: readonly InvitationView[];
+  now: Date;
   /** The signed-in operator, who cannot change their own role or access here. */
   me: string;
   flash: Flash | undefined;
-  form: OperatorForm;
+  form: InviteForm;
   errors: readonly ErrorItem[];
 }
 
-/** Usage against the caps, billing and legal terms, the operators with their role and access, and the add-operator form. */
-function accountView({ org: o, usage, operators, me, flash, form, errors }: AccountViewProps, viewer: DashboardViewer): Markup {
+/** What became of an invitation just made: mailed, or its link to pass on, with why it was not mailed. */
+function invitationNotice(f: Extract<Flash, { kind: 'invitation' }>): Markup {
+  if (f.delivery === 'mailed') {
+    return notification({ tone: 'success', role: 'status', children: html`<p>Invitation sent to <strong>${f.email}</strong>. The link in it works once, for 72 hours.</p>` });
+  }
+  const why = f.delivery === 'no_mailer' ? 'This deployment does not send email (it has no SMTP_URL).' : 'The mail server did not accept the message.';
+  return notification({
+    tone: f.delivery === 'mail_failed' ? 'warning' : 'info',
+    role: 'status',
+    title: `Invitation for ${f.email} created`,
+    children: html`<p>${why} Send this link to ${f.email} yourself, through a channel you trust. It works once, for 72 hours.</p>
+      <p><label class="label" for="invitation-link">Invitation link</label><input class="input mono" id="invitation-link" type="text" readonly value=${f.link} /></p>`,
+  });
+}
+
+function expiresText(i: InvitationView, now: Date): Markup {
+  if (i.expired) return tag('Expired', 'neutral');
+  const hours = Math.max(1, Math.round((Date.parse(i.expires_at) - now.getTime()) / 3_600_000));
+  return html`${hours >= 24 ? `In ${Math.round(hours / 24)} day${Math.round(hours / 24) === 1 ? '' : 's'}` : `In ${hours} hour${hours === 1 ? '' : 's'}`}`;
+}
+
+/** Usage against the caps, billing and legal terms, the operators with their role and access, invitations, and the invitation form. */
+function accountView({ org: o, usage, operators, invitations, now, me, flash, form, errors }: AccountViewProps, viewer: DashboardViewer): Markup {
   const acceptedBy = o.legal_accepted_by ? operators.find((op) => op.operator_id === o.legal_accepted_by)?.email ?? o.legal_accepted_by : null;
   const err = (id: string) => errors.find((e) => e.href === id)?.text;
   return html`<div class="page-header"><h1>Usage and account</h1></div>
     ${flash?.kind === 'notice' ? notification({ tone: 'success', role: 'status', children: html`<p>${flash.text}</p>` }) : null}
+    ${flash?.kind === 'invitation' ? invitationNotice(flash) : null}
     <section class="card" aria-labelledby="usage-heading">
       <h2 class="card__title" id="usage-heading">Usage in ${usage.period} (UTC)</h2>
       <div class="stack">
@@ -105,31 +130,65 @@ function accountView({ org: o, usage, operators, me, flash, form, errors }: Acco
         ],
       })}
     </section>
-    <section class="card" aria-labelledby="add-operator-heading">
-      <h2 class="card__title" id="add-operator-heading">Add an operator</h2>
-      <form method="post" action=${`${ACCOUNT_PATH}/operators`} novalidate>
+    ${invitations.length > 0
+      ? html`<section class="card card--flush" aria-labelledby="invitations-heading">
+          <h2 class="card__title card__title--inset" id="invitations-heading">Invitations</h2>
+          ${table<InvitationView>({
+            stack: true,
+            caption: 'Invitations not yet accepted',
+            captionHidden: true,
+            scrollRegion: true,
+            rows: invitations,
+            columns: [
+              { header: 'Email', rowHeader: true, cell: (i) => i.email },
+              { header: 'Role', cell: (i) => (i.role === 'admin' ? 'Admin' : 'Reviewer') },
+              { header: 'Expires', cell: (i) => expiresText(i, now) },
+              {
+                header: 'Action',
+                cell: (i) =>
+                  i.expired
+                    ? html`<form method="post" action=${`${ACCOUNT_PATH}/invitations`}>
+                        ${csrfField(viewer)}<input type="hidden" name="email" value=${i.email} /><input type="hidden" name="role" value=${i.role} />
+                        <button class="button button--secondary button--small" type="submit">Invite again<span class="visually-hidden"> ${i.email}</span></button>
+                      </form>`
+                    : html`<form method="post" action=${`${ACCOUNT_PATH}/invitations/${i.invitation_id}/withdraw`}>
+                        ${csrfField(viewer)}
+                        <button class="button button--secondary button--small" type="submit">Withdraw<span class="visually-hidden"> the invitation for ${i.email}</span></button>
+                      </form>`,
+              },
+            ],
+          })}
+        </section>`
+      : null}
+    <section class="card" aria-labelledby="invite-heading">
+      <h2 class="card__title" id="invite-heading">Invite an operator</h2>
+      <p>They get an email with a link to choose their own password. The link works once, for 72 hours.</p>
+      <form method="post" action=${`${ACCOUNT_PATH}/invitations`} novalidate>
         ${csrfField(viewer)}
-        ${textInput({ id: 'operator-email', name: 'email', label: 'Email', type: 'email', autocomplete: 'off', spellcheck: false, value: form.email, error: err('operator-email'), width: 'w30' })}
-        ${textInput({ id: 'operator-password', name: 'password', label: 'Password', type: 'password', autocomplete: 'new-password', hint: 'At least 12 characters. Give it to them through a safe channel.', error: err('operator-password'), width: 'w30' })}
-        ${choices({ id: 'operator-role', name: 'role', label: 'Role', type: 'radio', values: [form.role], error: err('operator-role'), options: [
+        ${textInput({ id: 'invite-email', name: 'email', label: 'Email address', type: 'email', autocomplete: 'off', spellcheck: false, value: form.email, error: err('invite-email'), width: 'w30' })}
+        ${choices({ id: 'invite-role', name: 'role', label: 'Role', type: 'radio', values: [form.role], error: err('invite-role'), options: [
           { value: 'reviewer', text: 'Reviewer', hint: 'Works cases.' },
           { value: 'admin', text: 'Admin', hint: 'Also reaches developer settings: keys, webhooks, case types, terms and operators.' },
         ] })}
-        ${button({ text: 'Add operator', data: { 'prevent-double-submit': '' } })}
+        ${button({ text: 'Send invitation', data: { 'prevent-double-submit': '' } })}
       </form>
     </section>`;
 }
 
-/** The account page, with the add-operator form as sent and its problems (`errorStatus`), or empty (200, reading the flash). */
-export async function showAccount(request: FastifyRequest, reply: FastifyReply, deps: DashboardRouteDeps, form: OperatorForm, errors: ErrorItem[] = [], errorStatus = 400) {
+/** The account page, with the invitation form as sent and its problems (`errorStatus`), or empty (200, reading the flash). */
+export async function showAccount(request: FastifyRequest, reply: FastifyReply, deps: DashboardRouteDeps, form: InviteForm, errors: ErrorItem[] = [], errorStatus = 400) {
   const { ctx } = deps;
   const { orgId } = tenantOf(request);
   const me = operatorSessionOf(request).operator.operator_id;
   const org = await getOrg(ctx, { orgId });
   if (!org.ok) throw new Error('the signed-in workspace is missing');
-  const [usage, operators] = await Promise.all([monthlyUsage(ctx, { orgId, testCap: ctx.config.testSessionsPerMonth, liveCap: org.value.live_usage_cap }), listOperators(ctx, { orgId })]);
+  const [usage, operators, invitations] = await Promise.all([
+    monthlyUsage(ctx, { orgId, testCap: ctx.config.testSessionsPerMonth, liveCap: org.value.live_usage_cap }),
+    listOperators(ctx, { orgId }),
+    listInvitations(ctx, { orgId }),
+  ]);
   const flash = errors.length === 0 ? takeFlash(reply, request, flashDeps(deps)) : undefined;
-  const props: AccountViewProps = { org: org.value, usage, operators, me, flash, form, errors };
+  const props: AccountViewProps = { org: org.value, usage, operators, invitations, now: ctx.clock.now(), me, flash, form, errors };
   return sendDeveloperPage(request, reply, deps, {
     title: 'Usage and account',
     nav: 'account',
@@ -144,5 +203,5 @@ export const accountPage = dashboardRoute({
   method: 'GET',
   url: '/developers/account',
   auth: 'admin',
-  handler: async ({ request, reply, deps }) => showAccount(request, reply, deps, { email: '', password: '', role: 'reviewer' }),
+  handler: async ({ request, reply, deps }) => showAccount(request, reply, deps, { email: '', role: 'reviewer' }),
 });
