@@ -28,6 +28,8 @@ interface AccountViewProps {
   /** Invitations not yet accepted or withdrawn, expired ones included (to be sent again). */
   invitations: readonly InvitationView[];
   now: Date;
+  /** Whether this deployment mails invitations (SMTP_URL), or hands the admin the link. */
+  mails: boolean;
   /** The signed-in operator, who cannot change their own role or access here. */
   me: string;
   flash: Flash | undefined;
@@ -57,7 +59,7 @@ function expiresText(i: InvitationView, now: Date): Markup {
 }
 
 /** Usage against the caps, billing and legal terms, the operators with their role and access, invitations, and the invitation form. */
-function accountView({ org: o, usage, operators, invitations, now, me, flash, form, errors }: AccountViewProps, viewer: DashboardViewer): Markup {
+function accountView({ org: o, usage, operators, invitations, now, mails, me, flash, form, errors }: AccountViewProps, viewer: DashboardViewer): Markup {
   const acceptedBy = o.legal_accepted_by ? operators.find((op) => op.operator_id === o.legal_accepted_by)?.email ?? o.legal_accepted_by : null;
   const err = (id: string) => errors.find((e) => e.href === id)?.text;
   return html`<div class="page-header"><h1>Usage and account</h1></div>
@@ -162,7 +164,7 @@ function accountView({ org: o, usage, operators, invitations, now, me, flash, fo
       : null}
     <section class="card" aria-labelledby="invite-heading">
       <h2 class="card__title" id="invite-heading">Invite an operator</h2>
-      <p>They get an email with a link to choose their own password. The link works once, for 72 hours.</p>
+      <p>${mails ? 'They get an email with a link to choose their own password.' : 'You get a link to send them, to choose their own password (this deployment does not send email).'} The link works once, for 72 hours.</p>
       <form method="post" action=${`${ACCOUNT_PATH}/invitations`} novalidate>
         ${csrfField(viewer)}
         ${textInput({ id: 'invite-email', name: 'email', label: 'Email address', type: 'email', autocomplete: 'off', spellcheck: false, value: form.email, error: err('invite-email'), width: 'w30' })}
@@ -188,7 +190,7 @@ export async function showAccount(request: FastifyRequest, reply: FastifyReply, 
     listInvitations(ctx, { orgId }),
   ]);
   const flash = errors.length === 0 ? takeFlash(reply, request, flashDeps(deps)) : undefined;
-  const props: AccountViewProps = { org: org.value, usage, operators, invitations, now: ctx.clock.now(), me, flash, form, errors };
+  const props: AccountViewProps = { org: org.value, usage, operators, invitations, now: ctx.clock.now(), mails: ctx.mailer !== null, me, flash, form, errors };
   return sendDeveloperPage(request, reply, deps, {
     title: 'Usage and account',
     nav: 'account',
