@@ -75,6 +75,7 @@ const stateArb = fc
       gateResults: s.gateResults,
       caseStatus: s.runtimeStatus === 'complete' ? (s.caseStatus as CaseState['caseStatus']) : null,
       decisionReason: null,
+      assignedTo: null,
       completedAt: null,
       handoff: s.handoff ? { handoffState: s.handoff as never, deliveryId: 'dlv_1', acknowledgedAt: null } : null,
       statusChangedAt: at,

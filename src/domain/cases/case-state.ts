@@ -124,6 +124,8 @@ export interface CaseState {
   gateResults: GateRuleResult[];
   caseStatus: CaseStatus | null;
   decisionReason: string | null;
+  /** The operator who took the case (issue 27 §3), or null. */
+  assignedTo: string | null;
   completedAt: Date | null;
   handoff: Handoff | null;
   statusChangedAt: Date;

@@ -46,6 +46,7 @@ export async function stateOfSnapshot(db: Executor, { row, facts, documents, job
     gateResults: row.gate_results as GateRuleResult[],
     caseStatus: row.case_status,
     decisionReason: row.decision_reason,
+    assignedTo: row.assigned_to,
     completedAt: row.completed_at,
     handoff: row.handoff_state
       ? { handoffState: row.handoff_state, deliveryId: row.handoff_delivery_id, acknowledgedAt: row.handoff_acknowledged_at }

@@ -36,6 +36,8 @@ export interface TimelineEvent {
   eventType: string;
   at: Date;
   actorLabel: string | null;
+  /** For `case.assigned`: who was given the case, in words. */
+  assigneeLabel?: string;
   data: Record<string, unknown>;
 }
 
@@ -67,6 +69,8 @@ export interface ConsoleCase {
   record: CaseRecord;
   /** The reason given with the decision, when there was one. */
   decisionReason: string | null;
+  /** Who has taken the case, by id and email (issue 27 §3). */
+  assignee: { operatorId: string; label: string } | null;
   corrections: Record<string, CorrectionView[]>;
   timeline: TimelineEvent[];
   handoffDelivery: { status: string; attemptCount: number; lastStatusCode: number | null; deliveredAt: string | null; endpointUrl: string } | null;
@@ -107,7 +111,8 @@ export async function readConsoleCase(
     selectCaseFactCorrections(deps.db, tenant, caseId),
     listCaseEvents(deps.db, tenant, caseId, 0, TIMELINE_LIMIT),
   ]);
-  const actorIds = new Set<string>([...correctionRows.map((c) => c.actor), ...events.events.map((e) => (typeof e.data.actor === 'string' ? e.data.actor : '')).filter(Boolean)]);
+  const operatorIdsOf = (data: Record<string, unknown>) => [data.actor, data.assignee, data.previous].filter((v): v is string => typeof v === 'string' && v !== '');
+  const actorIds = new Set<string>([...correctionRows.map((c) => c.actor), ...events.events.flatMap((e) => operatorIdsOf(e.data)), ...(state.assignedTo ? [state.assignedTo] : [])]);
   const labels = await actorLabels(deps.db, tenant.orgId, [...actorIds]);
   const corrections: Record<string, CorrectionView[]> = {};
   for (const c of correctionRows) {
@@ -129,6 +134,7 @@ export async function readConsoleCase(
     eventType: e.event_type,
     at: e.created_at,
     actorLabel: typeof e.data.actor === 'string' ? (labels.get(e.data.actor) ?? e.data.actor) : null,
+    ...(typeof e.data.assignee === 'string' ? { assigneeLabel: labels.get(e.data.assignee) ?? e.data.assignee } : {}),
     data: e.data,
   }));
   let handoffDelivery: ConsoleCase['handoffDelivery'] = null;
@@ -141,7 +147,8 @@ export async function readConsoleCase(
   record.workspace.facts = facts;
   const flaggedFactIds = facts.filter((f) => blocking.has(f.fact_id) || f.status !== 'resolved').map((f) => f.fact_id);
   const evidence = await evidenceView(deps, tenant, record, flaggedFactIds, selection);
-  return ok({ record, decisionReason: state.decisionReason, corrections, timeline, handoffDelivery, flaggedFactIds, evidence });
+  const assignee = state.assignedTo ? { operatorId: state.assignedTo, label: labels.get(state.assignedTo) ?? state.assignedTo } : null;
+  return ok({ record, decisionReason: state.decisionReason, assignee, corrections, timeline, handoffDelivery, flaggedFactIds, evidence });
 }
 
 async function evidenceView(

@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { readConsoleCase, type ConsoleCase } from '../../../domain/console/case-view.ts';
+import { QUEUE_CATEGORIES, type QueueCategory } from '../../../domain/cases/queue.ts';
 import { unwrap } from '../../../domain/errors.ts';
 import { queryText } from '../../page-route.ts';
 import { html, sendPage } from '../../render.ts';
@@ -22,6 +23,8 @@ export interface Selection {
   page: number | undefined;
   zoom: Zoom;
   notice: string | undefined;
+  /** The tab the operator decided the case from: the Next case link goes on in it. */
+  from: QueueCategory | undefined;
 }
 
 /** What the case page shows, read leniently from its query: a value that names nothing is ignored. */
@@ -34,6 +37,7 @@ export function selectionOf(query: Record<string, string | undefined>): Selectio
     page: page !== undefined && page >= 1 ? page - 1 : undefined,
     zoom: parseZoom(query.zoom),
     notice: query.notice,
+    from: (QUEUE_CATEGORIES as readonly string[]).includes(query.from ?? '') ? (query.from as QueueCategory) : undefined,
   };
 }
 
@@ -73,7 +77,7 @@ function casePageView(request: FastifyRequest, deps: DashboardRouteDeps, c: Cons
       ${caseStatusLine(c)}
       <div class="review">
         <div class="review__facts">${factList(viewer, c, c.evidence?.fact.fact_id, links, sel.zoom, form)}</div>
-        <div class="review__viewer">${decisionSection(viewer, c, form.decision)}${evidenceViewer(r.case_id, c.evidence, sel.zoom, links)}</div>
+        <div class="review__viewer">${decisionSection(viewer, c, form.decision, sel.from)}${evidenceViewer(r.case_id, c.evidence, sel.zoom, links)}</div>
       </div>
       ${applicantAnswersSection(c)}
       <details class="card case-details"><summary class="card__title">Case details</summary>${caseHeader(c, deps.ctx.clock.now())}</details>
@@ -99,6 +103,6 @@ export const casePage = dashboardRoute({
   url: '/cases/:case_id',
   auth: 'operator',
   params: caseParams,
-  query: z.object({ fact: queryText, ev: queryText, page: queryText, zoom: queryText, notice: queryText }),
+  query: z.object({ fact: queryText, ev: queryText, page: queryText, zoom: queryText, notice: queryText, from: queryText }),
   handler: async ({ request, reply, params, query, deps }) => showCase(request, reply, deps, params.case_id, selectionOf(query), {}),
 });

@@ -7,7 +7,8 @@ import type { ErrorItem } from '../../ui/components.ts';
 import type { DashboardViewer } from '../context.ts';
 import { csrfField } from '../layout.ts';
 import { documentFileUrl, type ViewerLinks, type Zoom } from './evidence-viewer.ts';
-import { caseStatusTone, FACT_STATUS, humanize, RUNTIME_STATUS_TEXT, timeText } from './format.ts';
+import { CATEGORY_TABS, caseStatusTone, FACT_STATUS, humanize, RUNTIME_STATUS_TEXT, timeText } from './format.ts';
+import type { QueueCategory } from '../../../domain/cases/queue.ts';
 
 /** What an operator typed into a form that came back with errors: shown again, kept. */
 export interface CaseFormState {
@@ -210,19 +211,45 @@ function applicantChange(c: ConsoleCase, f: ConsoleCase['record']['workspace']['
   return html`<p class="small" data-applicant-change="">Changed by the applicant: <span class="mono">${last?.previousValue ?? '—'}</span> → <span class="mono">${last?.newValue ?? f.value ?? '—'}</span></p>`;
 }
 
-export function decisionSection(viewer: DashboardViewer, c: ConsoleCase, form: CaseFormState['decision']) {
+/** Who has the case, and the button to take it or give it back (issue 27 §3). Not on a completed case. */
+function assignmentLine(viewer: DashboardViewer, c: ConsoleCase) {
+  const r = c.record;
+  if (r.runtime_status === 'complete') return c.assignee ? html`<p class="small muted">Was assigned to ${c.assignee.label}.</p>` : null;
+  const mine = c.assignee?.operatorId === viewer.operatorId;
+  const action = (assign: 'me' | 'nobody', text: string, variant: 'secondary' | 'primary' = 'secondary') => html`<form method="post" action=${`/dashboard/cases/${r.case_id}/assignment`} class="inline-form">
+      ${csrfField(viewer)}<input type="hidden" name="assign" value=${assign} />
+      ${button({ text, variant, size: 'small' })}
+    </form>`;
+  return html`<div class="assignment cluster" data-assignment="">
+    <p class="small">${c.assignee ? html`Assigned to <strong>${mine ? 'you' : c.assignee.label}</strong>` : html`<span class="muted">Nobody has taken this case.</span>`}</p>
+    ${mine ? action('nobody', 'Unassign') : action('me', 'Assign to me')}
+  </div>`;
+}
+
+/** After a decision: the next oldest case of the tab the case was in, also reached with `n`. */
+function nextCaseLink(c: ConsoleCase, from: QueueCategory | undefined) {
+  if (!from) return null;
+  return html`<p><a class="button" href=${`/dashboard/cases/next?category=${from}&after=${encodeURIComponent(c.record.case_id)}`} data-next-case="" aria-keyshortcuts="n">Next case<span class="visually-hidden"> in ${CATEGORY_TABS.find((t) => t.category === from)?.text ?? from}</span></a>
+    <span class="small muted"> or press <kbd>n</kbd></span></p>`;
+}
+
+export function decisionSection(viewer: DashboardViewer, c: ConsoleCase, form: CaseFormState['decision'], from?: QueueCategory) {
   const r = c.record;
   if (r.runtime_status !== 'ready_for_review') {
     return html`<section class="card" aria-labelledby="decide-title">
       <h2 id="decide-title" class="card__title">Decision</h2>
       <p>${r.runtime_status === 'complete' ? html`This case is complete: ${r.case_status ? humanize(r.case_status).toLowerCase() : 'no status'}.` : `This case is not awaiting review yet (${RUNTIME_STATUS_TEXT[r.runtime_status].toLowerCase()}).`}</p>
+      ${assignmentLine(viewer, c)}
+      ${r.runtime_status === 'complete' ? nextCaseLink(c, from) : null}
     </section>`;
   }
   const reasonError = form?.errors.find((e) => e.href === 'decision-reason')?.text;
   return html`<section class="card decision" aria-labelledby="decide-title">
     <h2 id="decide-title" class="card__title">Decision</h2>
+    ${assignmentLine(viewer, c)}
     <form method="post" action=${`/dashboard/cases/${r.case_id}/decision`} novalidate>
       ${csrfField(viewer)}
+      <input type="hidden" name="from" value=${r.queue_row.queue_category} />
       ${textarea({ id: 'decision-reason', name: 'reason', label: 'Reason (optional to approve, needed to reject)', hint: 'Kept with the case and printed in the case file.', rows: 2, value: form?.reason ?? '', error: reasonError })}
       <div class="button-group">
         ${button({ text: 'Approve', name: 'decision', value: 'approve', data: { 'prevent-double-submit': '' } })}
@@ -251,7 +278,7 @@ export function caseStatusLine(c: ConsoleCase) {
 }
 
 /** The body of the reject confirmation page: the reason as given, Reject, or back to the case. */
-export function rejectConfirmationBody(viewer: DashboardViewer, c: ConsoleCase, reason: string) {
+export function rejectConfirmationBody(viewer: DashboardViewer, c: ConsoleCase, reason: string, from = '') {
   const r = c.record;
   return html`<p class="breadcrumbs"><a href=${`/dashboard/cases/${r.case_id}`}>Back to the case</a></p>
     <div class="page-header"><h1>Reject this case?</h1></div>
@@ -263,6 +290,7 @@ export function rejectConfirmationBody(viewer: DashboardViewer, c: ConsoleCase, 
         <input type="hidden" name="decision" value="reject" />
         <input type="hidden" name="reason" value=${reason} />
         <input type="hidden" name="confirmed" value="yes" />
+        ${from ? html`<input type="hidden" name="from" value=${from} />` : null}
         <div class="button-group">
           ${button({ text: 'Reject', variant: 'warning', data: { 'prevent-double-submit': '' } })}
           <a href=${`/dashboard/cases/${r.case_id}`}>Cancel</a>
@@ -350,6 +378,10 @@ export function eventWords(e: TimelineEvent): string {
       return d.decision === 'approve' ? 'Approved' : d.decision === 'reject' ? 'Rejected' : 'Decided';
     case 'case.completed':
       return `Completed: ${humanize(String(d.case_status ?? d.status ?? '')).toLowerCase() || 'done'}`;
+    case 'case.assigned':
+      return e.assigneeLabel && e.assigneeLabel === e.actorLabel ? 'Assigned to themselves' : `Assigned to ${e.assigneeLabel ?? 'an operator'}`;
+    case 'case.unassigned':
+      return 'Unassigned';
     default:
       return EVENT_WORDS[e.eventType] ?? humanize(e.eventType.replace(/[._]/g, ' '));
   }
@@ -386,6 +418,9 @@ export const NOTICES: Record<string, { tone: 'success' | 'info'; text: string }>
   approved: { tone: 'success', text: 'Case approved. It is complete and the handoff to your system has started.' },
   rejected: { tone: 'success', text: 'Case rejected. It is complete and the handoff to your system has started.' },
   corrected: { tone: 'success', text: 'Correction saved. The fact’s history shows it.' },
+  assigned: { tone: 'success', text: 'You have taken this case. It shows as yours in the queue.' },
+  unassigned: { tone: 'info', text: 'You gave this case back. It shows as unassigned in the queue.' },
+  queue_empty: { tone: 'info', text: 'That was the last case of the tab for you.' },
   erased: { tone: 'info', text: 'Erased. The documents’ bytes, text, images and derived values are gone; ids, statuses and events remain.' },
 };
 

@@ -13,9 +13,9 @@ import { caseParams, causeOf, MAX_TEXT, selectionOf, showCase } from './case-pag
 import { rejectConfirmationBody } from './case-sections.ts';
 
 /** "Reject this case?" on a page of ours, with the reason, instead of the browser's confirm(). */
-function rejectConfirmation(request: FastifyRequest, deps: DashboardRouteDeps, c: ConsoleCase, reason: string) {
+function rejectConfirmation(request: FastifyRequest, deps: DashboardRouteDeps, c: ConsoleCase, reason: string, from: string) {
   const viewer = viewerOf(request, deps);
-  return dashboardPage({ viewer, title: 'Reject this case?', nav: 'cases', children: rejectConfirmationBody(viewer, c, reason) });
+  return dashboardPage({ viewer, title: 'Reject this case?', nav: 'cases', children: rejectConfirmationBody(viewer, c, reason, from) });
 }
 
 /** POST /dashboard/cases/{case_id}/decision: approve, or reject with a reason once confirmed. */
@@ -24,7 +24,7 @@ export const decisionPost = dashboardRoute({
   url: '/cases/:case_id/decision',
   auth: 'operator',
   params: caseParams,
-  body: z.object({ decision: formText, reason: formText, confirmed: formText }),
+  body: z.object({ decision: formText, reason: formText, confirmed: formText, from: formText }),
   handler: async ({ request, reply, params, body, deps }) => {
     const caseId = params.case_id;
     const decision = body.decision;
@@ -38,7 +38,7 @@ export const decisionPost = dashboardRoute({
     if (errors.length > 0) return showCase(request, reply, deps, caseId, selectionOf({}), { decision: { reason, errors } }, 400);
     if (decision === 'reject' && body.confirmed !== 'yes') {
       const c = unwrap(await readConsoleCase(deps.ctx, { tenant: tenantOf(request), caseId, selection: {} }));
-      return sendPage(reply, rejectConfirmation(request, deps, c, reason));
+      return sendPage(reply, rejectConfirmation(request, deps, c, reason, body.from));
     }
     const done = await decideCase(deps.ctx, { tenant: tenantOf(request), caseId, decision, reason: reason === '' ? null : reason, actor: operatorSessionOf(request).operator.operator_id, cause: causeOf(request) });
     if (!done.ok) {
@@ -47,6 +47,7 @@ export const decisionPost = dashboardRoute({
     }
     // The operator's own decision is in the Done tab's count when they go back to the queue.
     deps.doneCounts.forget(tenantOf(request));
-    return reply.redirect(`/dashboard/cases/${caseId}?notice=${done.value.case_status}`, 303);
+    const from = selectionOf({ from: body.from }).from;
+    return reply.redirect(`/dashboard/cases/${caseId}?notice=${done.value.case_status}${from ? `&from=${from}` : ''}`, 303);
   },
 });
