@@ -32,7 +32,13 @@ export default class SummaryReporter implements Reporter {
       failed += module.state() === 'failed' ? Math.max(1, moduleFailures) : moduleFailures;
     }
     failed += unhandledErrors.length;
+    // Where the run's time goes (issue 24 §7): the ten files that took longest, tests and hooks.
+    const slowest = testModules
+      .map((m) => ({ file: m.relativeModuleId, ms: m.diagnostic().duration }))
+      .sort((a, b) => b.ms - a.ms)
+      .slice(0, 10);
     let out = '\n';
+    if (testModules.length > 10) out += `slowest files: ${slowest.map((f) => `${f.file} ${(f.ms / 1000).toFixed(0)} s`).join(', ')}\n`;
     for (const [reason, { count, files }] of reasons) out += `skipped ${count} (${[...files].join(', ')}): ${reason}\n`;
     process.stdout.write(`${out}${passed} passed, ${failed} failed, ${skipped} skipped\n`);
   }
