@@ -1,6 +1,6 @@
 import { caseFilePage } from './case-file.ts';
 import { casePage } from './case-page.ts';
-import { correctFactPost } from './correct-fact.ts';
+import { correctFactPost, factPage } from './correct-fact.ts';
 import { decisionPost } from './decision.ts';
 import { documentFilePage } from './document-file.ts';
 import { erasurePage, erasurePost } from './erasure.ts';
@@ -14,6 +14,7 @@ export const casePages = [
   casePage,
   pageImagePage,
   documentFilePage,
+  factPage,
   correctFactPost,
   decisionPost,
   erasurePage,
