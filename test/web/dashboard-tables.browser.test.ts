@@ -27,11 +27,12 @@ async function overflows(page: Page): Promise<string[]> {
     const cards = [...document.querySelectorAll('.card')];
     for (const card of cards) {
       const box = card.getBoundingClientRect();
-      for (const el of card.querySelectorAll('table, button, .button')) {
+      // Tables, buttons, and the links and fields in tables (Revoke is a link).
+      for (const el of card.querySelectorAll('table, button, .button, table a, table select, table input')) {
         const r = el.getBoundingClientRect();
         if (r.width === 0 && r.height === 0) continue; // hidden (closed details, no script)
         if (r.left < box.left - 0.5 || r.right > box.right + 0.5) {
-          const name = el.tagName === 'TABLE' ? `table "${el.querySelector('caption')?.textContent?.trim() ?? ''}"` : `button "${el.textContent?.trim().replace(/\s+/g, ' ')}"`;
+          const name = el.tagName === 'TABLE' ? `table "${el.querySelector('caption')?.textContent?.trim() ?? ''}"` : `${el.tagName.toLowerCase()} "${el.textContent?.trim().replace(/\s+/g, ' ')}"`;
           problems.push(`${name}: ${Math.round(r.left)}–${Math.round(r.right)} outside its card ${Math.round(box.left)}–${Math.round(box.right)}`);
         }
       }
@@ -111,6 +112,7 @@ describeInBrowser('developer settings tables fit their cards (issue 27 §6)', ()
         expect(await overflows(page), `${name} at ${size}`).toEqual([]);
         await expectAccessible(page, `${name} (${size})`);
         await screenshot(page, `tables-${name}-${size}`);
+        await page.locator('section.card:has(table)').first().screenshot({ path: `screenshots/card-${name}-${size}.png` });
       }
       // The buttons the issue names, to be sure they were measured.
       await page.goto(`${origin}${pages.account}`);
