@@ -1,7 +1,6 @@
 import type { CaseRecord } from '../../../domain/cases/case-record.ts';
 import type { HandoffDelivery } from '../../../domain/console/case-view.ts';
 import { html, type Markup } from '../../render.ts';
-import { tag } from '../../ui/components.ts';
 import type { DashboardViewer } from '../context.ts';
 import { deliveryPath } from '../developers/webhooks/views.ts';
 import { timeText } from './format.ts';
@@ -35,7 +34,7 @@ function handoffSentence(handoff: Handoff, d: HandoffDelivery | null): Markup {
     case 'delivered':
       return html`Delivered to ${url}${d.deliveredAt ? html` at ${at(d.deliveredAt)}` : null} · waiting for acknowledgement`;
     case 'failed':
-      return html`${tag('Failed', 'danger')} Delivery to ${url} failed after ${attempts(d.attemptCount)}${lastAnswer(d)}`;
+      return html`<strong>Delivery to ${url} failed after ${attempts(d.attemptCount)}</strong>${lastAnswer(d)}`;
     case 'pending':
     case 'retry_scheduled': {
       const next = Math.min(d.attemptCount + 1, d.maxAttempts);
