@@ -219,7 +219,7 @@ describeEachBackend('developer settings: case types, account, notifications, rol
     const raw = /<textarea id="raw-body"[^>]*readonly[^>]*>\n([\s\S]*?)<\/textarea>/.exec(page.body)?.[1];
     expect(text(raw ?? '')).toBe(row.payload);
     expect(page.body).toMatch(/<details class="details">\s*<summary>Raw body, as signed<\/summary>/);
-    expect(page.body).toMatch(/<button type="button" class="button button--secondary button--small" data-copy-raw="raw-body" hidden="">Copy raw body<\/button>\s*<span class="copy-raw__status" id="raw-body-copied" role="status" aria-live="polite"><\/span>/);
+    expect(page.body).toMatch(/<button type="button" class="button button--secondary button--small" data-copy-raw="raw-body" hidden>Copy raw body<\/button>\s*<span class="copy-raw__status" id="raw-body-copied" role="status" aria-live="polite"><\/span>/);
 
     // Indenting keeps every token as written; what is not JSON is shown as it is.
     expect(indentedJson('{"n":1.50,"s":"a\\u00e9\\"}","e":[],"o":{ },"l":[1,{"x":null}]}')).toBe('{\n  "n": 1.50,\n  "s": "a\\u00e9\\"}",\n  "e": [],\n  "o": {},\n  "l": [\n    1,\n    {\n      "x": null\n    }\n  ]\n}');
