@@ -139,9 +139,12 @@ describeInBrowser('developer settings tables fit their cards (issue 27 §6)', ()
     await expectAccessible(page, 'delivery copied (phone)');
     // DOCS_SCREENSHOTS=1 refreshes the pictures the documentation shows.
     if (process.env.DOCS_SCREENSHOTS === '1') {
-      await page.screenshot({ path: new URL('../../docs/images/console-delivery-phone.png', import.meta.url).pathname, fullPage: true });
+      // A phone's screen each: the body with its copy button, and the keys table as cards.
+      await page.getByRole('heading', { name: 'Body', exact: true }).evaluate((h) => h.scrollIntoView());
+      await page.screenshot({ path: new URL('../../docs/images/console-delivery-phone.png', import.meta.url).pathname });
       await page.goto(`${origin}/dashboard/developers/keys`);
-      await page.screenshot({ path: new URL('../../docs/images/console-keys-phone.png', import.meta.url).pathname, fullPage: true });
+      await page.getByRole('heading', { name: 'Keys of this workspace' }).evaluate((h) => h.scrollIntoView());
+      await page.screenshot({ path: new URL('../../docs/images/console-keys-phone.png', import.meta.url).pathname });
     }
     await context.close();
   }, 60_000);
