@@ -9,6 +9,8 @@ import { startDocumentServer } from '../documents/document-server.ts';
 import { addEndpoint, startDeliveries, startReceiver, verifySignatures, type Receiver, type RunningDeliveries } from '../webhooks/fixtures.ts';
 import { payStubPdf, processedCase } from './console-fixtures.ts';
 import { savePageImagesOfLiveDocument } from '../../src/storage/page-images.ts';
+import { timeText } from '../../src/web/dashboard/cases/format.ts';
+import { dashboardAgent } from '../support/dashboard-agent.ts';
 
 describeEachStore('dashboard case page and operator actions', (backend, _store, storeEnv) => {
   let t: TestApp;
@@ -103,6 +105,15 @@ describeEachStore('dashboard case page and operator actions', (backend, _store, 
     expect(missing.statusCode).toBe(400);
     expect(missing.body).toContain('Enter the reason for the correction');
     expect(missing.body).toContain('value="2500.00"');
+    // The address the problems were shown at answers a reload or a shared link: it leads to the
+    // case page with the fact selected, never 404 (issue 27 §6).
+    const reopened = await get(`${page}/facts/gross_pay`);
+    expect(reopened.statusCode).toBe(303);
+    expect(reopened.headers.location).toBe(`${page}?fact=gross_pay#fact-gross_pay`);
+    const landed = await get(String(reopened.headers.location));
+    expect(landed.statusCode).toBe(200);
+    expect(landed.body).toMatch(/<li class="fact fact--selected[^"]*" id="fact-gross_pay"/);
+    expect((await get(`/dashboard/cases/case_nope/facts/gross_pay`)).headers.location).toBe('/dashboard/cases/case_nope?fact=gross_pay#fact-gross_pay');
     const done = await post(page, `${page}/facts/gross_pay`, { value: '2500.00', reason: 'Checked against the bank statement' });
     expect(done.statusCode).toBe(303);
     const after = await get(done.headers.location as string);
@@ -143,6 +154,61 @@ describeEachStore('dashboard case page and operator actions', (backend, _store, 
     const again = await post(page, `${page}/decision`, { decision: 'reject', reason: 'again', confirmed: 'yes' });
     expect(again.statusCode).toBe(409);
     expect(again.body).toContain('is already complete (approved)');
+  });
+
+  it('says where the handoff stands in words, and links its delivery for admins only (issue 27 §4)', async () => {
+    const { caseId } = await processedCase(t, ws, docs.url('/stub.pdf'), 'loan-140');
+    const page = `/dashboard/cases/${caseId}`;
+    const admin = await newOperator(t, ws.orgId, 'admin');
+    const adminAgent = await dashboardAgent(t, admin.email, admin.password);
+    const words = (body: string) => body.replace(/<[^>]+>/g, '').replace(/\s+/g, ' ');
+    const handoffRow = (body: string) => words(/<dt class="summary-list__key">Handoff<\/dt>\s*<dd class="summary-list__value">([\s\S]*?)<\/dd>/.exec(body)?.[1] ?? 'no handoff row');
+    const noRawState = (body: string) => {
+      for (const raw of ['dispatching', 'dispatch_failed', 'retry_scheduled', 'Dispatch failed']) expect(handoffRow(body), raw).not.toContain(raw);
+    };
+    // The receiver refuses this case's handoff: a retry is scheduled.
+    receiver.respond((r) => (JSON.parse(r.rawBody).case_id === caseId ? { status: 500, body: 'down' } : { status: 200, body: 'ok' }));
+    try {
+      expect((await post(page, `${page}/decision`, { decision: 'approve', reason: '' })).statusCode).toBe(303);
+      const row = await until(() =>
+        t.ctx.db.selectFrom('webhook_deliveries').select(['delivery_id', 'endpoint_id', 'next_attempt_at']).where('case_id', '=', caseId).where('status', '=', 'retry_scheduled').executeTakeFirst(),
+      );
+      const deliveryLink = `/dashboard/developers/webhooks/${row.endpoint_id}/deliveries/${row.delivery_id}`;
+      const retrying = await get(page);
+      const next = timeText(row.next_attempt_at!);
+      expect(handoffRow(retrying.body)).toMatch(new RegExp(`^Being delivered to ${receiver.url.replace(/[.?]/g, '\\$&')} \\(attempt 2 of \\d+, next try at ${next}\\) · the last attempt was answered 500`));
+      noRawState(retrying.body);
+      // A reviewer cannot open developer settings: the delivery's id to quote, no link.
+      expect(retrying.body).not.toContain(deliveryLink);
+      expect(handoffRow(retrying.body)).toContain(`(delivery ${row.delivery_id})`);
+      const asAdmin = await adminAgent.get(page);
+      expect(asAdmin.body).toContain(`<a href="${deliveryLink}">View the delivery<span class="visually-hidden"> ${row.delivery_id}</span></a>`);
+      expect((await adminAgent.get(deliveryLink)).statusCode).toBe(200);
+      const max = Number(/attempt 2 of (\d+)/.exec(handoffRow(retrying.body))![1]);
+
+      // Every attempt spent: the delivery failed.
+      await t.ctx.db.updateTable('webhook_deliveries').set({ status: 'failed', attempt_count: max, next_attempt_at: null, failed_at: clock.now() }).where('delivery_id', '=', row.delivery_id).execute();
+      await t.ctx.db.updateTable('cases').set({ handoff_state: 'dispatch_failed' }).where('case_id', '=', caseId).execute();
+      const failed = await get(page);
+      expect(handoffRow(failed.body)).toContain(`Delivery to ${receiver.url} failed after ${max} attempts · the last attempt was answered 500`);
+      noRawState(failed.body);
+
+      // An admin retries it from its page; the receiver takes it.
+      receiver.respond(() => ({ status: 200, body: 'ok' }));
+      expect((await adminAgent.post(`${deliveryLink}/retry`, {}, (await adminAgent.get(deliveryLink)).body)).statusCode).toBe(303);
+      await until(() => t.ctx.db.selectFrom('webhook_deliveries').select('status').where('delivery_id', '=', row.delivery_id).where('status', '=', 'delivered').executeTakeFirst());
+      const delivered = await get(page);
+      expect(handoffRow(delivered.body)).toContain(`Delivered to ${receiver.url} at ${timeText(clock.now())} · waiting for acknowledgement`);
+
+      // The customer's system acknowledges it.
+      const ack = await t.app.inject({ method: 'POST', url: `/api/v1/webhooks/deliveries/${row.delivery_id}/ack`, headers: { authorization: `Bearer ${ws.key}` } });
+      expect(ack.statusCode, ack.body).toBe(200);
+      const acknowledged = await get(page);
+      expect(handoffRow(acknowledged.body)).toContain(`Acknowledged at ${timeText(clock.now())} · delivered to ${receiver.url} at ${timeText(clock.now())}`);
+      noRawState(acknowledged.body);
+    } finally {
+      receiver.respond(() => ({ status: 200, body: 'ok' }));
+    }
   });
 
   it('approves without a reason, and rejects only with one, confirmed on a page of ours (issue 27 §4)', async () => {

@@ -3,7 +3,8 @@ import { createTestApp, describeEachBackend, type TestApp, type TestWorkspace } 
 import { dashboardAgent, type DashboardAgent } from '../support/dashboard-agent.ts';
 import { incomeVerification, withExampleCaseTypes } from '../support/fixtures.ts';
 import { csrfOf, newOperator, signInOperator } from '../support/web.ts';
-import { PRIVATE_NETWORK_ENV } from '../webhooks/fixtures.ts';
+import { addEndpoint, caseEvent, enqueue, insertCase, PRIVATE_NETWORK_ENV } from '../webhooks/fixtures.ts';
+import { indentedJson } from '../../src/web/dashboard/developers/webhooks/json-body.ts';
 
 /** Every developer settings page, as GET paths (the item pages are filled in once the items exist). */
 const DEVELOPER_PAGES = [
@@ -227,6 +228,29 @@ describeEachBackend('developer settings: case types, account, notifications, rol
     }
     const key = await t.ctx.db.selectFrom('api_keys').select('revoked_at').where('key_id', '=', ws.keyId).executeTakeFirstOrThrow();
     expect(key.revoked_at).toBeNull();
+  });
+
+  it('shows a delivery’s body indented, and the raw body as signed to copy or to read without script (issue 27 §6)', async () => {
+    const endpoint = await addEndpoint(t.ctx, ws.orgId, 'http://127.0.0.1:9/hooks/body', ['v1.case.completed']);
+    const caseId = await insertCase(t.ctx, ws.orgId, 'test', { externalCaseId: 'loan <7> & "co" – ü' });
+    await enqueue(t.ctx, caseEvent(ws.orgId, caseId, { externalCaseId: 'loan <7> & "co" – ü' }));
+    const row = await t.ctx.db.selectFrom('webhook_deliveries').select(['delivery_id', 'payload']).where('endpoint_id', '=', endpoint.endpoint_id).executeTakeFirstOrThrow();
+    const page = await admin.get(`/dashboard/developers/webhooks/${endpoint.endpoint_id}/deliveries/${row.delivery_id}`);
+    expect(page.statusCode).toBe(200);
+    const text = (html: string) => html.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&');
+    const shown = /<pre class="request-body"[^>]*>([\s\S]*?)<\/pre>/.exec(page.body)?.[1];
+    expect(text(shown ?? '')).toBe(JSON.stringify(JSON.parse(row.payload), null, 2));
+    expect(text(shown ?? '')).toContain('\n  "external_case_id": "loan <7> & \\"co\\" – ü",\n');
+    // The exact bytes: in a readonly textarea (its first newline is the parser's to drop), inside
+    // details that work without script; the copy button is hidden until the script shows it.
+    const raw = /<textarea id="raw-body"[^>]*readonly[^>]*>\n([\s\S]*?)<\/textarea>/.exec(page.body)?.[1];
+    expect(text(raw ?? '')).toBe(row.payload);
+    expect(page.body).toMatch(/<details class="details">\s*<summary>Raw body, as signed<\/summary>/);
+    expect(page.body).toMatch(/<button type="button" class="button button--secondary button--small" data-copy-raw="raw-body" hidden>Copy raw body<\/button>\s*<span class="copy-raw__status" id="raw-body-copied" role="status" aria-live="polite"><\/span>/);
+
+    // Indenting keeps every token as written; what is not JSON is shown as it is.
+    expect(indentedJson('{"n":1.50,"s":"a\\u00e9\\"}","e":[],"o":{ },"l":[1,{"x":null}]}')).toBe('{\n  "n": 1.50,\n  "s": "a\\u00e9\\"}",\n  "e": [],\n  "o": {},\n  "l": [\n    1,\n    {\n      "x": null\n    }\n  ]\n}');
+    expect(indentedJson('not json {')).toBeNull();
   });
 
   it('applies the 428 self-serve rule and the API URL rules when adding an endpoint', async () => {

@@ -145,8 +145,9 @@ describeInBrowser('developer settings in a browser', () => {
       await page.getByRole('heading', { name: /^Delivery/ }).waitFor();
       expect(await page.getByRole('table', { name: 'Attempts, oldest first' }).getByRole('row').count()).toBe(6);
       expect(await page.getByText('receiver is down').count()).toBeGreaterThan(0);
-      // The body byte for byte as sent: compact JSON.
-      expect(await page.getByText(`"delivery_id":"${deliveryId}"`).count()).toBe(1);
+      // The body indented for reading, and byte for byte as sent (compact JSON) in its details (issue 27 §6).
+      expect(await page.locator('pre.request-body').textContent()).toContain(`\n  "delivery_id": "${deliveryId}",\n`);
+      expect(await page.locator('#raw-body').inputValue()).toContain(`"delivery_id":"${deliveryId}"`);
       await check(page, 'delivery-detail-failed', viewport);
 
       receiver.respond(() => ({ status: 200, body: 'ok' }));

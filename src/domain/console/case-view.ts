@@ -9,7 +9,7 @@ import type { FactStatus, FactSource } from '../cases/case-state.ts';
 import { caseNotFound } from '../cases/read-case.ts';
 import { loadCaseState } from '../cases/load-case.ts';
 import { renderCaseRecord, type CaseRecord } from '../cases/case-record.ts';
-import { getDeliveryDetail } from '../webhooks/delivery-log.ts';
+import { getDeliveryDetail, type DeliverySummary } from '../webhooks/delivery-log.ts';
 import { ok, type Result } from '../errors.ts';
 import { ensurePageImage } from './page-images.ts';
 import type { BlobStore } from '../../ports/blob-store.ts';
@@ -73,10 +73,26 @@ export interface ConsoleCase {
   assignee: { operatorId: string; label: string } | null;
   corrections: Record<string, CorrectionView[]>;
   timeline: TimelineEvent[];
-  handoffDelivery: { status: string; attemptCount: number; lastStatusCode: number | null; deliveredAt: string | null; endpointUrl: string } | null;
+  /** The handoff's delivery, when the case has one and it is still kept (pruned deliveries are gone). */
+  handoffDelivery: HandoffDelivery | null;
   /** Facts an operator should look at: blocking ones, and any not resolved. */
   flaggedFactIds: string[];
   evidence: EvidenceView | undefined;
+}
+
+/** What the case page says about where its handoff stands, and what it links to. */
+export interface HandoffDelivery {
+  deliveryId: string;
+  endpointId: string;
+  endpointUrl: string;
+  status: DeliverySummary['status'];
+  /** Attempts made in the current budget of `maxAttempts`. */
+  attemptCount: number;
+  maxAttempts: number;
+  nextAttemptAt: string | null;
+  lastStatusCode: number | null;
+  deliveredAt: string | null;
+  failedAt: string | null;
 }
 
 export interface EvidenceSelection {
@@ -140,7 +156,21 @@ export async function readConsoleCase(
   let handoffDelivery: ConsoleCase['handoffDelivery'] = null;
   if (record.handoff?.delivery_id) {
     const d = await getDeliveryDetail(deps, { orgId: tenant.orgId, environment: tenant.environment, deliveryId: record.handoff.delivery_id });
-    if (d.ok) handoffDelivery = { status: d.value.status, attemptCount: d.value.attempt_count, lastStatusCode: d.value.last_status_code, deliveredAt: d.value.delivered_at, endpointUrl: d.value.endpoint_url };
+    if (d.ok) {
+      const v = d.value;
+      handoffDelivery = {
+        deliveryId: v.delivery_id,
+        endpointId: v.endpoint_id,
+        endpointUrl: v.endpoint_url,
+        status: v.status,
+        attemptCount: v.attempt_count,
+        maxAttempts: v.max_attempts,
+        nextAttemptAt: v.next_attempt_at,
+        lastStatusCode: v.last_status_code,
+        deliveredAt: v.delivered_at,
+        failedAt: v.failed_at,
+      };
+    }
   }
   const blocking = new Set(record.workspace.operational_summary.blocking_fact_ids);
   const facts = [...record.workspace.facts.filter((f) => blocking.has(f.fact_id)), ...record.workspace.facts.filter((f) => !blocking.has(f.fact_id))];

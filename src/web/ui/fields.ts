@@ -15,6 +15,8 @@ interface FieldBase {
   error?: string | undefined;
   /** The label is the page's heading (one question per page). */
   labelIsHeading?: boolean;
+  /** The label is read by screen readers only: where a column header already names the field for sighted people. */
+  labelHidden?: boolean;
   /** Visually hidden prefix for the error message ("Error:"). */
   errorPrefix?: string;
 }
@@ -29,7 +31,7 @@ function labelText(f: FieldBase): string {
 }
 
 function labelOf(f: FieldBase): VNode {
-  const label = html`<label class=${f.labelIsHeading ? 'label label--page' : 'label'} for=${f.id}>${labelText(f)}</label>`;
+  const label = html`<label class=${f.labelIsHeading ? 'label label--page' : f.labelHidden ? 'label visually-hidden' : 'label'} for=${f.id}>${labelText(f)}</label>`;
   return f.labelIsHeading ? html`<h1 class="label-wrapper">${label}</h1>` : label;
 }
 

@@ -80,7 +80,7 @@ function casePageView(request: FastifyRequest, deps: DashboardRouteDeps, c: Cons
         <div class="review__viewer">${decisionSection(viewer, c, form.decision, sel.from)}${evidenceViewer(r.case_id, c.evidence, sel.zoom, links)}</div>
       </div>
       ${applicantAnswersSection(c)}
-      <details class="card case-details"><summary class="card__title">Case details</summary>${caseHeader(c, deps.ctx.clock.now())}</details>
+      <details class="card case-details"><summary class="card__title">Case details</summary>${caseHeader(viewer, c, deps.ctx.clock.now())}</details>
       ${documentsSection(viewer, c)}
       ${timelineSection(c)}`,
   });

@@ -9,6 +9,7 @@ import { csrfField } from '../layout.ts';
 import { documentFileUrl, type ViewerLinks, type Zoom } from './evidence-viewer.ts';
 import { CATEGORY_TABS, caseStatusTone, FACT_STATUS, humanize, RUNTIME_STATUS_TEXT, timeText } from './format.ts';
 import type { QueueCategory } from '../../../domain/cases/queue.ts';
+import { handoffValue } from './handoff.ts';
 
 /** What an operator typed into a form that came back with errors: shown again, kept. */
 export interface CaseFormState {
@@ -16,11 +17,10 @@ export interface CaseFormState {
   decision?: { reason: string; errors: ErrorItem[] };
 }
 
-export function caseHeader(c: ConsoleCase, now: Date) {
+export function caseHeader(viewer: DashboardViewer, c: ConsoleCase, now: Date) {
   const r = c.record;
   const session = r.workspace.intake_session;
   const handoff = r.handoff;
-  const d = c.handoffDelivery;
   const rows = [
     { key: 'Runtime status', value: tag(RUNTIME_STATUS_TEXT[r.runtime_status], r.runtime_status === 'ready_for_review' ? 'info' : r.runtime_status === 'complete' ? 'success' : 'neutral') },
     { key: 'Case status', value: r.case_status ? tag(humanize(r.case_status), caseStatusTone(r.case_status)) : html`<span class="muted">Not decided</span>` },
@@ -38,9 +38,7 @@ export function caseHeader(c: ConsoleCase, now: Date) {
       ? [
           {
             key: 'Handoff',
-            value: html`${tag(humanize(handoff.handoff_state), handoff.handoff_state === 'dispatch_failed' ? 'danger' : handoff.handoff_state === 'dispatching' ? 'info' : 'success')}
-              ${d ? html`<span class="small"> Delivery <span class="mono">${handoff.delivery_id}</span> to ${d.endpointUrl}: ${d.status}, ${d.attemptCount} attempt${d.attemptCount === 1 ? '' : 's'}${d.lastStatusCode ? `, last answer ${d.lastStatusCode}` : ''}</span>` : null}
-              ${handoff.acknowledged_at ? html`<span class="small"> Acknowledged ${timeText(handoff.acknowledged_at)}</span>` : null}`,
+            value: handoffValue(viewer, handoff, c.handoffDelivery),
           },
         ]
       : // Shown before it starts too, so an operator knows what a decision will set off.

@@ -7,12 +7,31 @@ import { operatorSessionOf, tenantOf } from '../context.ts';
 import { dashboardRoute } from '../route.ts';
 import { causeOf, MAX_TEXT, selectionOf, showCase } from './case-page.ts';
 
+const factParams = z.object({ case_id: z.string().min(1).max(100), fact_id: z.string().min(1).max(64) });
+
+/** The case page with a fact selected and scrolled to. */
+export const factOnCasePath = (caseId: string, factId: string, notice?: string) =>
+  `/dashboard/cases/${encodeURIComponent(caseId)}?fact=${encodeURIComponent(factId)}${notice ? `&notice=${notice}` : ''}#fact-${encodeURIComponent(factId)}`;
+
+/**
+ * GET /dashboard/cases/{case_id}/facts/{fact_id}: the address a correction with problems is shown
+ * at, opened again (a reload, a bookmark, a shared link). It leads to the case page with the fact
+ * selected, so the address never answers 404 (issue 27 §6).
+ */
+export const factPage = dashboardRoute({
+  method: 'GET',
+  url: '/cases/:case_id/facts/:fact_id',
+  auth: 'operator',
+  params: factParams,
+  handler: async ({ reply, params }) => reply.redirect(factOnCasePath(params.case_id, params.fact_id), 303),
+});
+
 /** POST /dashboard/cases/{case_id}/facts/{fact_id}: an operator's correction of a fact, with its reason. */
 export const correctFactPost = dashboardRoute({
   method: 'POST',
   url: '/cases/:case_id/facts/:fact_id',
   auth: 'operator',
-  params: z.object({ case_id: z.string().min(1).max(100), fact_id: z.string().min(1).max(64) }),
+  params: factParams,
   body: z.object({ value: formText, reason: formText }),
   handler: async ({ request, reply, params, body, deps }) => {
     const { case_id: caseId, fact_id: factId } = params;
@@ -30,6 +49,6 @@ export const correctFactPost = dashboardRoute({
       if (done.code !== 'invalid_request') throw AppError.from(done);
       return showCase(request, reply, deps, caseId, sel, { correction: { factId, value, reason, errors: [{ href: `value-${factId}`, text: done.message }] } }, 400);
     }
-    return reply.redirect(`/dashboard/cases/${caseId}?fact=${encodeURIComponent(factId)}&notice=corrected#fact-${factId}`, 303);
+    return reply.redirect(factOnCasePath(caseId, factId, 'corrected'), 303);
   },
 });

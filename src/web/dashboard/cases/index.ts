@@ -1,7 +1,7 @@
 import { assignmentPost } from './assignment.ts';
 import { caseFilePage } from './case-file.ts';
 import { casePage } from './case-page.ts';
-import { correctFactPost } from './correct-fact.ts';
+import { correctFactPost, factPage } from './correct-fact.ts';
 import { decisionPost } from './decision.ts';
 import { documentFilePage } from './document-file.ts';
 import { erasurePage, erasurePost } from './erasure.ts';
@@ -18,6 +18,7 @@ export const casePages = [
   assignmentPost,
   pageImagePage,
   documentFilePage,
+  factPage,
   correctFactPost,
   decisionPost,
   erasurePage,

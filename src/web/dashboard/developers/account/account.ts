@@ -114,7 +114,7 @@ function accountView({ org: o, usage, operators, invitations, now, mails, me, fl
                 ? op.role === 'admin' ? 'Admin' : 'Reviewer'
                 : html`<form method="post" action=${`${ACCOUNT_PATH}/operators/${op.operator_id}`} class="cluster">
                     ${csrfField(viewer)}
-                    ${select({ id: `role-${op.operator_id}`, name: 'role', label: `Role of ${op.email}`, value: op.role, options: OPERATOR_ROLES.map((r) => ({ value: r, text: r === 'admin' ? 'Admin' : 'Reviewer' })) })}
+                    ${select({ id: `role-${op.operator_id}`, name: 'role', label: `Role of ${op.email}`, labelHidden: true, value: op.role, options: OPERATOR_ROLES.map((r) => ({ value: r, text: r === 'admin' ? 'Admin' : 'Reviewer' })) })}
                     ${button({ text: 'Save role', variant: 'secondary', size: 'small', name: 'action', value: 'role' })}
                   </form>`,
           },

@@ -8,6 +8,7 @@ import { csrfField } from '../../layout.ts';
 import { dashboardRoute } from '../../route.ts';
 import { flashDeps, takeFlash, type Flash } from '../flash.ts';
 import { whenPrecise } from '../format.ts';
+import { indentedJson } from './json-body.ts';
 import { sendDeveloperPage } from '../shell.ts';
 import { deliveryPath, deliveryStatusTag, endpointPath, STATUS_TEXT } from './views.ts';
 
@@ -17,6 +18,29 @@ interface DeliveryViewProps {
   flash: Flash | undefined;
   /** The request as sent: its body, and the last attempt's headers. */
   sent: SentRequest;
+}
+
+/**
+ * The body as sent: indented for reading when it is JSON (as it is otherwise), and the exact bytes
+ * that were signed, to copy (a button the script shows) or to read without script (the details).
+ * The textarea's content starts with a newline the HTML parser drops, so a body's own first
+ * character survives whatever it is.
+ */
+function bodyView(body: string): Markup {
+  const indented = indentedJson(body);
+  return html`<h3>Body</h3>
+    <p class="muted small">${indented === null ? 'Byte for byte as sent and signed.' : 'Indented for reading. The bytes sent and signed are below, as they were.'}</p>
+    <pre class="request-body" tabindex="0" aria-label=${indented === null ? 'Request body' : 'Request body, indented'}>${indented ?? body}</pre>
+    <div class="copy-raw">
+      <button type="button" class="button button--secondary button--small" data-copy-raw="raw-body" hidden>Copy raw body</button>
+      <span class="copy-raw__status" id="raw-body-copied" role="status" aria-live="polite"></span>
+    </div>
+    <details class="details">
+      <summary>Raw body, as signed</summary>
+      <div class="details__body">
+        <textarea id="raw-body" class="textarea raw-body" readonly rows="6" spellcheck="false" aria-label="Raw body, as signed">${`\n${body}`}</textarea>
+      </div>
+    </details>`;
 }
 
 /** One delivery: its summary (with a retry when it failed), every attempt, and the request as sent. */
@@ -80,9 +104,7 @@ function deliveryView({ endpointId, delivery: d, flash, sent }: DeliveryViewProp
               { header: 'Value', cell: (h) => html`<code class="break">${h[1]}</code>` },
             ],
           })}`}
-      <h3>Body</h3>
-      <p class="muted small">Byte for byte as sent and signed.</p>
-      <pre tabindex="0" aria-label="Request body">${body}</pre>
+      ${bodyView(body)}
     </section>
     ${details('What the receiver should do', html`<p>Verify the signature, answer 2xx quickly, deduplicate by <code>delivery_id</code>, then read the case for its current state.</p>`)}`;
 }

@@ -108,7 +108,7 @@ function endpointView({ endpoint: e, listener, flash, status, eventType, caseId,
           { header: 'Attempts', numeric: true, cell: (d) => `${d.attempt_count} of ${d.max_attempts}` },
           { header: 'Last answer', cell: (d) => (d.last_status_code !== null ? String(d.last_status_code) : d.last_error ? html`<span class="muted">${d.last_error}</span>` : '—') },
           { header: 'Next attempt', cell: (d) => whenPrecise(d.next_attempt_at) },
-          { header: 'Case', cell: (d) => (d.case_id ? html`<code>${d.case_id}</code>` : '—') },
+          { header: 'Case', cell: (d) => (d.case_id ? html`<code class="mono">${d.case_id}</code>` : '—') },
           { header: 'Created', cell: (d) => whenPrecise(d.created_at) },
         ],
       })}
