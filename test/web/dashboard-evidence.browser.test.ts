@@ -156,7 +156,7 @@ describeInBrowser('the case page’s evidence viewer', () => {
       expect(box.svgWidth / before.svgWidth, `zoom ${zoom}`).toBeCloseTo(zoom / 100, 1);
       expect(box.scrollWidth, `zoom ${zoom}: the right edge is reachable`).toBeGreaterThanOrEqual(Math.floor(box.svgWidth));
       expect(box.scrollHeight, `zoom ${zoom}: the bottom edge is reachable`).toBeGreaterThanOrEqual(Math.floor(box.svgHeight));
-      await expect.poll(async () => (await scrollBox(page)).outlineInView, `zoom ${zoom}: the outline is scrolled into view`).toBe(true);
+      await expect.poll(async () => (await scrollBox(page)).outlineInView, { message: `zoom ${zoom}: the outline is scrolled into view` }).toBe(true);
       await expectNoHorizontalScroll(page, `evidence zoom ${zoom}`);
     }
     await screenshot(page, 'console-evidence-zoom-200');
