@@ -96,10 +96,14 @@ describeInBrowser('the case page’s evidence viewer', () => {
     });
   }
 
+  /** The documentation's pictures (docs/images/), refreshed when DOCS_IMAGES=1. */
+  const DOC_IMAGES = new Set(['console-evidence-1280', 'console-evidence-phone']);
+
+  /** The first screen with the viewer at its top, saved with the other screenshots (and into docs/images/, see above). */
   async function saveDocImage(page: Page, name: string) {
-    await screenshot(page, name);
-    // The documentation's pictures, refreshed on request: DOCS_IMAGES=1.
-    if (process.env.DOCS_IMAGES === '1') {
+    await page.locator('#evidence').evaluate((el) => el.scrollIntoView({ block: 'start' }));
+    await screenshot(page, name, { firstScreen: true });
+    if (process.env.DOCS_IMAGES === '1' && DOC_IMAGES.has(name)) {
       const dir = new URL('../../docs/images/', import.meta.url).pathname;
       mkdirSync(dir, { recursive: true });
       await page.screenshot({ path: `${dir}${name}.png` });
@@ -141,6 +145,7 @@ describeInBrowser('the case page’s evidence viewer', () => {
     expect(await page.locator('mark#quote').textContent()).toBe('$2,450.00');
     await expectAccessible(page, 'evidence 1280');
     await expectNoHorizontalScroll(page, 'evidence 1280');
+    await screenshot(page, 'console-evidence-page-1280');
     await saveDocImage(page, 'console-evidence-1280');
 
     // Zoom scrolls both ways instead of cropping: the whole page is in the scroll box.
@@ -157,9 +162,21 @@ describeInBrowser('the case page’s evidence viewer', () => {
       expect(box.scrollWidth, `zoom ${zoom}: the right edge is reachable`).toBeGreaterThanOrEqual(Math.floor(box.svgWidth));
       expect(box.scrollHeight, `zoom ${zoom}: the bottom edge is reachable`).toBeGreaterThanOrEqual(Math.floor(box.svgHeight));
       await expect.poll(async () => (await scrollBox(page)).outlineInView, { message: `zoom ${zoom}: the outline is scrolled into view` }).toBe(true);
+      // The box, its scroll bars included, fits the window, and scrolling the window brings its
+      // bottom (and the horizontal scroll bar) onto the screen.
+      const onScreen = await page.locator('svg[data-page-image]').evaluate(async (svg) => {
+        const box = svg.parentElement!;
+        box.scrollIntoView({ block: 'start' });
+        window.scrollBy(0, box.getBoundingClientRect().bottom - window.innerHeight + 8);
+        await new Promise((resolve) => requestAnimationFrame(resolve));
+        const r = box.getBoundingClientRect();
+        return { height: r.height, bottom: r.bottom, window: window.innerHeight };
+      });
+      expect(onScreen.height, `zoom ${zoom}`).toBeLessThanOrEqual(onScreen.window);
+      expect(onScreen.bottom, `zoom ${zoom}`).toBeLessThanOrEqual(onScreen.window);
       await expectNoHorizontalScroll(page, `evidence zoom ${zoom}`);
     }
-    await screenshot(page, 'console-evidence-zoom-200');
+    await saveDocImage(page, 'console-evidence-zoom-200');
     await context.close();
   }, 120_000);
 
@@ -181,9 +198,21 @@ describeInBrowser('the case page’s evidence viewer', () => {
     expect((await outlineStyle(page)).fill).toBeLessThan(0.5);
     await expectAccessible(page, 'evidence phone');
     await expectNoHorizontalScroll(page, 'evidence phone');
-    await page.locator('#evidence').scrollIntoViewIfNeeded();
     await saveDocImage(page, 'console-evidence-phone');
     await context.close();
+
+    // Without JavaScript the zoom links work the same: the zoomed page scrolls in its box.
+    const noScript = await newContext(browser, { viewport: 'phone', javaScriptEnabled: false });
+    const plain = await noScript.newPage();
+    await signIn(plain);
+    await plain.goto(`${origin}/dashboard/cases/${caseId}`);
+    await plain.getByRole('link', { name: 'Zoom in to 150%' }).click();
+    await expect.poll(() => plain.url()).toContain('zoom=150');
+    const zoomed = await scrollBox(plain);
+    expect(zoomed.scrollWidth).toBeGreaterThan(zoomed.clientWidth);
+    expect(zoomed.svgWidth / drawn).toBeCloseTo(1.5, 1);
+    await expectNoHorizontalScroll(plain, 'evidence phone zoomed without script');
+    await noScript.close();
   }, 120_000);
 
   it('keeps showing the original page and quote of a corrected fact beside its corrected value', async () => {
@@ -212,7 +241,7 @@ describeInBrowser('the case page’s evidence viewer', () => {
     // The fact itself still links to it.
     expect(await page.getByRole('link', { name: /evidence for Gross pay$/i }).count()).toBe(1);
     await expectAccessible(page, 'evidence corrected 1280');
-    await screenshot(page, 'console-evidence-corrected-1280');
+    await saveDocImage(page, 'console-evidence-corrected-1280');
 
     await page.setViewportSize({ width: 390, height: 844 });
     await expectAccessible(page, 'evidence corrected phone');
