@@ -1,4 +1,5 @@
 import type { Insertable, Selectable } from 'kysely';
+import { toJsonb } from './json.ts';
 import type { Executor, Tx } from './schema.ts';
 import type { FactCorrectionsTable } from './tables/cases.ts';
 import type { Tenant } from '../ports/tenant.ts';
@@ -9,7 +10,8 @@ export async function insertFactCorrection(tx: Tx, row: Insertable<FactCorrectio
 
 /**
  * Forgets the previous values that came from documents (erasure): the history keeps who changed
- * what and when, not values derived from an erased document.
+ * what and when, not values derived from an erased document, nor the evidence (quotes, pages)
+ * they were read from.
  */
 export async function forgetDocumentSourcedPreviousValues(tx: Tx, tenant: Tenant, caseId: string): Promise<void> {
   await tx
@@ -19,6 +21,13 @@ export async function forgetDocumentSourcedPreviousValues(tx: Tx, tenant: Tenant
     .where('environment', '=', tenant.environment)
     .where('case_id', '=', caseId)
     .where('previous_source', '=', 'document_extraction')
+    .execute();
+  await tx
+    .updateTable('fact_corrections')
+    .set({ previous_evidence: toJsonb([]) })
+    .where('org_id', '=', tenant.orgId)
+    .where('environment', '=', tenant.environment)
+    .where('case_id', '=', caseId)
     .execute();
 }
 

@@ -99,7 +99,7 @@ describeEachStore('dashboard case page and operator actions', (backend, _store, 
   });
 
   it('corrects a fact through correctFact, keeps the history visible and records the operator', async () => {
-    const { caseId } = await processedCase(t, ws, docs.url('/stub.pdf'), 'loan-101');
+    const { caseId, docId } = await processedCase(t, ws, docs.url('/stub.pdf'), 'loan-101');
     const page = `/dashboard/cases/${caseId}`;
     const missing = await post(page, `${page}/facts/gross_pay`, { value: '2500.00', reason: '' });
     expect(missing.statusCode).toBe(400);
@@ -120,8 +120,18 @@ describeEachStore('dashboard case page and operator actions', (backend, _store, 
     expect(after.body).toContain('Correction saved');
     expect(after.body).toContain('Checked against the bank statement');
     expect(after.body).toMatch(/<del><span class="visually-hidden">was <\/span>2450.00<\/del>/);
+    // Issue 27 §2: the viewer keeps showing the page and quote the replaced value was read from.
+    expect(after.body).toContain('Evidence for Gross pay');
+    expect(after.body).toContain('Original evidence (before the correction)');
+    expect(after.body).not.toContain('is not available');
+    expect(after.body).toContain('<mark class="quote" id="quote">$2,450.00</mark>');
+    expect(after.body).toContain(`/dashboard/cases/${caseId}/documents/${docId}/pages/1`);
+    expect(after.body).toMatch(/<rect class="evidence-box"/);
     const api = await readCase(t, ws, caseId);
-    expect(api.workspace.facts.find((f: { fact_id: string }) => f.fact_id === 'gross_pay')).toMatchObject({ value: '2500.00', source: 'operator' });
+    // The API's fact carries no evidence for a value no document gave; the correction keeps it.
+    expect(api.workspace.facts.find((f: { fact_id: string }) => f.fact_id === 'gross_pay')).toMatchObject({ value: '2500.00', source: 'operator', evidence: [] });
+    const kept = await t.ctx.db.selectFrom('fact_corrections').select('previous_evidence').where('case_id', '=', caseId).where('fact_id', '=', 'gross_pay').executeTakeFirstOrThrow();
+    expect(kept.previous_evidence).toMatchObject([{ doc_id: docId, page_index: 0, quote: '$2,450.00' }]);
     const event = await t.ctx.db.selectFrom('case_events').select('data').where('case_id', '=', caseId).where('event_type', '=', 'fact.corrected').executeTakeFirstOrThrow();
     expect(event.data).toMatchObject({ fact_id: 'gross_pay', actor: operatorId });
   });
@@ -262,6 +272,9 @@ describeEachStore('dashboard case page and operator actions', (backend, _store, 
     const asAdmin = (url: string) => t.app.inject({ method: 'GET', url, headers: { cookie: adminCookie } });
     const page = `/dashboard/cases/${caseId}`;
     await get(`${page}/documents/${docId}/pages/1`);
+    // A corrected fact keeps the evidence of its replaced value, until the document is erased.
+    expect((await post(page, `${page}/facts/gross_pay`, { value: '2500.00', reason: 'Bank statement' })).statusCode).toBe(303);
+    expect((await get(`${page}?fact=gross_pay`)).body).toContain('Original evidence (before the correction)');
     const confirm = await asAdmin(`${page}/erasure?doc=${docId}`);
     expect(confirm.statusCode).toBe(200);
     expect(confirm.body).toContain('Erase pay-stub.pdf?');
@@ -278,6 +291,10 @@ describeEachStore('dashboard case page and operator actions', (backend, _store, 
     const event = await t.ctx.db.selectFrom('case_events').select('data').where('case_id', '=', caseId).where('event_type', '=', 'document.erased').executeTakeFirstOrThrow();
     expect(event.data).toMatchObject({ doc_id: docId, actor: admin.operator_id });
     expect((await get(page)).body).toContain('Erased');
+    expect(await t.ctx.db.selectFrom('fact_corrections').select('previous_evidence').where('case_id', '=', caseId).execute()).toEqual([{ previous_evidence: [] }]);
+    const corrected = (await get(`${page}?fact=gross_pay`)).body;
+    expect(corrected).not.toContain('Original evidence');
+    expect(corrected).not.toContain('$2,450.00');
   });
 
   it('serves the package and the sealed case file, and refuses other workspaces’ cases', async () => {

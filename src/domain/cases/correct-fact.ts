@@ -25,7 +25,7 @@ export interface FactCorrection {
 }
 
 /**
- * An operator corrects a fact. The previous value, status and source are kept in
+ * An operator corrects a fact. The previous value, status, source and evidence are kept in
  * fact_corrections; the fact becomes source `operator`; a `fact.corrected` event records who and
  * why (never the values: events outlive erasure). A completed case is closed to corrections.
  */
@@ -55,6 +55,8 @@ export async function correctFact(deps: WriterDeps & { db: Db }, input: FactCorr
         reason: input.reason,
         actor: input.actor,
         created_at: now,
+        // Kept with the correction: the console shows what the replaced value was read from.
+        previous_evidence: toJsonb(fact.evidence),
       });
     // The operator's value did not come from a document: the old evidence no longer supports it.
     await updateFactRow(tx, tenantOfRow(row), row.case_id, fact.fact_id, { value: input.value, status, source: 'operator', corrected_by: 'operator', candidate_id: null, anchor_match_quality: null, evidence: toJsonb([]), provenance: toJsonb([]), updated_at: now });

@@ -17,6 +17,7 @@ import type { Tenant } from '../../ports/tenant.ts';
 
 export type ConsoleFact = CaseRecord['workspace']['facts'][number];
 export type ConsoleDocument = CaseRecord['workspace']['documents'][number];
+export type EvidenceItem = ConsoleFact['evidence'][number];
 
 export interface CorrectionView {
   correctionId: string;
@@ -25,6 +26,8 @@ export interface CorrectionView {
   previousSource: FactSource | null;
   newValue: string | null;
   newStatus: FactStatus;
+  /** What the previous value was read from (an operator's correction clears the fact's own); `[]` when nothing, or erased. */
+  previousEvidence: EvidenceItem[];
   reason: string | null;
   actor: string;
   actorLabel: string;
@@ -51,6 +54,12 @@ export interface EvidenceBox {
 
 export interface EvidenceView {
   fact: ConsoleFact;
+  /**
+   * The evidence shown: the fact's own, or, when a correction left the fact without any, the
+   * evidence the replaced value was read from (then `before` is that correction).
+   */
+  items: EvidenceItem[];
+  before: CorrectionView | undefined;
   evidenceIndex: number;
   document: ConsoleDocument | undefined;
   /** The page shown (the evidence page unless the operator paged away). */
@@ -93,6 +102,15 @@ export interface HandoffDelivery {
   lastStatusCode: number | null;
   deliveredAt: string | null;
   failedAt: string | null;
+}
+
+/**
+ * The evidence a fact's value was read from before the corrections that left it without any:
+ * the latest correction whose previous value came with evidence. Undefined while the fact has its own.
+ */
+export function originalEvidenceOf(fact: ConsoleFact, history: readonly CorrectionView[] | undefined): CorrectionView | undefined {
+  if (fact.evidence.length > 0 || !history) return undefined;
+  return [...history].reverse().find((c) => c.previousEvidence.length > 0);
 }
 
 export interface EvidenceSelection {
@@ -139,6 +157,7 @@ export async function readConsoleCase(
       previousSource: c.previous_source,
       newValue: c.new_value,
       newStatus: c.new_status,
+      previousEvidence: Array.isArray(c.previous_evidence) ? (c.previous_evidence as EvidenceItem[]) : [],
       reason: c.reason,
       actor: c.actor,
       actorLabel: labels.get(c.actor) ?? c.actor,
@@ -176,7 +195,7 @@ export async function readConsoleCase(
   const facts = [...record.workspace.facts.filter((f) => blocking.has(f.fact_id)), ...record.workspace.facts.filter((f) => !blocking.has(f.fact_id))];
   record.workspace.facts = facts;
   const flaggedFactIds = facts.filter((f) => blocking.has(f.fact_id) || f.status !== 'resolved').map((f) => f.fact_id);
-  const evidence = await evidenceView(deps, tenant, record, flaggedFactIds, selection);
+  const evidence = await evidenceView(deps, tenant, record, corrections, flaggedFactIds, selection);
   const assignee = state.assignedTo ? { operatorId: state.assignedTo, label: labels.get(state.assignedTo) ?? state.assignedTo } : null;
   return ok({ record, decisionReason: state.decisionReason, assignee, corrections, timeline, handoffDelivery, flaggedFactIds, evidence });
 }
@@ -185,22 +204,27 @@ async function evidenceView(
   deps: Pick<Deps, 'db' | 'clock'> & { blobs: BlobStore },
   tenant: Tenant,
   record: CaseRecord,
+  corrections: Record<string, CorrectionView[]>,
   flagged: string[],
   selection: EvidenceSelection,
 ): Promise<EvidenceView | undefined> {
   const facts = record.workspace.facts;
-  const withEvidence = (f: ConsoleFact) => f.evidence.length > 0;
+  const withEvidence = (f: ConsoleFact) => f.evidence.length > 0 || originalEvidenceOf(f, corrections[f.fact_id]) !== undefined;
   // Nothing chosen yet: the first flagged fact that has evidence, else the first fact with any.
   const fact =
     (selection.factId ? facts.find((f) => f.fact_id === selection.factId) : undefined) ??
     facts.find((f) => flagged.includes(f.fact_id) && withEvidence(f)) ??
     facts.find(withEvidence);
   if (!fact) return undefined;
-  const evidenceIndex = Math.min(Math.max(0, selection.evidenceIndex ?? 0), Math.max(0, fact.evidence.length - 1));
-  const item = fact.evidence[evidenceIndex];
+  // An operator's correction clears the fact's evidence: the value it replaced was read from a
+  // page, which stays the evidence to look at beside the corrected value.
+  const before = originalEvidenceOf(fact, corrections[fact.fact_id]);
+  const items = before ? before.previousEvidence : fact.evidence;
+  const evidenceIndex = Math.min(Math.max(0, selection.evidenceIndex ?? 0), Math.max(0, items.length - 1));
+  const item = items[evidenceIndex];
   const document = item ? record.workspace.documents.find((d) => d.doc_id === item.doc_id) : undefined;
   if (!item || !document) {
-    return { fact, evidenceIndex, document: undefined, pageIndex: 0, pageCount: 0, evidencePageIndex: 0, pageText: undefined, mark: undefined, box: undefined, image: null };
+    return { fact, items, before, evidenceIndex, document: undefined, pageIndex: 0, pageCount: 0, evidencePageIndex: 0, pageText: undefined, mark: undefined, box: undefined, image: null };
   }
   const pageCount = document.page_count ?? 1;
   const pageIndex = selection.pageIndex !== undefined && selection.pageIndex >= 0 && selection.pageIndex < pageCount ? selection.pageIndex : item.page_index;
@@ -214,6 +238,8 @@ async function evidenceView(
   const box = boxOf(item);
   return {
     fact,
+    items,
+    before,
     evidenceIndex,
     document,
     pageIndex,

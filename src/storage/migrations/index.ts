@@ -20,6 +20,7 @@ import { documentObjects } from './0022_document_objects.ts';
 import { webhookListeners } from './0023_webhook_listeners.ts';
 import { operatorInvitations } from './0024_operator_invitations.ts';
 import { caseAssignmentAndSearch } from './0025_case_assignment_and_search.ts';
+import { correctionEvidence } from './0026_correction_evidence.ts';
 
 /** A forward-only schema step. Applied once, in order, inside one transaction. */
 export interface Migration {
@@ -50,4 +51,5 @@ export const MIGRATIONS: readonly Migration[] = [
   webhookListeners,
   operatorInvitations,
   caseAssignmentAndSearch,
+  correctionEvidence,
 ];

@@ -214,6 +214,8 @@ export interface FactCorrectionsTable {
   reason: string | null;
   actor: string;
   created_at: Timestamp;
+  /** The evidence the previous value was read from (migration 0026); `[]` when none or erased. */
+  previous_evidence: ColumnType<unknown[], unknown[] | string | undefined, unknown[] | string>;
 }
 
 export interface DocumentBlobsTable {

@@ -1,4 +1,4 @@
-import type { ConsoleCase, ConsoleFact, CorrectionView, TimelineEvent } from '../../../domain/console/case-view.ts';
+import { originalEvidenceOf, type ConsoleCase, type ConsoleFact, type CorrectionView, type TimelineEvent } from '../../../domain/console/case-view.ts';
 import { html } from '../../render.ts';
 import { currencyMarkerOfQuote, currencyOfMarker } from '../../../domain/parsers/money.ts';
 import { button, details, notification, summaryList, table, tag } from '../../ui/components.ts';
@@ -163,8 +163,8 @@ export function factList(viewer: DashboardViewer, c: ConsoleCase, selected: stri
             ${f.reason_codes.length > 0 ? html`<div><dt>Reason codes</dt><dd>${f.reason_codes.map((r) => html`<code class="code-chip">${r}</code> `)}</dd></div>` : null}
             ${f.verification_metadata.length > 0 ? html`<div class="fact__verification"><dt>Check</dt><dd>${f.verification_metadata.map((item) => html`<p class="small">${verificationSentence(item)}</p>`)}${details('Check details', verificationList(f.verification_metadata))}</dd></div>` : null}
           </dl>
-          ${f.evidence.length > 0
-            ? html`<a class="fact__show" href=${`${links.href({ fact: f.fact_id, zoom })}#evidence`} aria-current=${isSelected ? 'true' : undefined} data-fact-link="">${isSelected ? 'Showing evidence' : 'Show evidence'}<span class="visually-hidden"> for ${f.fact_label}</span></a>`
+          ${f.evidence.length > 0 || originalEvidenceOf(f, c.corrections[f.fact_id])
+            ? html`<a class="fact__show" href=${`${links.href({ fact: f.fact_id, zoom })}#evidence`} aria-current=${isSelected ? 'true' : undefined} data-fact-link="">${isSelected ? 'Showing evidence' : f.evidence.length > 0 ? 'Show evidence' : 'Show original evidence'}<span class="visually-hidden"> for ${f.fact_label}</span></a>`
             : html`<p class="small muted">No document evidence.</p>`}
           ${typedBeside(c, f)}
           ${applicantChange(c, f)}
