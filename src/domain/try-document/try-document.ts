@@ -29,8 +29,8 @@ export interface FactFound {
   readonly anchor_match_quality: number;
   /** The anchor of the definition that matched, and the text on the page it matched. */
   readonly matched_anchor: { readonly anchor: string; readonly label_on_page: string };
-  readonly evidence: readonly TriedEvidence[];
-  readonly reason_codes: readonly string[];
+  readonly evidence: TriedEvidence[];
+  readonly reason_codes: string[];
 }
 
 export interface FactMissing {
@@ -39,8 +39,8 @@ export interface FactMissing {
   readonly type: FactType;
   /** What a case would show: `needs_input` or `failed`. */
   readonly status: FactStatus;
-  readonly reason_codes: readonly string[];
-  readonly suggestions: readonly AnchorSuggestion[];
+  readonly reason_codes: string[];
+  readonly suggestions: AnchorSuggestion[];
 }
 
 export interface TriedPage {
@@ -55,9 +55,9 @@ export interface TryDocumentResult {
   readonly case_type_id: string;
   readonly document_kind: string | null;
   readonly mime_type: SupportedMimeType;
-  readonly pages: readonly TriedPage[];
-  readonly facts_found: readonly FactFound[];
-  readonly facts_missing: readonly FactMissing[];
+  readonly pages: TriedPage[];
+  readonly facts_found: FactFound[];
+  readonly facts_missing: FactMissing[];
 }
 
 /**
@@ -109,7 +109,7 @@ export async function tryDocument(deps: Pick<AppContext, 'db' | 'extraction' | '
         anchor_match_quality: reading.anchor_match_quality,
         matched_anchor: { anchor: chosen.anchor.phrase, label_on_page: chosen.anchor.quote },
         evidence: reading.evidence.map(triedEvidence),
-        reason_codes: reading.reason_codes,
+        reason_codes: [...reading.reason_codes],
       });
     } else {
       missing.push({
@@ -117,7 +117,7 @@ export async function tryDocument(deps: Pick<AppContext, 'db' | 'extraction' | '
         label: fact.label,
         type: fact.type,
         status: reading.status,
-        reason_codes: reading.reason_codes,
+        reason_codes: [...reading.reason_codes],
         suggestions: suggestions.get(fact.fact_id) ?? [],
       });
     }
