@@ -33,7 +33,7 @@ export const PET_RENEWAL_EXPECTED: Record<string, string> = {
   policy_holder: 'Margaret Okonkwo',
   policy_number: 'PW-88213-K',
   renewal_date: '2027-03-14',
-  yearly_premium: 'EUR 258.00',
+  yearly_premium: '258.00',
 };
 
 /**
