@@ -1,6 +1,7 @@
 import type { AppContext } from '../deps.ts';
 import { getCaseType } from '../case-types/case-types.ts';
-import { sniffDocumentType, type SupportedMimeType } from '../documents/index.ts';
+import { sniffDocumentType, type RenderedPageImage, type SupportedMimeType } from '../documents/index.ts';
+import { MAX_PAGE_PIXELS, PAGE_IMAGE_SCALE } from '../console/page-images.ts';
 import { failOn, ok, type Result } from '../errors.ts';
 import { extractFacts, factsForDocumentKind, type Evidence, type FactStatus, type FactType } from '../extraction/index.ts';
 import type { Tenant } from '../../ports/tenant.ts';
@@ -12,6 +13,8 @@ export interface TryDocumentInput {
   readonly document: { readonly bytes: Uint8Array; readonly filename?: string | undefined; readonly mimeType?: string | undefined };
   /** Which of the case type's facts to look for; absent: every fact. */
   readonly documentKind?: string | undefined;
+  /** Also draw the PDF pages that hold evidence or a suggestion (the dashboard shows them; the API does not). */
+  readonly withPageImages?: boolean;
 }
 
 export interface TriedEvidence {
@@ -58,6 +61,8 @@ export interface TryDocumentResult {
   readonly pages: TriedPage[];
   readonly facts_found: FactFound[];
   readonly facts_missing: FactMissing[];
+  /** Drawn when asked for, PDF only: the pages an evidence box or a suggestion is on. */
+  readonly page_images?: RenderedPageImage[];
 }
 
 /**
@@ -122,6 +127,15 @@ export async function tryDocument(deps: Pick<AppContext, 'db' | 'extraction' | '
       });
     }
   }
+  const shownPages = [...new Set([...found.flatMap((f) => f.evidence.map((e) => e.page_index)), ...missing.flatMap((f) => f.suggestions.map((x) => x.page_index))])].sort((a, b) => a - b);
+  const pageImages =
+    input.withPageImages && extracted.value.mime_type === 'application/pdf' && shownPages.length > 0
+      ? await deps.extraction.renderPages({ bytes: input.document.bytes, pageIndexes: shownPages, scale: PAGE_IMAGE_SCALE, maxRenderPixels: MAX_PAGE_PIXELS }).catch((err: unknown) => {
+          // The answer stands without pictures: the quotes and page numbers say the same.
+          deps.logger.info({ err: err instanceof Error ? err.message : String(err) }, 'sample pages not drawn');
+          return undefined;
+        })
+      : undefined;
   return ok({
     case_type_id: caseType.value.case_type_id,
     document_kind: input.documentKind ?? null,
@@ -129,6 +143,7 @@ export async function tryDocument(deps: Pick<AppContext, 'db' | 'extraction' | '
     pages: pages.map((p) => ({ page_index: p.page_index, method: p.method, width: p.size?.width ?? null, height: p.size?.height ?? null, unit: p.size?.unit ?? null })),
     facts_found: found,
     facts_missing: missing,
+    ...(pageImages ? { page_images: pageImages } : {}),
   });
 }
 
