@@ -50,7 +50,7 @@ describeEachBackend('dashboard: Try a document', (backend) => {
     expect(res.body).toMatch(/<image href="data:image\/(png|jpeg);base64,/);
     expect(res.body).toContain('data-evidence-box');
     expect(res.body).toContain('Facts not found (3)');
-    expect(res.body).toContain('Add &#39;Policy holder&#39; as an anchor');
+    expect(res.body).toContain("Add 'Policy holder' as an anchor");
     expect(res.body).toContain('Margaret Okonkwo');
     expect(Number((await t.ctx.db.selectFrom('documents').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n)).toBe(0);
   });
