@@ -26,7 +26,7 @@ const tryBody = z
       .optional()
       .meta({ description: 'Look for the facts of this document kind only; absent: every fact of the case type.' }),
   })
-  .meta({ example: { document_base64: 'JVBERi0xLjcKJeLjz9MK…', filename: 'renewal.pdf', document_kind: 'renewal_notice' } });
+  .meta({ example: { document_base64: 'RW1wbG95ZWUgbmFtZTogSmFuZSBEb2UKUGF5IGRhdGU6IDA2LzA1LzIwMjYKR3Jvc3MgcGF5OiAkMiw0NTAuMDAK', filename: 'pay-stub.txt', document_kind: 'pay_stub' } });
 
 const evidenceSchema = z.object({
   page_index: z.number().int(),
