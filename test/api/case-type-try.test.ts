@@ -60,6 +60,17 @@ describeEachBackend('POST /api/v1/case-types/{case_type_id}/try', (backend) => {
     }
   });
 
+  it('takes a sample past the 1 MiB body limit of other routes, and refuses one past the 20 MB upload limit', async () => {
+    const filler = 'Year to date detail line: deductions and hours worked\n'.repeat(16_000); // ~0.86 MB: 1.15 MB as base64, under the extraction's 1,000,000 characters
+    const big = await tryDoc('income_verification', { document_base64: Buffer.from(`Employee name: Jane Doe\nPay date: 06/05/2026\n${filler}`).toString('base64') });
+    expect(big.statusCode, big.body.slice(0, 300)).toBe(200);
+    expect(big.json().facts_found.map((f: { fact_id: string }) => f.fact_id)).toEqual(expect.arrayContaining(['employee_name', 'pay_date']));
+    const tooBig = await tryDoc('income_verification', { document_base64: Buffer.alloc(20 * 1024 * 1024 + 1, 'a').toString('base64') });
+    expect(tooBig.statusCode, tooBig.body.slice(0, 300)).toBeGreaterThanOrEqual(400);
+    expect(tooBig.statusCode).toBeLessThan(500);
+    expect(tooBig.json().error.type).toBe('validation_error');
+  });
+
   it('needs the case_types:read scope', async () => {
     const other = await t.createKey(ws.orgId, { scopes: ['cases:read'] });
     const res = await tryDoc('income_verification', { document_base64: Buffer.from('Pay date: 06/05/2026').toString('base64') }, other.key);
