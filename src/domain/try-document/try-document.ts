@@ -10,6 +10,10 @@ import { suggestAnchors, type AnchorSuggestion } from './anchor-suggestions.ts';
 export interface TryDocumentInput {
   readonly tenant: Tenant;
   readonly caseTypeId: string;
+  /**
+   * The sample. `filename` and `mimeType` are what the sender said; as for uploads (contract §9) the
+   * type is sniffed from the bytes and neither is used to decide it.
+   */
   readonly document: { readonly bytes: Uint8Array; readonly filename?: string | undefined; readonly mimeType?: string | undefined };
   /** Which of the case type's facts to look for; absent: every fact. */
   readonly documentKind?: string | undefined;

@@ -19,7 +19,7 @@ const tryBody = z
       .min(1)
       .max(TRY_BODY_LIMIT_BYTES)
       .meta({ description: 'The sample document, base64-encoded: PDF, PNG, JPEG, DOCX or UTF-8 text, at most 20 MB decoded (the upload rules; the type is sniffed from the bytes).' }),
-    filename: z.string().min(1).max(255).optional().meta({ description: 'Shown back only; the type never comes from the name.' }),
+    filename: z.string().min(1).max(255).optional().meta({ description: 'The sample’s name, for your records: the type never comes from it.' }),
     document_kind: z
       .string()
       .regex(/^[a-z][a-z0-9_]{0,63}$/, 'must be a document kind of the case type, e.g. pay_stub')

@@ -6404,7 +6404,7 @@ export interface operations {
                 "application/json": {
                     /** @description The sample document, base64-encoded: PDF, PNG, JPEG, DOCX or UTF-8 text, at most 20 MB decoded (the upload rules; the type is sniffed from the bytes). */
                     document_base64: string;
-                    /** @description Shown back only; the type never comes from the name. */
+                    /** @description The sample’s name, for your records: the type never comes from it. */
                     filename?: string;
                     /** @description Look for the facts of this document kind only; absent: every fact of the case type. */
                     document_kind?: string;
