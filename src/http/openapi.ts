@@ -33,6 +33,7 @@ export async function registerOpenApi(app: FastifyInstance, config: Config): Pro
         { name: 'Documents', description: 'Document processing and erasure.' },
         { name: 'Webhooks', description: 'Signed webhook delivery, tests and acknowledgements.' },
         { name: 'Connectors', description: 'Descriptions of your own API that workflow action nodes call.' },
+        { name: 'Case types', description: 'Trying a case type’s fact definitions on a sample document.' },
         { name: 'Operations', description: 'Health checks and this API description; no key needed.' },
       ],
     },

@@ -2,6 +2,7 @@ import { systemClock, Transport, type ClientClock, type FetchLike } from './http
 import { Operations, type CallInput, type OperationId, type ResponseBody } from './operations.ts';
 import { Cases } from './resources/cases.ts';
 import { Connectors } from './resources/connectors.ts';
+import { CaseTypes } from './resources/case-types.ts';
 import { Notifications } from './resources/notifications.ts';
 import { Process } from './resources/process.ts';
 import { Sessions } from './resources/sessions.ts';
@@ -36,7 +37,7 @@ export interface DossierOptions {
 
 /**
  * The Dossier API client. Resources follow the API paths: `sessions`, `process`, `cases`
- * (with `facts`, `documents`), `webhooks` (with `deliveries`), `notifications` and `connectors`.
+ * (with `facts`, `documents`), `webhooks` (with `deliveries`), `notifications`, `connectors` and `caseTypes`.
  */
 export class Dossier {
   readonly sessions: Sessions;
@@ -45,6 +46,7 @@ export class Dossier {
   readonly webhooks: Webhooks;
   readonly notifications: Notifications;
   readonly connectors: Connectors;
+  readonly caseTypes: CaseTypes;
   readonly #ops: Operations;
 
   constructor(options: DossierOptions) {
@@ -74,6 +76,7 @@ export class Dossier {
     this.webhooks = new Webhooks(this.#ops);
     this.notifications = new Notifications(this.#ops);
     this.connectors = new Connectors(this.#ops);
+    this.caseTypes = new CaseTypes(this.#ops);
   }
 
   /**

@@ -21,6 +21,7 @@ export { EventStream, PageList } from './pagination.ts';
 export type { RateLimit, ResponseInfo, WithResponse } from './response.ts';
 export type { CaseActionState, CaseDecisionParams, CaseErasure, CaseEvent, CaseEventPage, CaseEventsParams, CaseListParams, CasePackage, CaseRecord, DocumentDetail, DocumentErasure, DocumentPage, FactCorrection, FactCorrectionParams, QueuePage, QueueRow } from './resources/cases.ts';
 export type { Connector, ConnectorDeleted, ConnectorImport, ConnectorList, ConnectorManifest, ConnectorOperationTest, ConnectorOperationTestParams, OpenApiImportParams } from './resources/connectors.ts';
+export type { CaseTypeTry, CaseTypeTryParams } from './resources/case-types.ts';
 export type { IdempotentRequestOptions } from './resources/idempotency.ts';
 export type { IntegrationNotification, NotificationListParams, NotificationPage } from './resources/notifications.ts';
 export type { ProcessAccepted, ProcessCreateParams } from './resources/process.ts';

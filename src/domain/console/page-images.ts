@@ -14,7 +14,7 @@ import type { Tenant } from '../../ports/tenant.ts';
  * readable at 200 % zoom. Scale 2 took ~1.6× as long to draw on the benchmark machine.
  */
 export const PAGE_IMAGE_SCALE = 1.5;
-const MAX_PAGE_PIXELS = 12e6;
+export const MAX_PAGE_PIXELS = 12e6;
 
 interface PageImageDeps {
   db: Executor;

@@ -12,6 +12,7 @@ export const SCOPES = [
   'webhooks:listen',
   'connectors:read',
   'connectors:write',
+  'case_types:read',
 ] as const;
 
 export type Scope = (typeof SCOPES)[number];

@@ -36,6 +36,7 @@ export const PATH_PARAM_EXAMPLES: Record<string, string> = {
   connector_key: 'loan_origination',
   operation_id: 'createApplication',
   node_id: 'create_application',
+  case_type_id: 'income_verification',
 };
 
 type Args = { p: Record<string, string>; body: string; query: string; base: string };
@@ -76,6 +77,8 @@ export const CLIENT_CALLS: Record<string, (a: Args) => string> = {
   retryCaseAction: (a) => `const action = await dossier.cases.actions.retry(${q(a.p.case_id)}, ${q(a.p.node_id)});\nconsole.log(action);`,
   testConnectorOperation: (a) =>
     `const test = await dossier.connectors.testOperation(${q(a.p.connector_key)}, ${q(a.p.operation_id)}, ${a.body});\nconsole.log(test);`,
+  tryCaseTypeDocument: (a) =>
+    `const tried = await dossier.caseTypes.tryDocument(${q(a.p.case_type_id)}, ${a.body});\nfor (const f of tried.facts_found) console.log(f.fact_id, f.value, f.matched_anchor.anchor);\nfor (const f of tried.facts_missing) console.log(f.fact_id, f.suggestions.map((s) => s.message));`,
 };
 
 export function codeSamples(baseUrl: string, request: SampleRequest): CodeSample[] {

@@ -53,6 +53,7 @@ export const SUCCESS_RESPONSE_DESCRIPTIONS: Record<string, string> = {
   'importOpenApiConnector 200': 'A connector was generated from the OpenAPI document and replaced the one with this key.',
   'retryCaseAction 200': 'The failed workflow action, scheduled to be sent again.',
   'testConnectorOperation 200': 'The request sent to your system with the sample inputs, and what it answered.',
+  'tryCaseTypeDocument 200': 'What the sample gave: each fact found with its evidence and the anchor that matched, each fact not found with suggested anchors. Nothing was stored.',
   'getOpenApiDocument 200': 'This OpenAPI 3.1 document.',
   'checkHealth 200': 'The process is alive.',
   'checkReadiness 200': 'The process and its database are ready for traffic.',

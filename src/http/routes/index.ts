@@ -33,6 +33,7 @@ import { missingConnectorKeyRoutes } from './connector-key-missing.ts';
 import { importOpenApiConnectorRoute } from './connectors-openapi.import.ts';
 import { retryCaseActionRoute } from './case-action.retry.ts';
 import { testConnectorOperationRoute } from './connector-operation-test.post.ts';
+import { tryCaseTypeRoute } from './case-type-try.post.ts';
 
 /** Every route of the service, one file per operation. */
 export const apiRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
@@ -69,4 +70,5 @@ export const apiRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app,
   await app.register(importOpenApiConnectorRoute, { ctx });
   await app.register(retryCaseActionRoute, { ctx });
   await app.register(testConnectorOperationRoute, { ctx });
+  await app.register(tryCaseTypeRoute, { ctx });
 };

@@ -17,6 +17,7 @@ import { registerPages } from '../page-route.ts';
 import { developerPages } from './developers/index.ts';
 import { CASE_TYPE_UPLOAD_PARSER, caseTypeUploadPost } from './developers/case-types/upload.ts';
 import { casePages } from './cases/index.ts';
+import { CASE_TYPE_TRY_PARSER, caseTypeTryPost } from './developers/case-types/try.ts';
 
 /**
  * The workspace dashboard at /dashboard. Access is decided before any handler runs:
@@ -62,10 +63,15 @@ export const dashboardFace: FastifyPluginAsync<{ ctx: AppContext; assets: AssetR
 
   assets.register(scope);
   registerPages(scope, deps, [signInPage, signInPost, joinPage, joinPost, signOutPost, environmentPost, overviewPage, ...casePages, ...developerPages]);
-  // The case type upload is the one multipart form: its parser, with its limits, only in a scope of its own.
+  // The case type upload is a multipart form: its parser, with its limits, only in a scope of its own.
   scope.register(async (upload) => {
     await upload.register(multipart, CASE_TYPE_UPLOAD_PARSER);
     registerPages(upload, deps, [caseTypeUploadPost]);
+  });
+  // Trying a sample document: a file up to the upload limit, in a scope of its own with that limit.
+  scope.register(async (sample) => {
+    await sample.register(multipart, CASE_TYPE_TRY_PARSER);
+    registerPages(sample, deps, [caseTypeTryPost]);
   });
 };
 

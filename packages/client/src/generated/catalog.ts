@@ -182,5 +182,9 @@ export const OPERATIONS = {
   "testConnectorOperation": {
     "method": "POST",
     "path": "/api/v1/connectors/{connector_key}/operations/{operation_id}/test"
+  },
+  "tryCaseTypeDocument": {
+    "method": "POST",
+    "path": "/api/v1/case-types/{case_type_id}/try"
   }
 } as const;

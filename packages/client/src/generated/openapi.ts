@@ -518,6 +518,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/case-types/{case_type_id}/try": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Try a sample document against a case type
+         * @description Runs the extraction a case’s document gets on a sample, against the case type’s current fact definitions, and answers each fact found and each fact not found with suggested anchors. Nothing is stored.
+         */
+        post: operations["tryCaseTypeDocument"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "v1.webhook.test": {
@@ -3557,6 +3577,61 @@ export interface components {
             correction_id: string;
             fact: components["schemas"]["Fact"];
         };
+        CaseTypeTry: {
+            case_type_id: string;
+            document_kind: string | null;
+            /** @description The type sniffed from the bytes. */
+            mime_type: string;
+            pages: {
+                page_index: number;
+                method: string;
+                width: number | null;
+                height: number | null;
+                unit: string | null;
+            }[];
+            facts_found: {
+                fact_id: string;
+                label: string;
+                /** @enum {string} */
+                type: "string" | "name" | "date" | "money" | "number" | "id_number" | "address";
+                value: string;
+                anchor_match_quality: number;
+                /** @description The anchor of the fact definition that matched, and the text on the page it matched. */
+                matched_anchor: {
+                    anchor: string;
+                    label_on_page: string;
+                };
+                evidence: {
+                    page_index: number;
+                    quote: string;
+                    /** @description Where the quote sits on the page, in the page’s unit (PDF points, image pixels); null for plain text and DOCX. */
+                    box: {
+                        x: number;
+                        y: number;
+                        width: number;
+                        height: number;
+                    } | null;
+                }[];
+                reason_codes: string[];
+            }[];
+            facts_missing: {
+                fact_id: string;
+                label: string;
+                /** @enum {string} */
+                type: "string" | "name" | "date" | "money" | "number" | "id_number" | "address";
+                /** @description What a case would show: `needs_input` or `failed`. */
+                status: string;
+                reason_codes: string[];
+                /** @description Labels of the document that, added to the fact’s anchors, make extraction read it (each was checked by running extraction with it), best first. */
+                suggestions: {
+                    anchor: string;
+                    value: string;
+                    page_index: number;
+                    quote: string;
+                    message: string;
+                }[];
+            }[];
+        };
     };
     responses: never;
     parameters: never;
@@ -6308,6 +6383,91 @@ export interface operations {
         responses: {
             /** @description Received. Any other answer, or none within 10 s, is a failed attempt and is retried. */
             "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    tryCaseTypeDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                case_type_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The sample document, base64-encoded: PDF, PNG, JPEG, DOCX or UTF-8 text, at most 20 MB decoded (the upload rules; the type is sniffed from the bytes). */
+                    document_base64: string;
+                    /** @description The sample’s name, for your records: the type never comes from it. */
+                    filename?: string;
+                    /** @description Look for the facts of this document kind only; absent: every fact of the case type. */
+                    document_kind?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description What the sample gave: each fact found with its evidence and the anchor that matched, each fact not found with suggested anchors. Nothing was stored. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CaseTypeTry"];
+                };
+            };
+            /** @description Validation error (`validation_error`): the body, a path segment, the query or the idempotency key is invalid. `error.code` names the catalog code and `error.param`, when one field is at fault, names it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authentication error: the key is missing, invalid, revoked, expired or for the other environment (`invalid_api_key`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authorization error: the key lacks the scope this operation needs (`forbidden`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found: no such resource in this workspace and environment (`not_found`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (`rate_limit_exceeded`, or `test_usage_cap_exceeded` for the monthly test sessions): retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: retry if the operation is safe to repeat; `request_id` identifies the failure. */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };

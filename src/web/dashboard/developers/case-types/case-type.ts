@@ -4,7 +4,11 @@ import type { CaseTypeDefinition, GateRule, WorkflowNode } from '../../../../dom
 import { missingTranslations } from '../../../../domain/case-types/translations.ts';
 import { queryText } from '../../../page-route.ts';
 import { html, type Markup } from '../../../render.ts';
-import { backLink, notification, summaryList, table, tag } from '../../../ui/components.ts';
+import { backLink, button, notification, summaryList, table, tag } from '../../../ui/components.ts';
+import { fileInput, select } from '../../../ui/fields.ts';
+import { csrfField } from '../../layout.ts';
+import type { DashboardViewer } from '../../context.ts';
+import { caseTypeTryPath } from './try.ts';
 import { tenantOf } from '../../context.ts';
 import { dashboardRoute } from '../../route.ts';
 import { when } from '../format.ts';
@@ -109,8 +113,26 @@ interface CaseTypeViewProps {
   versions: readonly CaseTypeVersionView[];
 }
 
+/**
+ * "Try a document" (issue 28 §4): a sample read against the current version's facts, answered on
+ * a page of its own with what was found, where, by which anchor, and which labels would find the rest.
+ */
+function tryView(caseTypeId: string, definition: CaseTypeDefinition, viewer: DashboardViewer): Markup {
+  const kinds = [...new Set(definition.workflow.nodes.flatMap((n) => (n.type === 'upload' ? n.documents.map((d) => d.document_kind) : [])))];
+  return html`<section class="card" aria-labelledby="try-heading">
+    <h2 class="card__title" id="try-heading">Try a document</h2>
+    <p>Upload a sample to see what the facts' anchors read in it, and which labels of the sample would find the facts they miss. Nothing is stored.</p>
+    <form method="post" action=${caseTypeTryPath(caseTypeId)} enctype="multipart/form-data" novalidate>
+      ${csrfField(viewer)}
+      ${fileInput({ id: 'sample-file', name: 'sample_file', label: 'A sample document', hint: 'PDF, PNG, JPEG, DOCX or text, up to 20 MB', accept: 'application/pdf,image/png,image/jpeg,.docx,text/plain' })}
+      ${kinds.length > 0 ? select({ id: 'document-kind', name: 'document_kind', label: 'Document kind', options: [{ value: '', text: 'Every fact' }, ...kinds.map((k) => ({ value: k, text: k }))] }) : null}
+      ${button({ text: 'Try a document', data: { 'prevent-double-submit': '' } })}
+    </form>
+  </section>`;
+}
+
 /** One case type at one of its versions: what it is, its versions with their pinned cases, missing translations and the workflow. */
-function caseTypeView({ caseTypeId, name, current, shown, definition, versions }: CaseTypeViewProps): Markup {
+function caseTypeView({ caseTypeId, name, current, shown, definition, versions }: CaseTypeViewProps, viewer: DashboardViewer): Markup {
   const pagePath = `${CASE_TYPES_PATH}/${encodeURIComponent(caseTypeId)}`;
   return html`${backLink(CASE_TYPES_PATH, 'Back to case types')}
     <div class="page-header"><h1>${name}</h1>${tag(shown, 'info')}</div>
@@ -133,6 +155,7 @@ function caseTypeView({ caseTypeId, name, current, shown, definition, versions }
         },
       ])}
     </section>
+    ${shown === current ? tryView(caseTypeId, definition, viewer) : null}
     ${translationsView(definition)}
     ${workflowView(definition)}`;
 }
@@ -158,7 +181,7 @@ export const caseTypePage = dashboardRoute({
     return sendDeveloperPage(request, reply, deps, {
       title: shown === c.workflow_version ? c.name : `${c.name} (${shown})`,
       nav: 'case-types',
-      body: () => caseTypeView({ caseTypeId: c.case_type_id, name: c.name, current: c.workflow_version, shown, definition, versions }),
+      body: (viewer) => caseTypeView({ caseTypeId: c.case_type_id, name: c.name, current: c.workflow_version, shown, definition, versions }, viewer),
     });
   },
 });

@@ -28,6 +28,7 @@ const SCOPE_HINTS: Record<string, string> = {
   'webhooks:acknowledge': 'Acknowledge handoffs.',
   'connectors:read': 'Read connectors.',
   'connectors:write': 'Import and change connectors.',
+  'case_types:read': 'Try a sample document against a case type (nothing is stored).',
 };
 
 /** The create form as sent (or empty), shown again with its problems. */
