@@ -52,6 +52,7 @@ const CALLS = {
   deleteConnector: (d) => d.connectors.delete('crm'),
   testConnectorOperation: (d) => d.connectors.testOperation('crm', 'getContact', { inputs: { contact_id: 'ct_1' } }),
   retryCaseAction: (d) => d.cases.actions.retry('case_1', 'create_contact'),
+  tryCaseTypeDocument: (d) => d.caseTypes.tryDocument('income_verification', { document_base64: Buffer.from('Employee name: Jane Doe').toString('base64'), filename: 'stub.txt' }),
   importOpenApiConnector: (d) => d.connectors.importOpenApi({ connector_key: 'crm', openapi_url: 'https://crm.example/openapi.json' }),
   // `dossier listen`'s stream and results: the CLI's own calls, through the typed escape hatch.
   listenWebhooks: (d) => d.request('listenWebhooks', { query: { forward_to: 'http://localhost:4567/hook' } }),
@@ -60,7 +61,7 @@ const CALLS = {
   getOpenApiDocument: (d) => d.request('getOpenApiDocument', {}),
 } satisfies Record<OperationId, (dossier: Dossier) => Promise<unknown>>;
 
-const SAMPLE_PARAMS: Record<string, string> = { session_id: '0b6f7c8e-1d2a-4f5b-9c3d-2e1f0a9b8c7d', case_id: 'case_1', fact_id: 'pay_date', doc_id: 'doc_1', delivery_id: 'dlv_1', connector_key: 'crm', operation_id: 'getContact', node_id: 'create_contact' };
+const SAMPLE_PARAMS: Record<string, string> = { session_id: '0b6f7c8e-1d2a-4f5b-9c3d-2e1f0a9b8c7d', case_id: 'case_1', fact_id: 'pay_date', doc_id: 'doc_1', delivery_id: 'dlv_1', connector_key: 'crm', operation_id: 'getContact', node_id: 'create_contact', case_type_id: 'income_verification' };
 
 it('covers every public operation of the document with the method and path it documents', async () => {
   const documented = Object.entries(doc.paths).filter(([path]) => path.startsWith(API_PREFIX)).flatMap(([path, item]) =>

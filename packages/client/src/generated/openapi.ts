@@ -529,7 +529,7 @@ export interface paths {
         put?: never;
         /**
          * Try a sample document against a case type
-         * @description Runs the extraction a case’s document gets on a sample, against the case type’s current fact definitions, and answers each fact found and each fact not found with suggested anchors. Nothing is stored.
+         * @description Runs the extraction a case’s document gets on a sample, against the case type’s current fact definitions (those of `document_kind` when given), and answers each fact found (value, evidence, the anchor that matched) and each fact not found with suggested anchors: labels printed in the sample near a value of the fact’s type, each checked by extraction. Nothing is stored: no case, no document, and the bytes are discarded with the answer. The sample follows the upload rules (PDF, PNG, JPEG, DOCX or UTF-8 text, sniffed from the bytes, at most 20 MB); one that would fail as an upload is `invalid_request` with `param: "document"`.
          */
         post: operations["tryCaseTypeDocument"];
         delete?: never;
@@ -2113,6 +2113,61 @@ export interface components {
             /** @description The first 2,000 characters of the answer. */
             response_excerpt: string | null;
         };
+        CaseTypeTryInput: {
+            case_type_id: string;
+            document_kind: string | null;
+            /** @description The type sniffed from the bytes. */
+            mime_type: string;
+            pages: {
+                page_index: number;
+                method: string;
+                width: number | null;
+                height: number | null;
+                unit: string | null;
+            }[];
+            facts_found: {
+                fact_id: string;
+                label: string;
+                /** @enum {string} */
+                type: "string" | "name" | "date" | "money" | "number" | "id_number" | "address";
+                value: string;
+                anchor_match_quality: number;
+                /** @description The anchor of the fact definition that matched, and the text on the page it matched. */
+                matched_anchor: {
+                    anchor: string;
+                    label_on_page: string;
+                };
+                evidence: {
+                    page_index: number;
+                    quote: string;
+                    /** @description Where the quote sits on the page, in the page’s unit (PDF points, image pixels); null for plain text and DOCX. */
+                    box: {
+                        x: number;
+                        y: number;
+                        width: number;
+                        height: number;
+                    } | null;
+                }[];
+                reason_codes: string[];
+            }[];
+            facts_missing: {
+                fact_id: string;
+                label: string;
+                /** @enum {string} */
+                type: "string" | "name" | "date" | "money" | "number" | "id_number" | "address";
+                /** @description What a case would show: `needs_input` or `failed`. */
+                status: string;
+                reason_codes: string[];
+                /** @description Labels of the document that, added to the fact’s anchors, make extraction read it (each was checked by running extraction with it), best first. */
+                suggestions: {
+                    anchor: string;
+                    value: string;
+                    page_index: number;
+                    quote: string;
+                    message: string;
+                }[];
+            }[];
+        };
         /**
          * @example {
          *       "correction_id": "fc_4Rt5Yu6Io7Pa8Sd9Fg0Hj1Kl",
@@ -3553,30 +3608,6 @@ export interface components {
             /** @description The first 2,000 characters of the answer. */
             response_excerpt: string | null;
         };
-        /**
-         * @example {
-         *       "correction_id": "fc_4Rt5Yu6Io7Pa8Sd9Fg0Hj1Kl",
-         *       "fact": {
-         *         "fact_id": "gross_pay",
-         *         "fact_label": "Gross pay",
-         *         "status": "resolved",
-         *         "value": "2500.00",
-         *         "candidate_id": null,
-         *         "anchor_match_quality": null,
-         *         "source": "operator",
-         *         "reason_codes": [],
-         *         "provenance": [],
-         *         "verification_metadata": [],
-         *         "evidence": [],
-         *         "corrected_by": null,
-         *         "updated_at": "2026-11-22T10:00:00.000Z"
-         *       }
-         *     }
-         */
-        FactCorrection: {
-            correction_id: string;
-            fact: components["schemas"]["Fact"];
-        };
         CaseTypeTry: {
             case_type_id: string;
             document_kind: string | null;
@@ -3631,6 +3662,30 @@ export interface components {
                     message: string;
                 }[];
             }[];
+        };
+        /**
+         * @example {
+         *       "correction_id": "fc_4Rt5Yu6Io7Pa8Sd9Fg0Hj1Kl",
+         *       "fact": {
+         *         "fact_id": "gross_pay",
+         *         "fact_label": "Gross pay",
+         *         "status": "resolved",
+         *         "value": "2500.00",
+         *         "candidate_id": null,
+         *         "anchor_match_quality": null,
+         *         "source": "operator",
+         *         "reason_codes": [],
+         *         "provenance": [],
+         *         "verification_metadata": [],
+         *         "evidence": [],
+         *         "corrected_by": null,
+         *         "updated_at": "2026-11-22T10:00:00.000Z"
+         *       }
+         *     }
+         */
+        FactCorrection: {
+            correction_id: string;
+            fact: components["schemas"]["Fact"];
         };
     };
     responses: never;
@@ -6014,6 +6069,93 @@ export interface operations {
             };
         };
     };
+    tryCaseTypeDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                case_type_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The sample document, base64-encoded: PDF, PNG, JPEG, DOCX or UTF-8 text, at most 20 MB decoded (the upload rules; the type is sniffed from the bytes). */
+                    document_base64: string;
+                    /** @description The sample’s name, for your records: the type never comes from it. */
+                    filename?: string;
+                    /** @description Look for the facts of this document kind only; absent: every fact of the case type. */
+                    document_kind?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description What the sample gave: each fact found with its evidence and the anchor that matched, each fact not found with suggested anchors. Nothing was stored. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CaseTypeTry"];
+                };
+            };
+            /** @description Validation error (`validation_error`): the body, a path segment, the query or the idempotency key is invalid. `error.code` names the catalog code and `error.param`, when one field is at fault, names it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authentication error: the key is missing, invalid, revoked, expired or for the other environment (`invalid_api_key`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authorization error: the key lacks the scope this operation needs (`forbidden`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found: no such resource in this workspace and environment (`not_found`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (`rate_limit_exceeded`, or `test_usage_cap_exceeded` for the monthly test sessions): retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: retry if the operation is safe to repeat; `request_id` identifies the failure. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     event_webhook_test: {
         parameters: {
             query?: never;
@@ -6383,91 +6525,6 @@ export interface operations {
         responses: {
             /** @description Received. Any other answer, or none within 10 s, is a failed attempt and is retried. */
             "2XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
-    tryCaseTypeDocument: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                case_type_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    /** @description The sample document, base64-encoded: PDF, PNG, JPEG, DOCX or UTF-8 text, at most 20 MB decoded (the upload rules; the type is sniffed from the bytes). */
-                    document_base64: string;
-                    /** @description The sample’s name, for your records: the type never comes from it. */
-                    filename?: string;
-                    /** @description Look for the facts of this document kind only; absent: every fact of the case type. */
-                    document_kind?: string;
-                };
-            };
-        };
-        responses: {
-            /** @description What the sample gave: each fact found with its evidence and the anchor that matched, each fact not found with suggested anchors. Nothing was stored. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CaseTypeTry"];
-                };
-            };
-            /** @description Validation error (`validation_error`): the body, a path segment, the query or the idempotency key is invalid. `error.code` names the catalog code and `error.param`, when one field is at fault, names it. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Authentication error: the key is missing, invalid, revoked, expired or for the other environment (`invalid_api_key`). */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Authorization error: the key lacks the scope this operation needs (`forbidden`). */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not found: no such resource in this workspace and environment (`not_found`). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limited (`rate_limit_exceeded`, or `test_usage_cap_exceeded` for the monthly test sessions): retry after `Retry-After` seconds. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Internal error: retry if the operation is safe to repeat; `request_id` identifies the failure. */
-            500: {
                 headers: {
                     [name: string]: unknown;
                 };
