@@ -1,5 +1,6 @@
 import { tenantOfRow } from '../../ports/tenant.ts';
 import { insertFactCorrection } from '../../storage/fact-corrections.ts';
+import { toJsonb } from '../../storage/json.ts';
 import { selectCaseFacts, updateFactRow } from '../../storage/facts.ts';
 import type { Db } from '../../storage/schema.ts';
 import { inTransactionResult } from '../../storage/unit-of-work.ts';
@@ -61,6 +62,9 @@ export async function correctFactsAsApplicant(
         previous_value: fact.value,
         previous_status: fact.status,
         previous_source: fact.source,
+        // Kept with the correction, as an operator's is: the page the value was read from stays
+        // beside the applicant's word even if a later file replaces the fact's evidence.
+        previous_evidence: toJsonb(fact.evidence),
         new_value: text,
         new_status: 'resolved',
         reason: null,
