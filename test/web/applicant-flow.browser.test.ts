@@ -226,8 +226,11 @@ describeInBrowser('applicant app in a browser: the complete flow', () => {
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { name: 'Your most recent pay stub' }).waitFor();
 
+    // The upload script takes the "Upload" buttons out of the tab order once it runs: tab only
+    // after it has, or a loaded machine lets the focus land before the page changes under it.
+    await page.waitForFunction(() => [...document.querySelectorAll<HTMLElement>('[data-upload-button]')].every((b) => b.hidden));
     await tabTo('file-pay_stub');
-    const chooser = page.waitForEvent('filechooser');
+    const chooser = page.waitForEvent('filechooser', { timeout: 60_000 });
     await page.keyboard.press('Space');
     await (await chooser).setFiles({ name: 'paystub.pdf', mimeType: 'application/pdf', buffer: Buffer.from(await payStub()) });
     // Picked means sent: no second button to find.
