@@ -36,6 +36,14 @@ describeInBrowser('an operator’s morning in a browser', () => {
     await docs?.close();
   });
 
+  async function signIn(page: Page, email: string, password: string) {
+    await page.goto(`${origin}/dashboard/login`);
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill(password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Overview' }).waitFor();
+  }
+
   async function check(page: Page, state: string, viewport: ViewportName) {
     await expectAccessible(page, `${state} (${viewport})`);
     await expectNoHorizontalScroll(page, `${state} (${viewport})`);
@@ -46,11 +54,7 @@ describeInBrowser('an operator’s morning in a browser', () => {
     const op = await newOperator(t, ws.orgId, 'reviewer');
     const context = await newContext(browser, { viewport: 'desktop' });
     const page = await context.newPage();
-    await page.goto(`${origin}/dashboard/login`);
-    await page.getByLabel('Email').fill(op.email);
-    await page.getByLabel('Password').fill(op.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'Overview' }).waitFor();
+    await signIn(page, op.email, op.password);
 
     // Search by the applicant's name, in another letter case.
     await page.goto(`${origin}/dashboard/cases`);
@@ -105,11 +109,7 @@ describeInBrowser('an operator’s morning in a browser', () => {
     const op = await newOperator(t, ws.orgId, 'reviewer');
     const context = await newContext(browser, { viewport: 'phone' });
     const page = await context.newPage();
-    await page.goto(`${origin}/dashboard/login`);
-    await page.getByLabel('Email').fill(op.email);
-    await page.getByLabel('Password').fill(op.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'Overview' }).waitFor();
+    await signIn(page, op.email, op.password);
     await page.goto(`${origin}/dashboard/cases?q=garcia`);
     await page.getByRole('heading', { name: 'Cases matching “garcia”' }).waitFor();
     expect(await page.locator('table tbody tr').count()).toBe(1);

@@ -1,6 +1,6 @@
 import { originalEvidenceOf, type ConsoleCase, type ConsoleFact, type CorrectionView, type TimelineEvent } from '../../../domain/console/case-view.ts';
 import { html } from '../../render.ts';
-import { currencyMarkerOfQuote, currencyOfMarker } from '../../../domain/parsers/money.ts';
+import { valueForPeople } from '../value-text.ts';
 import { button, details, notification, summaryList, table, tag } from '../../ui/components.ts';
 import { hiddenInput, textarea, textInput } from '../../ui/fields.ts';
 import type { ErrorItem } from '../../ui/components.ts';
@@ -57,27 +57,9 @@ export function caseHeader(viewer: DashboardViewer, c: ConsoleCase, now: Date) {
 }
 
 /** Verification records as readable lines ("Rule: name_matches · Result: mismatch …"), not raw JSON. */
-/**
- * A fact's value as a person reads it: a date as "5 June 2026", an amount with the currency its
- * quote was written with ("$2,450.00"); anything else as stored. The stored form is in the title.
- */
+/** A fact's value as a person reads it (value-text.ts), from the quote of its first evidence. */
 function shownValue(f: ConsoleFact): string {
-  const v = f.value;
-  if (v === null) return 'No value';
-  if (/^\d{4}-\d{2}-\d{2}$/.test(v)) {
-    const day = new Date(`${v}T00:00:00Z`);
-    if (!Number.isNaN(day.getTime())) return day.toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
-  }
-  const quote = (f.evidence[0] as { quote?: unknown } | undefined)?.quote;
-  if (/^-?\d+\.\d{2}$/.test(v) && typeof quote === 'string') {
-    const marker = currencyMarkerOfQuote(quote);
-    if (marker !== undefined) {
-      const iso = currencyOfMarker(marker);
-      const amount = Number(v);
-      return iso ? new Intl.NumberFormat('en-GB', { style: 'currency', currency: iso }).format(amount) : `${marker}${new Intl.NumberFormat('en-GB', { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(amount)}`;
-    }
-  }
-  return v;
+  return valueForPeople(f.value, (f.evidence[0] as { quote?: unknown } | undefined)?.quote);
 }
 
 /** How well the label matched, in words: "Exact match", or "Close match, 0.86". */

@@ -10,6 +10,16 @@ import { tenantOf } from '../../context.ts';
 import { dashboardRoute } from '../../route.ts';
 import { sendDeveloperPage } from '../shell.ts';
 import { CASE_TYPES_PATH } from './list.ts';
+import { FACT_TYPE_WORDS, MISSING_REASON_WORDS, valueForPeople } from '../../value-text.ts';
+
+/** The sample's type as the page says it. */
+const MEDIA_WORDS: Record<string, string> = {
+  'application/pdf': 'a PDF',
+  'image/png': 'a PNG image',
+  'image/jpeg': 'a JPEG image',
+  'application/vnd.openxmlformats-officedocument.wordprocessingml.document': 'a Word document',
+  'text/plain': 'a text file',
+};
 
 /**
  * The sample upload's parser, in a scope of its own (as the case type upload's is): one file of at
@@ -46,7 +56,7 @@ function foundView(result: TryDocumentResult): Markup {
         empty: 'No fact was found. The suggestions below say which labels would find them.',
         columns: [
           { header: 'Fact', rowHeader: true, cell: (f: FactFound) => html`${f.label}<br /><code class="muted">${f.fact_id}</code>` },
-          { header: 'Value', cell: (f: FactFound) => html`<strong>${f.value}</strong>` },
+          { header: 'Value', cell: (f: FactFound) => html`<strong title=${`Stored as ${f.value}`}>${valueForPeople(f.value, f.evidence[0]?.quote)}</strong>` },
           { header: 'Anchor that matched', cell: (f: FactFound) => html`<q>${f.matched_anchor.anchor}</q>${f.matched_anchor.label_on_page !== f.matched_anchor.anchor ? html` (on the page: <q>${f.matched_anchor.label_on_page}</q>)` : null}` },
           { header: 'Evidence', cell: (f: FactFound) => html`${f.evidence.map((e) => html`<span>Page ${e.page_index + 1}: <q>${e.quote}</q></span> `)}` },
         ],
@@ -72,14 +82,14 @@ function missingView(result: TryDocumentResult): Markup {
       rows: result.facts_missing,
       empty: 'Every fact was found.',
       columns: [
-        { header: 'Fact', rowHeader: true, cell: (f: FactMissing) => html`${f.label}<br /><code class="muted">${f.fact_id}</code> (${f.type})` },
-        { header: 'Why', cell: (f: FactMissing) => f.reason_codes.join(', ') || f.status },
+        { header: 'Fact', rowHeader: true, cell: (f: FactMissing) => html`${f.label}<br /><code class="muted">${f.fact_id}</code> <span class="muted">(${FACT_TYPE_WORDS[f.type]})</span>` },
+        { header: 'Why', cell: (f: FactMissing) => html`<span title=${f.reason_codes.join(', ')}>${f.reason_codes.map((c) => MISSING_REASON_WORDS[c]).find(Boolean) ?? 'It was not read from this sample'}</span>` },
         {
           header: 'Suggestions',
           cell: (f: FactMissing) =>
             f.suggestions.length === 0
-              ? html`<span class="muted">No label of this sample sits next to a ${f.type} value that would be read.</span>`
-              : html`<ul class="plain-list">${f.suggestions.map((s) => html`<li data-suggestion="">${s.message}: it reads <strong>${s.value}</strong> on page ${s.page_index + 1}.</li>`)}</ul>`,
+              ? html`<span class="muted">No label of this sample sits next to ${FACT_TYPE_WORDS[f.type]} that would be read.</span>`
+              : html`<ul class="plain-list">${f.suggestions.map((s) => html`<li data-suggestion="">${s.message}: it reads <strong>${valueForPeople(s.value, null)}</strong> on page ${s.page_index + 1}.</li>`)}</ul>`,
         },
       ],
     })}
@@ -113,7 +123,7 @@ export const caseTypeTryPost = dashboardRoute({
         html`${backLink(back, 'Back to the case type')}
           <div class="page-header"><h1>Try a document</h1></div>
           ${result.ok
-            ? html`<p>What <code>${result.value.case_type_id}</code> reads in this sample${result.value.document_kind ? html` as a <code>${result.value.document_kind}</code>` : null} (${result.value.mime_type}, ${result.value.pages.length} ${result.value.pages.length === 1 ? 'page' : 'pages'}). Nothing was stored: the sample is gone with this page.</p>
+            ? html`<p>What <code>${result.value.case_type_id}</code> reads in this sample${result.value.document_kind ? html` as a <code>${result.value.document_kind}</code>` : null} (${MEDIA_WORDS[result.value.mime_type] ?? 'a file'}, ${result.value.pages.length} ${result.value.pages.length === 1 ? 'page' : 'pages'}). Nothing was stored: the sample is gone with this page.</p>
                 ${foundView(result.value)} ${missingView(result.value)}`
             : notification({ tone: 'danger', title: 'The sample could not be tried', children: html`<p>${result.message}</p><p><a href=${back}>Choose another file</a>.</p>` })}`,
     });
