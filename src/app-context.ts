@@ -6,6 +6,7 @@ import type { Metrics } from './metrics/metrics.ts';
 import { createOutboundClients } from './net/outbound-clients.ts';
 import { inProcessWakeUps } from './ports/wake.ts';
 import { createExtractionPool } from './jobs/extraction-pool.ts';
+import type { ExtractionPool } from './domain/documents/extraction-port.ts';
 import { createOpenApiReader } from './jobs/openapi-reader.ts';
 import { findApiKeyByHash, listLiveApiKeyHashPrefixesUnscoped } from './storage/api-keys.ts';
 import { knownKeyHashes } from './domain/keys/known-keys.ts';
@@ -16,7 +17,8 @@ import { hasEnabledEndpoint } from './storage/webhooks/endpoints.ts';
 import { pingDatabase } from './storage/database.ts';
 import { createSmtpMailer } from './net/smtp-mailer.ts';
 
-export function createAppContext(deps: Deps, secret: string, rateLimits: RateLimitStore, metrics: Metrics): AppContext {
+/** `extraction`: a pool the caller owns and closes (tests share one per worker); otherwise the context makes its own. */
+export function createAppContext(deps: Deps, secret: string, rateLimits: RateLimitStore, metrics: Metrics, extraction?: ExtractionPool): AppContext {
   const outbound = createOutboundClients(deps.config);
   const wake = inProcessWakeUps();
   const known = knownKeyHashes((since, now) => listLiveApiKeyHashPrefixesUnscoped(deps.db, since, now), deps.clock);
@@ -44,7 +46,7 @@ export function createAppContext(deps: Deps, secret: string, rateLimits: RateLim
     outbound,
     wake,
     blobs: createDocumentStore({ config: deps.config.documentStore, cipher: documentCipher(secret), logger: deps.logger }),
-    extraction: createExtractionPool({ size: deps.config.extractionProcesses, maxRssBytes: deps.config.extractionMemoryMb * 1024 * 1024 }),
+    extraction: extraction ?? createExtractionPool({ size: deps.config.extractionProcesses, maxRssBytes: deps.config.extractionMemoryMb * 1024 * 1024 }),
     openApi: createOpenApiReader(),
     mailer: deps.config.mail ? createSmtpMailer(deps.config.mail) : null,
     // Catalog case events write their deliveries in the event's transaction; workers in this

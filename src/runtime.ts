@@ -5,6 +5,7 @@ import { ConfigError, type Config } from './config.ts';
 import { systemClock, type Clock } from './ports/clock.ts';
 import { randomIds, type Ids } from './ports/ids.ts';
 import type { RateLimitStore } from './ports/rate-limit-store.ts';
+import type { ExtractionPool } from './domain/documents/extraction-port.ts';
 import { openDatabase, type DatabaseHandle, type DatabaseTarget } from './storage/database.ts';
 import { migrate, type MigrationReport } from './storage/migrate.ts';
 import { createRateLimitStore } from './ports/rate-limit-store.ts';
@@ -29,6 +30,8 @@ export interface RuntimeOptions {
   ids?: Ids;
   target?: DatabaseTarget;
   rateLimits?: RateLimitStore;
+  /** An extraction pool the caller owns: the runtime uses it and leaves it open when it closes. */
+  extraction?: ExtractionPool;
 }
 
 export function databaseTargetOf(config: Config): DatabaseTarget {
@@ -60,6 +63,7 @@ export async function openRuntime(config: Config, options: RuntimeOptions): Prom
       secret,
       rateLimits,
       metrics,
+      options.extraction,
     );
     return {
       ctx,
@@ -68,7 +72,7 @@ export async function openRuntime(config: Config, options: RuntimeOptions): Prom
       async close() {
         await ctx.rateLimits.close();
         await closeOutboundClients(ctx.outbound);
-        await ctx.extraction.close();
+        if (!options.extraction) await ctx.extraction.close();
         ctx.blobs.close();
         ctx.mailer?.close();
         await database.close();

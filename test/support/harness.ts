@@ -4,7 +4,9 @@ import pg from 'pg';
 import { pino, type Logger } from 'pino';
 import { describe, inject, it } from 'vitest';
 import type { AppContext } from '../../src/domain/deps.ts';
-import { loadConfig } from '../../src/config.ts';
+import { loadConfig, type Config } from '../../src/config.ts';
+import type { ExtractionPool } from '../../src/domain/documents/extraction-port.ts';
+import { createExtractionPool } from '../../src/jobs/extraction-pool.ts';
 import { createApiKey, type CreateApiKeyInput } from '../../src/domain/keys/keys.ts';
 import { createOrg, type CreateOrgInput } from '../../src/domain/orgs/orgs.ts';
 import { buildServer } from '../../src/http/server.ts';
@@ -69,6 +71,18 @@ export async function freshDatabase(backend: BackendKind, options: { empty?: boo
   return { target, dispose: async () => {} };
 }
 
+let extractionPool: ExtractionPool | undefined;
+
+/**
+ * One extraction pool per test worker, shared by the test apps it starts one after another: each
+ * app forking its own children costs 0.3–0.45 s for its first document and 2–5 s more to load the
+ * OCR engine for its first scan. An app whose env sets EXTRACTION_* gets a pool of its own.
+ */
+function sharedExtractionPool(config: Config): ExtractionPool {
+  extractionPool ??= createExtractionPool({ size: config.extractionProcesses, maxRssBytes: config.extractionMemoryMb * 1024 * 1024 });
+  return extractionPool;
+}
+
 const postgresUrls = new WeakMap<AppContext, string>();
 
 /** The PostgreSQL database a test app's context runs on (LISTEN and second connections need it), or null for PGlite. */
@@ -116,6 +130,7 @@ export async function createTestApp(backend: BackendKind, options: TestAppOption
     logger: options.logger ?? silentLogger,
     clock,
     target: db.target,
+    ...(Object.keys(options.env ?? {}).some((k) => k.startsWith('EXTRACTION_')) ? {} : { extraction: sharedExtractionPool(config) }),
     ...(options.rateLimits ? { rateLimits: options.rateLimits } : {}),
   });
   const app = await buildServer(runtime.ctx, options.onRoute ? { onRoute: options.onRoute } : {});
