@@ -12,7 +12,8 @@
  * (support.ts, cpuPinning). Each figure is the median of BENCH_ROUNDS rounds (default 3) with its
  * spread (min–max); a ratio is the median of the rounds' own ratios. Beside each ratio, the
  * server's CPU per request in the same runs (from /proc: steadier than the rate on a shared
- * machine). BENCH_SECONDS sets the length of each run (default 8).
+ * machine). BENCH_SECONDS sets the length of each run (default 8); BENCH_PATHS=read,replay runs
+ * only those paths (with their references); BENCH_NODE_OPTIONS replaces the servers' Node flags.
  */
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -25,6 +26,8 @@ import { runCli, startProcess } from '../test/support/processes.ts';
 const EXAMPLE = fileURLToPath(new URL('../examples/case-types/income_verification.json', import.meta.url));
 const duration = Number(process.env.BENCH_SECONDS ?? 8);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+/** BENCH_PATHS=read,replay measures only those paths (default: creation, read, replay). */
+const PATHS = new Set((process.env.BENCH_PATHS ?? 'creation,read,replay').split(',').map((p) => p.trim()));
 
 /** The machine's 1-minute load average (other agents share the cores). */
 function loadAverage(): string {
@@ -158,19 +161,25 @@ try {
   const statements = { fresh: 0, read: 0, replay: 0 };
   for (let round = 0; round < ROUNDS; round++) {
     loads.push(loadAverage());
-    tpcb.push(await pgbench.tps(duration));
-    const created = await withStatements(server.url, freshSessions);
-    fresh.push(created.result);
-    statements.fresh = created.perRequest;
-    bareBeforeRead.push(await bareReads());
-    const measured = await withPeakRss(server.pid, () => withStatements(server.url, reads));
-    read.push(measured.result.result);
-    statements.read = measured.result.perRequest;
-    peakRss = Math.max(peakRss, measured.peakMb);
-    bareBeforeReplay.push(await bareReads());
-    const replayed = await withStatements(server.url, replays);
-    replay.push(replayed.result);
-    statements.replay = replayed.perRequest;
+    if (PATHS.has('creation')) {
+      tpcb.push(await pgbench.tps(duration));
+      const created = await withStatements(server.url, freshSessions);
+      fresh.push(created.result);
+      statements.fresh = created.perRequest;
+    }
+    if (PATHS.has('read')) {
+      bareBeforeRead.push(await bareReads());
+      const measured = await withPeakRss(server.pid, () => withStatements(server.url, reads));
+      read.push(measured.result.result);
+      statements.read = measured.result.perRequest;
+      peakRss = Math.max(peakRss, measured.peakMb);
+    }
+    if (PATHS.has('replay')) {
+      bareBeforeReplay.push(await bareReads());
+      const replayed = await withStatements(server.url, replays);
+      replay.push(replayed.result);
+      statements.replay = replayed.perRequest;
+    }
   }
 
   const rate = (runs: LoadResult[]) => spread(runs.map((r) => r.requestsPerSecond));

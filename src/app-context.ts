@@ -40,7 +40,7 @@ export function createAppContext(deps: Deps, secret: string, rateLimits: RateLim
     secret,
     rateLimits,
     metrics,
-    keys: { find: keys.find, forget: keys.forget, isKnown: known.has },
+    keys: { find: keys.find, forHeader: keys.forHeader, rememberHeader: keys.rememberHeader, forget: keys.forget, isKnown: known.has },
     outbound,
     wake,
     blobs: createDocumentStore({ config: deps.config.documentStore, cipher: documentCipher(secret), logger: deps.logger }),
