@@ -187,10 +187,13 @@ try {
   const p99 = (runs: LoadResult[]) => spread(runs.map((r) => r.p99));
   const ratios = (ours: number[], reference: number[]) => spread(ours.map((v, i) => v / reference[i]!));
   const errors = (runs: LoadResult[]) => runs.reduce((s, r) => s + r.non2xx + r.errors, 0);
+  const loadGenerator = (runs: LoadResult[]) => spread(runs.map((r) => r.loadGeneratorCpuPerRequestUs));
   const line = (name: string, runs: LoadResult[]) =>
-    `${name.padEnd(40)} ${formatSpread(rate(runs)).padStart(26)} req/s   CPU ${formatSpread(cpu(runs)).padStart(18)} µs/req   p99 ${formatSpread(p99(runs)).padStart(16)} ms   non-2xx/errors ${errors(runs)}`;
+    runs.length === 0
+      ? `${name.padEnd(40)} not run`
+      : `${name.padEnd(40)} ${formatSpread(rate(runs)).padStart(26)} req/s   CPU ${formatSpread(cpu(runs)).padStart(18)} µs/req (load generator ${formatSpread(loadGenerator(runs))})   p99 ${formatSpread(p99(runs)).padStart(16)} ms   non-2xx/errors ${errors(runs)}`;
   console.log(`median (min–max) of ${ROUNDS} rounds; each round runs the rows in this order`);
-  console.log(`${'pgbench TPC-B, 10 clients, prepared'.padEnd(40)} ${formatSpread(spread(tpcb)).padStart(26)} tps`);
+  if (tpcb.length > 0) console.log(`${'pgbench TPC-B, 10 clients, prepared'.padEnd(40)} ${formatSpread(spread(tpcb)).padStart(26)} tps`);
   console.log(line('POST /api/v1/sessions (new keys)', fresh));
   console.log(line('bare Fastify route (before the read)', bareBeforeRead));
   console.log(line('GET /api/v1/cases/{id}', read));
@@ -199,13 +202,13 @@ try {
   const cpuRatio = (ours: LoadResult[], reference: LoadResult[]) =>
     formatSpread(ratios(ours.map((r) => r.cpuPerRequestUs ?? Number.NaN), reference.map((r) => r.cpuPerRequestUs ?? Number.NaN)), 1);
   console.log('\nratios, median (min–max) of the rounds\' own ratios, with the server\'s CPU per request beside each:');
-  console.log(
+  if (fresh.length > 0) console.log(
     `  sessions, new keys / pgbench TPC-B   ${formatSpread(ratios(fresh.map((r) => r.requestsPerSecond), tpcb), 2)}   goal ≥ 0.30   CPU ${formatSpread(cpu(fresh))} µs per creation`,
   );
-  console.log(
+  if (read.length > 0) console.log(
     `  case read / bare Fastify             ${formatSpread(ratios(read.map((r) => r.requestsPerSecond), bareBeforeRead.map((r) => r.requestsPerSecond)), 2)}   goal ≥ 0.50   CPU ${formatSpread(cpu(read))} µs against the bare route's ${formatSpread(cpu(bareBeforeRead))} (${cpuRatio(read, bareBeforeRead)}×); p99 ${formatSpread(p99(read))} ms, goal ≤ 20 ms`,
   );
-  console.log(
+  if (replay.length > 0) console.log(
     `  replays / bare Fastify               ${formatSpread(ratios(replay.map((r) => r.requestsPerSecond), bareBeforeReplay.map((r) => r.requestsPerSecond)), 2)}   goal ≥ 0.50   CPU ${formatSpread(cpu(replay))} µs against the bare route's ${formatSpread(cpu(bareBeforeReplay))} (${cpuRatio(replay, bareBeforeReplay)}×)`,
   );
   console.log(

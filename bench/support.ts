@@ -137,6 +137,8 @@ export interface LoadResult {
   errors: number;
   /** CPU microseconds the server process used per completed request during the run (`cpuOf`), when measured. */
   cpuPerRequestUs?: number;
+  /** CPU microseconds the load generator (this process) used per completed request. */
+  loadGeneratorCpuPerRequestUs: number;
 }
 
 /**
@@ -146,9 +148,12 @@ export interface LoadResult {
  */
 export async function load(options: autocannon.Options, cpuOf?: number): Promise<LoadResult> {
   const cpuBefore = cpuOf === undefined ? 0 : cpuMicros(cpuOf);
+  const ownBefore = process.cpuUsage();
   const result = await autocannon({ connections: 32, duration: 8, ...options });
   const cpu = cpuOf === undefined ? undefined : cpuMicros(cpuOf) - cpuBefore;
+  const own = process.cpuUsage(ownBefore);
   return {
+    loadGeneratorCpuPerRequestUs: (own.user + own.system) / Math.max(1, result.requests.total),
     ...(cpu === undefined ? {} : { cpuPerRequestUs: cpu / Math.max(1, result.requests.total) }),
     requestsPerSecond: result.requests.average,
     total: result.requests.total,
