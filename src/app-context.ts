@@ -2,6 +2,7 @@ import type { AppContext, Deps } from './domain/deps.ts';
 import { caseActionEnqueuer } from './domain/connectors/action-triggers.ts';
 import { cacheKeyLookup } from './domain/keys/verified-key-cache.ts';
 import type { RateLimitStore } from './ports/rate-limit-store.ts';
+import type { CaseRevisions } from './ports/case-revisions.ts';
 import type { Metrics } from './metrics/metrics.ts';
 import { createOutboundClients } from './net/outbound-clients.ts';
 import { inProcessWakeUps } from './ports/wake.ts';
@@ -16,7 +17,7 @@ import { hasEnabledEndpoint } from './storage/webhooks/endpoints.ts';
 import { pingDatabase } from './storage/database.ts';
 import { createSmtpMailer } from './net/smtp-mailer.ts';
 
-export function createAppContext(deps: Deps, secret: string, rateLimits: RateLimitStore, metrics: Metrics): AppContext {
+export function createAppContext(deps: Deps, secret: string, rateLimits: RateLimitStore, metrics: Metrics, caseRevisions: CaseRevisions | null = null): AppContext {
   const outbound = createOutboundClients(deps.config);
   const wake = inProcessWakeUps();
   const known = knownKeyHashes((since, now) => listLiveApiKeyHashPrefixesUnscoped(deps.db, since, now), deps.clock);
@@ -39,6 +40,7 @@ export function createAppContext(deps: Deps, secret: string, rateLimits: RateLim
     ...deps,
     secret,
     rateLimits,
+    caseRevisions,
     metrics,
     keys: { find: keys.find, forHeader: keys.forHeader, rememberHeader: keys.rememberHeader, forget: keys.forget, isKnown: known.has },
     outbound,
