@@ -13,7 +13,8 @@
  * spread (min–max); a ratio is the median of the rounds' own ratios. Beside each ratio, the
  * server's CPU per request in the same runs (from /proc: steadier than the rate on a shared
  * machine). BENCH_SECONDS sets the length of each run (default 8); BENCH_PATHS=read,replay runs
- * only those paths (with their references); BENCH_NODE_OPTIONS replaces the servers' Node flags.
+ * only those paths (with their references); BENCH_NODE_OPTIONS replaces the servers' Node flags;
+ * BENCH_REDIS_URL gives the server Redis (rate limits and the case revision mirror, issue 29).
  */
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -110,6 +111,8 @@ try {
   bareInput(record);
   await new Promise((r) => setTimeout(r, 200));
   console.log(`${pinning.description}; load average ${loadAverage()}`);
+  const redis = process.env.BENCH_REDIS_URL;
+  console.log(`server: PostgreSQL${redis ? ` and Redis (${redis}: rate limits, case revision mirror)` : ', no Redis'}; NODE_OPTIONS ${env.NODE_OPTIONS}`);
   console.log(`case record: ${record.length} bytes; ${ROUNDS} rounds of reference, ours; ${duration} s per run, 32 connections; idle RSS ${idleRss.toFixed(0)} MB\n`);
 
   let n = 0;

@@ -101,6 +101,8 @@ export function formatSpread(s: Spread, digits = 0): string {
 export function benchServerEnv(databaseUrl: string): Record<string, string> {
   return {
     DATABASE_URL: databaseUrl,
+    // BENCH_REDIS_URL: the topology of several processes, with rate limits and the case revision mirror in Redis.
+    ...(process.env.BENCH_REDIS_URL ? { REDIS_URL: process.env.BENCH_REDIS_URL } : {}),
     DOSSIER_SECRET: 'b'.repeat(40),
     RATE_LIMIT_PER_MINUTE: '100000000',
     TEST_SESSIONS_PER_MONTH: '100000000',
