@@ -17,8 +17,9 @@
  * BENCH_REDIS_URL gives the server Redis (rate limits and the case revision mirror, issue 29).
  */
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { loadavg } from 'node:os';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { pgbenchTarget } from './pgbench.ts';
 import { benchSchema, benchServerEnv, cpuPinning, formatSpread, load, POSTGRES_URL, spread, type LoadResult } from './support.ts';
@@ -75,6 +76,11 @@ const env = {
   // As `npm start` and bin/dossier.js run it, unless BENCH_NODE_OPTIONS says otherwise.
   NODE_OPTIONS: process.env.BENCH_NODE_OPTIONS ?? '--max-semi-space-size=8',
 };
+// BENCH_EMBEDDED=1: the embedded database (one process, the case revision mirror in process), in a scratch DATA_DIR.
+if (process.env.BENCH_EMBEDDED === '1') {
+  delete (env as Record<string, string>).DATABASE_URL;
+  (env as Record<string, string>).DATA_DIR = mkdtempSync(join(tmpdir(), 'dossier-bench-'));
+}
 const pinning = cpuPinning();
 const server = await startProcess(['serve', '--no-worker'], env);
 pinning.pinServer(server.pid);
@@ -112,7 +118,8 @@ try {
   await new Promise((r) => setTimeout(r, 200));
   console.log(`${pinning.description}; load average ${loadAverage()}`);
   const redis = process.env.BENCH_REDIS_URL;
-  console.log(`server: PostgreSQL${redis ? ` and Redis (${redis}: rate limits, case revision mirror)` : ', no Redis'}; NODE_OPTIONS ${env.NODE_OPTIONS}`);
+  if (process.env.BENCH_EMBEDDED === '1') console.log(`server: the embedded database in ${(env as Record<string, string>).DATA_DIR}, no Redis; NODE_OPTIONS ${env.NODE_OPTIONS}`);
+  else console.log(`server: PostgreSQL${redis ? ` and Redis (${redis}: rate limits, case revision mirror)` : ', no Redis'}; NODE_OPTIONS ${env.NODE_OPTIONS}`);
   console.log(`case record: ${record.length} bytes; ${ROUNDS} rounds of reference, ours; ${duration} s per run, 32 connections; idle RSS ${idleRss.toFixed(0)} MB\n`);
 
   let n = 0;
