@@ -52,7 +52,7 @@ describe.runIf(postgresUrl && hasRedisServer)('case reads across processes with 
     db = await freshDatabase('postgres');
     if (db.target.kind !== 'postgres') throw new Error('expected postgres');
     const redisUrl = `redis://127.0.0.1:${redisPort}`;
-    const env = { DATABASE_URL: postgresUrlForSchema(postgresUrl!, db.target.schema!), REDIS_URL: redisUrl, DOSSIER_SECRET: SECRET, METRICS_TOKEN };
+    const env = { DATABASE_URL: postgresUrlForSchema(db.target.url, db.target.schema!), REDIS_URL: redisUrl, DOSSIER_SECRET: SECRET, METRICS_TOKEN };
     // A third process that writes, as a worker or the CLI would: with the deployment's REDIS_URL.
     runtime = await openRuntime(loadConfig({ DOSSIER_SECRET: SECRET, LOG_LEVEL: 'silent', REDIS_URL: redisUrl }), { logger: silentLogger, target: db.target });
     const org = await createOrg(runtime.ctx, { name: 'Revision mirror', acceptLegal: true });
