@@ -53,12 +53,13 @@ export interface CommandLineIo {
 
 /**
  * `serve` and `worker` run until a signal and exit the process when they stop (commands/shutdown.ts):
- * main.ts runs them, never a caller that shares its process. `listen` is here because it stops on
- * its own when its arguments are wrong, but running it also waits for SIGINT or SIGTERM.
+ * main.ts runs them, never a caller that shares its process. `listen` runs here, and a wrong
+ * argument ends it at once; once connected it stops only on SIGINT or SIGTERM, so tests that keep
+ * it running start it as a process.
  */
-export const PROCESS_COMMANDS: ReadonlySet<string> = new Set(['serve', 'worker']);
+const PROCESS_COMMANDS: ReadonlySet<string> = new Set(['serve', 'worker']);
 
-/** Runs one command line to its exit code; output goes to `io`, never to the process's streams. */
+/** Runs one command line to its exit code; what it prints goes to `io`, not to the process's streams. */
 export async function runCommandLine(argv: readonly string[], io: CommandLineIo): Promise<number> {
   const json = argv.includes('--json');
   try {

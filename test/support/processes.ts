@@ -38,11 +38,11 @@ export function runCli(args: string[], env: Record<string, string>, timeoutMs = 
 /**
  * Runs `dossier <args>` in this process, through the same runCommandLine that `dossier` runs
  * (src/cli/command-line.ts), with the environment a spawned CLI would get and its output captured.
- * A spawned CLI costs ~1 s of CPU to start Node and load the app; here the modules are loaded
- * once per test worker. What only a process can show stays with {@link runCli}: an exit code
- * from a real exit, a lock held by another process, `--help`. A bug (an error no command
- * reports) rejects with its stack instead of printing it. `serve` and `worker` are refused:
- * start them with {@link startProcess}.
+ * A spawned CLI costs ~1.5 s of CPU (start Node, load the app, open PGlite); this ~0.3 s, the
+ * modules being loaded once per test worker. What only a process can show stays with
+ * {@link runCli}: an exit code from a real exit, a lock held by another process. A bug (an error
+ * no command reports) rejects with its stack instead of printing it. `serve` and `worker` are
+ * refused: start them with {@link startProcess}.
  */
 export async function runCliInProcess(args: string[], env: Record<string, string>): Promise<CliRun> {
   const { runCommandLine } = await import('../../src/cli/command-line.ts');
