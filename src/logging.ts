@@ -78,7 +78,7 @@ export function redactDeep(value: unknown, depth = 0, seen: WeakSet<object> = ne
   return out;
 }
 
-export function createLogger(level: string, destination?: NodeJS.WritableStream): Logger {
+export function createLogger(level: string, destination?: { write(line: string): unknown }): Logger {
   return pino(
     {
       level,

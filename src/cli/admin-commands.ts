@@ -4,7 +4,7 @@ import type { Runtime } from '../runtime.ts';
 import { cliError } from './output.ts';
 import { BACKUP_COMMANDS } from './commands/backup.ts';
 import { CASE_TYPE_COMMANDS } from './commands/case-type.ts';
-import { UsageError, type AdminCommand, type CommandOutcome } from './commands/command.ts';
+import { UsageError, type AdminCommand, type CommandOutcome, type CommandOutput } from './commands/command.ts';
 import { DEMO_COMMANDS } from './commands/demo.ts';
 import { DOCUMENT_COMMANDS } from './commands/documents.ts';
 import { ENDPOINT_COMMANDS } from './commands/endpoint.ts';
@@ -76,12 +76,15 @@ function usageOutcome(err: unknown, command: AdminCommand): CommandOutcome {
   throw err;
 }
 
+/** Where a command run without a terminal (a test, a caller in code) writes its progress: nowhere. */
+const NO_TERMINAL: CommandOutput = { stderr: { write: () => true } };
+
 /** Parses and runs one admin command; a usage problem or a domain failure becomes an error object. */
-export async function executeAdminCommand(runtime: Runtime, argv: readonly string[]): Promise<CommandOutcome> {
+export async function executeAdminCommand(runtime: Runtime, argv: readonly string[], output: CommandOutput = NO_TERMINAL): Promise<CommandOutcome> {
   const parsed = parseAdminCommand(argv);
   if (!('command' in parsed)) return parsed;
   try {
-    const result = await parsed.command.run(runtime.ctx, parsed.values, parsed.positionals, runtime);
+    const result = await parsed.command.run(runtime.ctx, parsed.values, parsed.positionals, runtime, output);
     return { exitCode: 'error' in result ? 1 : 0, result };
   } catch (err) {
     return usageOutcome(err, parsed.command);

@@ -41,7 +41,8 @@ export async function startAdminSocket(runtime: Runtime, dataDir: string): Promi
       if (!Array.isArray(argv) || !argv.every((a) => typeof a === 'string')) {
         return { exitCode: 2, result: cliError('invalid_request', 'argv must be an array of strings') };
       }
-      return await executeAdminCommand(runtime, argv);
+      // Progress is drawn where the server's own stderr goes (a terminal, or nowhere).
+      return await executeAdminCommand(runtime, argv, { stderr: process.stderr });
     } catch (err) {
       runtime.ctx.logger.error({ err }, 'admin command failed');
       return { exitCode: 1, result: cliError('internal_error', 'the command failed inside the server; see its log') };

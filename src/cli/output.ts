@@ -1,10 +1,26 @@
+/**
+ * Where a command writes: the process's stdout and stderr when run as `dossier`, or a test's
+ * buffers when run in the test process (test/support/processes.ts `runCliInProcess`). `isTTY`
+ * is set on a terminal only: a progress bar is drawn there and nowhere else.
+ */
+export interface Output {
+  write(text: string): unknown;
+  isTTY?: boolean;
+}
+
 /** Every command prints exactly one JSON object with --json, or readable lines without it. */
-export function printResult(result: object, json: boolean, out: NodeJS.WritableStream = process.stdout): void {
+export function printResult(result: object, json: boolean, out: Output): void {
   if (json) {
     out.write(`${JSON.stringify(result)}\n`);
     return;
   }
   out.write(`${formatHuman(result)}\n`);
+}
+
+/** A command's result: on stdout when it succeeded or with --json, else readably on stderr. */
+export function report(exitCode: number, result: object, json: boolean, io: { stdout: Output; stderr: Output }): number {
+  printResult(result, json, exitCode === 0 || json ? io.stdout : io.stderr);
+  return exitCode;
 }
 
 function formatHuman(value: object, indent = ''): string {

@@ -9,7 +9,8 @@ import { EmbeddedDatabaseBusyError } from '../storage/database.ts';
 import { embeddedOwner } from '../storage/embedded-lock.ts';
 import { executeAdminCommand, parseAdminCommand, type CommandOutcome } from './admin-commands.ts';
 import { adminSocketPath, runThroughAdminSocket } from './admin-socket.ts';
-import { cliError, printResult } from './output.ts';
+import type { CommandLineIo } from './command-line.ts';
+import { cliError, printResult, report } from './output.ts';
 
 /** Runtime statuses a case passes through on its own; any other is where it waits for someone. */
 const MOVING = new Set(['processing', 'gate_ready', 'gate_evaluating']);
@@ -40,35 +41,37 @@ interface Runner {
  * document; otherwise this process runs the case jobs itself meanwhile, so a trigger never waits
  * on a worker that is not there.
  */
-export async function runTrigger(words: string[], json: boolean): Promise<number> {
+export async function runTrigger(words: string[], json: boolean, io: CommandLineIo): Promise<number> {
+  const fail = (outcome: CommandOutcome) => report(outcome.exitCode, outcome.result, json, io);
+  const emit = (object: object, line: string) => (json ? printResult(object, true, io.stdout) : io.stdout.write(`${line}\n`));
   const parsed = parseAdminCommand(words);
-  if (!('command' in parsed)) return fail(parsed, json);
+  if (!('command' in parsed)) return fail(parsed);
   const timeoutText = parsed.values.timeout;
   const timeoutSeconds = timeoutText === undefined ? DEFAULT_TIMEOUT_SECONDS : Number(timeoutText);
-  if (!Number.isFinite(timeoutSeconds) || timeoutSeconds <= 0) return fail({ exitCode: 2, result: cliError('invalid_request', '--timeout needs a number of seconds') }, json);
+  if (!Number.isFinite(timeoutSeconds) || timeoutSeconds <= 0) return fail({ exitCode: 2, result: cliError('invalid_request', '--timeout needs a number of seconds') });
 
-  const runner = await openRunner();
+  const runner = await openRunner(io);
   try {
     const created = await runner.run(words);
-    if (created.exitCode !== 0) return fail(created, json);
+    if (created.exitCode !== 0) return fail(created);
     const made = created.result as { org_id: string; case_id: string; document_id: string; document_url: string };
-    emit(json, { type: 'trigger.created', ...made, read_by: runner.local ? 'this process' : 'the server' }, `${made.case_id} created from ${made.document_url} (document ${made.document_id}, workspace ${made.org_id})`);
+    emit({ type: 'trigger.created', ...made, read_by: runner.local ? 'this process' : 'the server' }, `${made.case_id} created from ${made.document_url} (document ${made.document_id}, workspace ${made.org_id})`);
 
     const deadline = Date.now() + timeoutSeconds * 1000;
     let cursor = 0;
     for (;;) {
       const page = await runner.run(['case', 'events', made.case_id, '--org', made.org_id, '--env', 'test', '--after', String(cursor)]);
-      if (page.exitCode !== 0) return fail(page, json);
+      if (page.exitCode !== 0) return fail(page);
       const { events, next_cursor, has_more, runtime_status, why_here_code } = page.result as { events: CaseEvent[]; next_cursor: number; has_more: boolean; runtime_status: string; why_here_code: string };
-      for (const event of events) emit(json, { type: 'case.event', case_id: made.case_id, ...event }, eventLine(event));
+      for (const event of events) emit({ type: 'case.event', case_id: made.case_id, ...event }, eventLine(event));
       cursor = next_cursor;
       if (has_more) continue;
       if (!MOVING.has(runtime_status)) {
-        emit(json, { type: 'trigger.settled', case_id: made.case_id, runtime_status, why_here_code }, `${made.case_id} settled: ${runtime_status} (${why_here_code})`);
+        emit({ type: 'trigger.settled', case_id: made.case_id, runtime_status, why_here_code }, `${made.case_id} settled: ${runtime_status} (${why_here_code})`);
         return 0;
       }
       if (Date.now() > deadline) {
-        return fail({ exitCode: 1, result: cliError('timeout', `${made.case_id} is still ${runtime_status} after ${timeoutSeconds} s${runner.local ? '' : '; is the server\'s worker running?'}`) }, json);
+        return fail({ exitCode: 1, result: cliError('timeout', `${made.case_id} is still ${runtime_status} after ${timeoutSeconds} s${runner.local ? '' : '; is the server\'s worker running?'}`) });
       }
       await sleep(POLL_MS);
     }
@@ -84,25 +87,15 @@ function eventLine(event: CaseEvent): string {
   return `${event.created_at}  ${event.event_type.padEnd(24)} ${event.event_id}  ${data}`;
 }
 
-function emit(json: boolean, object: object, line: string): void {
-  if (json) printResult(object, true);
-  else process.stdout.write(`${line}\n`);
-}
-
-function fail(outcome: CommandOutcome, json: boolean): number {
-  printResult(outcome.result, json, json ? process.stdout : process.stderr);
-  return outcome.exitCode;
-}
-
-/** As main.ts's runAdminCommand decides: inside the server that owns the embedded database, else here with a worker. */
-async function openRunner(): Promise<Runner> {
-  const config = loadConfig();
+/** As command-line.ts's runAdminCommand decides: inside the server that owns the embedded database, else here with a worker. */
+async function openRunner(io: CommandLineIo): Promise<Runner> {
+  const config = loadConfig(io.env);
   const socket = (): Runner => {
     if (!existsSync(adminSocketPath(config.dataDir))) throw new EmbeddedDatabaseBusyError(embeddedOwner(config.dataDir) ?? 0);
     return { local: false, run: (argv) => runThroughAdminSocket(config.dataDir, argv), close: async () => {} };
   };
   if (!config.databaseUrl && embeddedOwner(config.dataDir) !== undefined) return socket();
-  const logger = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel);
+  const logger = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel, io.stderr);
   let runtime;
   try {
     runtime = await openRuntime(config, { logger });
@@ -117,7 +110,7 @@ async function openRunner(): Promise<Runner> {
   const ready = runtime;
   return {
     local: true,
-    run: (argv) => executeAdminCommand(ready, argv),
+    run: (argv) => executeAdminCommand(ready, argv, { stderr: io.stderr }),
     async close() {
       await worker.stop();
       await ready.close();

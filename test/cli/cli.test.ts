@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { freshDatabase, type TestTarget } from '../support/harness.ts';
-import { postgresUrlForSchema, runCli, startProcess, type RunningServer } from '../support/processes.ts';
+import { postgresUrlForSchema, runCli, runCliInProcess, startProcess, type RunningServer } from '../support/processes.ts';
 
 const EXAMPLE = join(import.meta.dirname, '../../examples/case-types/income_verification.json');
 
@@ -17,20 +17,23 @@ describe('dossier CLI on the embedded database', () => {
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
   it('runs every admin command with --json printing exactly one JSON object', async () => {
+    // `migrate` and `org create` run as `dossier` processes, end to end (argv, environment, streams,
+    // exit code); the rest in this process through runCommandLine, the same dispatch without a Node
+    // start-up and an app load each (fourteen processes took minutes on a loaded 2-core machine).
     const migrated = await runCli(['migrate', '--json'], env);
     expect(migrated.code, migrated.stderr).toBe(0);
     expect(migrated.json()).toEqual({ applied: expect.arrayContaining(['0001_foundation', '0002_cases']), already_applied: [] });
-    const again = (await runCli(['migrate', '--json'], env)).json();
+    const again = (await runCliInProcess(['migrate', '--json'], env)).json();
     expect(again.applied).toEqual([]);
 
     const org = (await runCli(['org', 'create', '--name', 'Acme Lending', '--json'], env)).json();
     expect(org).toMatchObject({ org_id: expect.stringMatching(/^org_/), name: 'Acme Lending', billing_status: 'inactive', legal_terms_version: null });
 
-    const updated = await runCli(['org', 'update', String(org.org_id), '--billing', 'active', '--accept-legal', '--live-usage-cap', '100', '--json'], env);
+    const updated = await runCliInProcess(['org', 'update', String(org.org_id), '--billing', 'active', '--accept-legal', '--live-usage-cap', '100', '--json'], env);
     expect(updated.code).toBe(0);
     expect(updated.json()).toMatchObject({ billing_status: 'active', live_usage_cap: 100, legal_terms_current: true });
 
-    const key = await runCli(
+    const key = await runCliInProcess(
       ['key', 'create', '--org', String(org.org_id), '--env', 'live', '--scopes', 'cases:read,sessions:write', '--name', 'backend', '--expires-in', '30d', '--rate-limit', '120', '--json'],
       env,
     );
@@ -40,25 +43,24 @@ describe('dossier CLI on the embedded database', () => {
     expect(String(k.key)).toMatch(/^sk_live_[0-9A-Za-z]{43}$/);
     expect(Date.parse(String(k.expires_at)) - Date.now()).toBeGreaterThan(29 * 86_400_000);
 
-    const put = await runCli(['case-type', 'put', '--org', String(org.org_id), '--file', EXAMPLE, '--json'], env);
+    const put = await runCliInProcess(['case-type', 'put', '--org', String(org.org_id), '--file', EXAMPLE, '--json'], env);
     expect(put.code, put.stdout + put.stderr).toBe(0);
     expect(put.json()).toMatchObject({ case_type_id: 'income_verification', results: [{ environment: 'test', workflow_version: 'v1' }, { environment: 'live', workflow_version: 'v1' }] });
-    const listed = (await runCli(['case-type', 'list', '--org', String(org.org_id), '--env', 'test', '--json'], env)).json();
+    const listed = (await runCliInProcess(['case-type', 'list', '--org', String(org.org_id), '--env', 'test', '--json'], env)).json();
     expect(listed.case_types).toEqual([expect.objectContaining({ case_type_id: 'income_verification', workflow_version: 'v1' })]);
-    const shown = (await runCli(['case-type', 'show', 'income_verification', '--org', String(org.org_id), '--env', 'live', '--json'], env)).json();
+    const shown = (await runCliInProcess(['case-type', 'show', 'income_verification', '--org', String(org.org_id), '--env', 'live', '--json'], env)).json();
     expect(shown).toMatchObject({ case_type_id: 'income_verification', environment: 'live' });
 
-    const revoked = await runCli(['key', 'revoke', String(k.key_id), '--json'], env);
+    const revoked = await runCliInProcess(['key', 'revoke', String(k.key_id), '--json'], env);
     expect(revoked.json()).toMatchObject({ key_id: k.key_id, revoked_at: expect.any(String) });
 
-    const demo1 = (await runCli(['demo', '--json'], env)).json();
-    const demo2 = (await runCli(['demo', '--json'], env)).json();
+    const demo1 = (await runCliInProcess(['demo', '--json'], env)).json();
+    const demo2 = (await runCliInProcess(['demo', '--json'], env)).json();
     expect(demo1).toMatchObject({ org_id: expect.stringMatching(/^org_/), key: expect.stringMatching(/^sk_test_/), case_type_ids: ['income_verification', 'address_proof', 'tenancy_application'] });
     expect(demo2.org_id).toBe(demo1.org_id);
     expect(demo2.key).toBe(demo1.key);
     expect(demo2.created).toBe(false);
-    // Fourteen CLI processes, each opening the embedded database: minutes on a loaded 2-core machine.
-  }, 360_000);
+  }, 180_000);
 
   it('reports problems as one JSON error object with a non-zero exit', async () => {
     const cases: [string[], number, string][] = [
@@ -73,10 +75,11 @@ describe('dossier CLI on the embedded database', () => {
       [['org', 'create', '--name', 'X', '--bogus', '--json'], 2, 'invalid_request'],
     ];
     // A usage mistake is told before any database is opened: a fresh data directory stays empty.
+    // The first two (exit 1 and exit 2) as `dossier` processes, for the exit code a shell sees.
     const untouched = mkdtempSync(join(tmpdir(), 'dossier-cli-usage-'));
     try {
-      for (const [args, code, errorCode] of cases) {
-        const run = await runCli(args, code === 2 ? { ...env, DATA_DIR: untouched } : env);
+      for (const [i, [args, code, errorCode]] of cases.entries()) {
+        const run = await (i < 2 ? runCli : runCliInProcess)(args, code === 2 ? { ...env, DATA_DIR: untouched } : env);
         expect(run.code, args.join(' ')).toBe(code);
         expect(run.json(), args.join(' ')).toEqual({ error: { code: errorCode, message: expect.any(String) } });
       }
@@ -87,15 +90,15 @@ describe('dossier CLI on the embedded database', () => {
   }, 120_000);
 
   it('lists every problem of an invalid case type file', async () => {
-    const org = (await runCli(['org', 'create', '--name', 'Types', '--json'], env)).json();
+    const org = (await runCliInProcess(['org', 'create', '--name', 'Types', '--json'], env)).json();
     const file = join(dataDir, 'bad.json');
     writeFileSync(file, JSON.stringify({ case_type_id: 'Bad Id', name: '', facts: [], workflow: { workflow_id: 'w', nodes: [] } }));
-    const run = await runCli(['case-type', 'put', '--org', String(org.org_id), '--file', file, '--json'], env);
+    const run = await runCliInProcess(['case-type', 'put', '--org', String(org.org_id), '--file', file, '--json'], env);
     expect(run.code).toBe(1);
     const error = run.json().error as { problems: { path: string }[] };
     expect(error.problems.map((p) => p.path)).toEqual(expect.arrayContaining(['$.case_type_id', '$.name', '$.operating_mode', '$.facts', '$.workflow.nodes']));
     writeFileSync(file, '{ not json');
-    const broken = await runCli(['case-type', 'put', '--org', String(org.org_id), '--file', file, '--json'], env);
+    const broken = await runCliInProcess(['case-type', 'put', '--org', String(org.org_id), '--file', file, '--json'], env);
     expect(broken.code).toBe(2);
     expect(String((broken.json().error as { message: string }).message)).toMatch(/not valid JSON/);
   }, 60_000);
@@ -113,23 +116,24 @@ describe('dossier CLI on the embedded database', () => {
       expect(server.banner).toMatchObject({ status: 'listening', database: 'embedded' });
       const socket = join(dataDir, 'admin.sock');
       expect(statSync(socket).mode & 0o777).toBe(0o600);
+      // A `dossier` process through the server's admin socket, then commands from this process through it.
       const org = (await runCli(['org', 'create', '--name', 'Live Co', '--json'], env)).json();
       expect(org.org_id).toMatch(/^org_/);
-      const key = (await runCli(['key', 'create', '--org', String(org.org_id), '--env', 'test', '--scopes', 'cases:read', '--json'], env)).json();
+      const key = (await runCliInProcess(['key', 'create', '--org', String(org.org_id), '--env', 'test', '--scopes', 'cases:read', '--json'], env)).json();
       const res = await fetch(`${server.url}/api/v1/cases/case_missing`, { headers: { authorization: `Bearer ${String(key.key)}` } });
       expect(res.status).toBe(404);
       expect(((await res.json()) as { error: { code: string } }).error.code).toBe('not_found');
-      const revoked = await runCli(['key', 'revoke', String(key.key_id), '--json'], env);
+      const revoked = await runCliInProcess(['key', 'revoke', String(key.key_id), '--json'], env);
       expect(revoked.code).toBe(0);
       // Revoked through the owning process: effective at once, not after the cache window.
       const after = await fetch(`${server.url}/api/v1/cases/case_missing`, { headers: { authorization: `Bearer ${String(key.key)}` } });
       expect(after.status).toBe(401);
-      const demo = (await runCli(['demo', '--json'], env)).json();
+      const demo = (await runCliInProcess(['demo', '--json'], env)).json();
       expect(demo.key).toMatch(/^sk_test_/);
     });
 
     it('prints a working demo curl line', async () => {
-      const demo = (await runCli(['demo', '--json'], env)).json();
+      const demo = (await runCliInProcess(['demo', '--json'], env)).json();
       const res = await fetch(`${server.url}/api/v1/sessions`, {
         method: 'POST',
         headers: { authorization: `Bearer ${String(demo.key)}`, 'idempotency-key': `cli-${Date.now()}`, 'content-type': 'application/json' },
@@ -140,7 +144,7 @@ describe('dossier CLI on the embedded database', () => {
     });
 
     it('prints an applicant link that opens the intake flow, the same link each time that day', async () => {
-      const demo = (await runCli(['demo', '--json'], env)).json();
+      const demo = (await runCliInProcess(['demo', '--json'], env)).json();
       const link = new URL(String(demo.applicant_link));
       expect(link.pathname).toMatch(/^\/app\/s\/[0-9a-f-]{36}$/);
       expect(link.searchParams.get('token')).toBeTruthy();
@@ -152,7 +156,7 @@ describe('dossier CLI on the embedded database', () => {
       const page = await fetch(`${server.url}${resume.headers.get('location')}`, { headers: { cookie } });
       expect(page.status).toBe(200);
       expect(await page.text()).toContain('About you');
-      expect((await runCli(['demo', '--json'], env)).json().applicant_link).toBe(demo.applicant_link);
+      expect((await runCliInProcess(['demo', '--json'], env)).json().applicant_link).toBe(demo.applicant_link);
     });
 
     it('refuses a second server or worker on the same files', async () => {
@@ -166,7 +170,7 @@ describe('dossier CLI on the embedded database', () => {
       expect(code).toBe(0);
       expect(existsSync(join(dataDir, 'dossier.lock'))).toBe(false);
       expect(existsSync(join(dataDir, 'admin.sock'))).toBe(false);
-      const direct = await runCli(['org', 'create', '--name', 'After', '--json'], env);
+      const direct = await runCliInProcess(['org', 'create', '--name', 'After', '--json'], env);
       expect(direct.code).toBe(0);
     });
   });
@@ -190,9 +194,9 @@ describe('dossier CLI on PostgreSQL', () => {
     const workers = await Promise.all([startProcess(['worker'], env), startProcess(['worker'], env)]);
     try {
       expect(workers[0]!.banner).toMatchObject({ status: 'running', database: 'postgres' });
-      const org = await runCli(['org', 'create', '--name', 'PG Co', '--json'], env);
+      const org = await runCliInProcess(['org', 'create', '--name', 'PG Co', '--json'], env);
       expect(org.code, org.stderr).toBe(0);
-      const key = (await runCli(['key', 'create', '--org', String(org.json().org_id), '--env', 'test', '--scopes', '*', '--json'], env)).json();
+      const key = (await runCliInProcess(['key', 'create', '--org', String(org.json().org_id), '--env', 'test', '--scopes', '*', '--json'], env)).json();
       const res = await fetch(`${server.url}/api/v1/cases/case_missing`, { headers: { authorization: `Bearer ${String(key.key)}` } });
       expect(res.status).toBe(404);
     } finally {

@@ -2,12 +2,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../support/processes.ts';
+import { runCli, runCliInProcess } from '../support/processes.ts';
 
 /**
  * `dossier trigger CASE_TYPE OUTCOME`, as a person runs it with no server started: the CLI makes
  * the case through a sample document in the demo workspace, reads the document itself, and prints
- * the case's events until it settles.
+ * the case's events until it settles. The triggers run in this process (runCommandLine, with the
+ * document read by this process's worker); the refused outcome as a `dossier` process.
  */
 describe('dossier trigger', () => {
   let dataDir: string;
@@ -19,7 +20,7 @@ describe('dossier trigger', () => {
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
   it('prints one JSON object per event with --json, from the case\'s creation until it settles', async () => {
-    const run = await runCli(['trigger', 'income_verification', 'gate_mismatch', '--json'], env, 120_000);
+    const run = await runCliInProcess(['trigger', 'income_verification', 'gate_mismatch', '--json'], env);
     expect(run.code, run.stderr).toBe(0);
     const lines = run.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(lines[0]).toMatchObject({ type: 'trigger.created', case_id: expect.stringMatching(/^case_/), document_url: 'dossier-test:income_verification/pay_stub/gate_mismatch', read_by: 'this process' });
@@ -30,7 +31,7 @@ describe('dossier trigger', () => {
   }, 150_000);
 
   it('prints one readable line per event, and refuses an unknown outcome before making anything', async () => {
-    const run = await runCli(['trigger', 'address_proof', 'all_facts'], env, 120_000);
+    const run = await runCliInProcess(['trigger', 'address_proof', 'all_facts'], env);
     expect(run.code, run.stderr).toBe(0);
     const lines = run.stdout.trim().split('\n');
     expect(lines[0]).toMatch(/^case_\S+ created from dossier-test:address_proof\/utility_bill\/all_facts/);

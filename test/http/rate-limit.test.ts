@@ -3,7 +3,7 @@ import { ManualClock } from '../../src/ports/clock.ts';
 import { redisRateLimitStore } from '../../src/ports/rate-limit-store.ts';
 import { createTestApp, describeEachBackend, freshDatabase, type TestApp, type TestWorkspace } from '../support/harness.ts';
 import { probeRoutes } from '../support/probe-routes.ts';
-import { postgresUrlForSchema, runCli, startProcess } from '../support/processes.ts';
+import { postgresUrlForSchema, runCliInProcess, startProcess } from '../support/processes.ts';
 
 describeEachBackend('rate limits', (backend) => {
   let t: TestApp;
@@ -91,10 +91,10 @@ describe('rate limits in Redis', () => {
       const db = await freshDatabase('postgres');
       if (db.target.kind !== 'postgres') throw new Error('expected postgres');
       const env = { DATABASE_URL: postgresUrlForSchema(db.target.url, db.target.schema!), REDIS_URL: redisUrl!, DOSSIER_SECRET: 'x'.repeat(40) };
-      const migrated = await runCli(['migrate', '--json'], env);
+      const migrated = await runCliInProcess(['migrate', '--json'], env);
       expect(migrated.code, migrated.stderr + migrated.stdout).toBe(0);
-      const org = (await runCli(['org', 'create', '--name', 'Shared', '--json'], env)).json();
-      const key = (await runCli(['key', 'create', '--org', String(org.org_id), '--env', 'test', '--scopes', '*', '--rate-limit', '5', '--json'], env)).json();
+      const org = (await runCliInProcess(['org', 'create', '--name', 'Shared', '--json'], env)).json();
+      const key = (await runCliInProcess(['key', 'create', '--org', String(org.org_id), '--env', 'test', '--scopes', '*', '--rate-limit', '5', '--json'], env)).json();
 
       const [one, two] = await Promise.all([startProcess(['serve', '--no-worker'], env), startProcess(['serve', '--no-worker'], env)]);
       try {

@@ -9,7 +9,7 @@ import { BackupOutputError, readBackup, writeBackup, type BackupContents } from 
 import { restoreBackup } from '../../src/cli/commands/backup.ts';
 import { loadConfig } from '../../src/config.ts';
 import { openDatabase } from '../../src/storage/database.ts';
-import { runCli } from '../support/processes.ts';
+import { runCli, runCliInProcess } from '../support/processes.ts';
 
 /**
  * Issue 23 §4. `restore --force` used to delete the database and the secret before it knew the
@@ -22,7 +22,7 @@ describe('backup and restore keep what they hold (issue 23 §4)', () => {
   const live = join(root, 'live');
   const good = join(root, 'good.backup');
   const env = (dataDir: string) => ({ DATA_DIR: dataDir });
-  /** Each CLI run starts Node and PGlite: 5–15 s on the shared 2-core machine, more under load. */
+  /** A spawned CLI starts Node and PGlite: 5–15 s on the shared 2-core machine, more under load. */
   const CLI_TIMEOUT = 150_000;
   const restore = (args: string[], dataDir: string) => restoreBackup(args, loadConfig(env(dataDir)));
   const errorOf = (outcome: { result: object }) => (outcome.result as { error: { code: string; message: string } }).error;
@@ -41,11 +41,11 @@ describe('backup and restore keep what they hold (issue 23 §4)', () => {
   };
 
   beforeAll(async () => {
-    const created = await runCli(['org', 'create', '--name', 'Kept Org', '--json'], env(live), CLI_TIMEOUT);
+    const created = await runCliInProcess(['org', 'create', '--name', 'Kept Org', '--json'], env(live));
     expect(created.code, created.stderr + created.stdout).toBe(0);
     orgId = (created.json() as { org_id: string }).org_id;
     secretBefore = readFileSync(join(live, 'secret'), 'utf8');
-    const backup = await runCli(['backup', '--out', good, '--json'], env(live), CLI_TIMEOUT);
+    const backup = await runCliInProcess(['backup', '--out', good, '--json'], env(live));
     expect(backup.code, backup.stderr + backup.stdout).toBe(0);
     original = readBackup(good);
     expect(original.files.map((f) => f.name)).toEqual(['secret']);
@@ -56,7 +56,7 @@ describe('backup and restore keep what they hold (issue 23 §4)', () => {
     const out = join(root, 'planted.backup');
     writeFileSync(`${out}.partial`, 'stale');
     chmodSync(`${out}.partial`, 0o644);
-    const backup = await runCli(['backup', '--out', out, '--json'], env(live), CLI_TIMEOUT);
+    const backup = await runCliInProcess(['backup', '--out', out, '--json'], env(live));
     expect(backup.code, backup.stderr + backup.stdout).toBe(0);
     expect(statSync(out).mode & 0o777).toBe(0o600);
     expect(existsSync(`${out}.partial`)).toBe(false);
@@ -68,6 +68,7 @@ describe('backup and restore keep what they hold (issue 23 §4)', () => {
     const target = join(root, 'elsewhere');
     writeFileSync(target, 'not yours to overwrite');
     symlinkSync(target, `${out}.partial`);
+    // As a `dossier` process: the refusal is its exit code.
     const backup = await runCli(['backup', '--out', out, '--json'], env(live), CLI_TIMEOUT);
     expect(backup.code).toBe(1);
     expect((backup.json() as { error: { code: string; message: string } }).error).toMatchObject({ code: 'precondition_required', message: expect.stringContaining('is a symbolic link') });

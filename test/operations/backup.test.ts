@@ -6,7 +6,7 @@ import { restoreBackup } from '../../src/cli/commands/backup.ts';
 import { loadConfig } from '../../src/config.ts';
 import { startDocumentServer } from '../documents/document-server.ts';
 import { until } from '../support/harness.ts';
-import { runCli, startProcess, type RunningServer } from '../support/processes.ts';
+import { runCli, runCliInProcess, startProcess, type RunningServer } from '../support/processes.ts';
 import { startReceiver, verifySignatures, type Receiver } from '../webhooks/fixtures.ts';
 import { PAY_STUB } from './fixtures.ts';
 
@@ -48,7 +48,8 @@ describe('dossier backup and restore (embedded database)', () => {
         ...(body ? { body: JSON.stringify(body) } : {}),
       });
 
-    const added = await runCli(['endpoint', 'add', '--org', demo.org_id, '--env', 'test', '--url', receiver.url, '--events', '*', '--json'], env(dirA));
+    // Admin commands from this process reach the server through its admin socket, as a `dossier` process does.
+    const added = await runCliInProcess(['endpoint', 'add', '--org', demo.org_id, '--env', 'test', '--url', receiver.url, '--events', '*', '--json'], env(dirA));
     expect(added.code, added.stderr + added.stdout).toBe(0);
     const endpoint = added.json() as { endpoint_id: string; signing_secret: string };
 
@@ -62,7 +63,7 @@ describe('dossier backup and restore (embedded database)', () => {
     // The copy is taken while the server answers requests: each session is in it whole or not at all.
     // Never into the directory a running server owns, even with --force.
     const [backup, busy, ...sessions] = await Promise.all([
-      runCli(['backup', '--out', file, '--json'], env(dirA)),
+      runCliInProcess(['backup', '--out', file, '--json'], env(dirA)),
       restore(['--in', join(root, 'missing.backup'), '--force'], dirA),
       ...Array.from({ length: 6 }, () => api(a, 'POST', '/api/v1/sessions', { case_type_id: 'income_verification' })),
     ]);
@@ -102,7 +103,7 @@ describe('dossier backup and restore (embedded database)', () => {
       expect([200, 404]).toContain(res.status);
     }
     // The webhook endpoints, through the restored server's admin socket.
-    const listed = await runCli(['endpoint', 'list', '--org', demo.org_id, '--env', 'test', '--json'], env(dirB));
+    const listed = await runCliInProcess(['endpoint', 'list', '--org', demo.org_id, '--env', 'test', '--json'], env(dirB));
     expect(listed.code, listed.stderr).toBe(0);
     expect(listed.json().endpoints).toEqual([expect.objectContaining({ endpoint_id: endpoint.endpoint_id, url: receiver.url })]);
 

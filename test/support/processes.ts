@@ -30,20 +30,45 @@ export function runCli(args: string[], env: Record<string, string>, timeoutMs = 
     child.on('error', reject);
     child.on('close', (code) => {
       clearTimeout(timer);
-      resolve({
-        code,
-        stdout,
-        stderr,
-        json() {
-          const lines = stdout.trim().split('\n');
-          if (lines.length !== 1) throw new Error(`expected one line of JSON, got:\n${stdout}\nstderr:\n${stderr}`);
-          const parsed = JSON.parse(lines[0]!) as unknown;
-          if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error(`not a JSON object: ${stdout}`);
-          return parsed as Record<string, unknown>;
-        },
-      });
+      resolve(cliRun(code, stdout, stderr));
     });
   });
+}
+
+/**
+ * Runs `dossier <args>` in this process, through the same runCommandLine that `dossier` runs
+ * (src/cli/command-line.ts), with the environment a spawned CLI would get and its output captured.
+ * A spawned CLI costs ~1.5 s of CPU (start Node, load the app, open PGlite); this ~0.3 s, the
+ * modules being loaded once per test worker. What only a process can show stays with
+ * {@link runCli}: an exit code from a real exit, a lock held by another process. A bug (an error
+ * no command reports) rejects with its stack instead of printing it. `serve` and `worker` are
+ * refused: start them with {@link startProcess}.
+ */
+export async function runCliInProcess(args: string[], env: Record<string, string>): Promise<CliRun> {
+  const { runCommandLine } = await import('../../src/cli/command-line.ts');
+  let stdout = '';
+  let stderr = '';
+  const code = await runCommandLine(args, {
+    env: baseEnv(env),
+    stdout: { write: (text: string) => (stdout += text) },
+    stderr: { write: (text: string) => (stderr += text) },
+  });
+  return cliRun(code, stdout, stderr);
+}
+
+function cliRun(code: number | null, stdout: string, stderr: string): CliRun {
+  return {
+    code,
+    stdout,
+    stderr,
+    json() {
+      const lines = stdout.trim().split('\n');
+      if (lines.length !== 1) throw new Error(`expected one line of JSON, got:\n${stdout}\nstderr:\n${stderr}`);
+      const parsed = JSON.parse(lines[0]!) as unknown;
+      if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error(`not a JSON object: ${stdout}`);
+      return parsed as Record<string, unknown>;
+    },
+  };
 }
 
 export interface RunningServer {

@@ -43,6 +43,7 @@ describeEachBackend('webhook listeners in the delivery pipeline', (backend) => {
     const stop = new AbortController();
     const running = listen(['--forward-to', local.url, '--api-key', ws.key, '--base-url', baseUrl], {
       json: true,
+      env: {},
       adminCommand: (words) => executeAdminCommand(t.runtime, words),
       stdout: out,
       stderr: out,

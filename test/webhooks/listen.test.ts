@@ -11,7 +11,7 @@ import { buildServer } from '../../src/http/server.ts';
 import { systemClock } from '../../src/ports/clock.ts';
 import { openRuntime, type Runtime } from '../../src/runtime.ts';
 import { freshDatabase, silentLogger, until, type TestTarget } from '../support/harness.ts';
-import { postgresUrlForSchema, runCli } from '../support/processes.ts';
+import { postgresUrlForSchema, runCli, runCliInProcess } from '../support/processes.ts';
 import { caseEvent, caseHandoff, deliveryRow, enqueue, insertCase, startDeliveries, startReceiver, verifySignatures, type Receiver, type RunningDeliveries } from './fixtures.ts';
 
 /**
@@ -306,8 +306,9 @@ describe.skipIf(!postgres)('dossier listen, end to end [postgres]', () => {
   }, 60_000);
 
   it.each([['ftp://localhost/hook'], ['localhost:4567/hook'], ['not a url']])('refuses --forward-to %s before connecting', async (forwardTo) => {
-    // The base URL is a closed port: a refusal after connecting would read differently.
-    const cli = await runCli(['listen', '--forward-to', forwardTo, '--api-key', 'sk_test_abc', '--base-url', `http://127.0.0.1:${await freePort()}`], {});
+    // The base URL is a closed port: a refusal after connecting would read differently. In this
+    // process: the refusal comes before anything is connected (the live key above is refused by a `dossier` process).
+    const cli = await runCliInProcess(['listen', '--forward-to', forwardTo, '--api-key', 'sk_test_abc', '--base-url', `http://127.0.0.1:${await freePort()}`], {});
     expect(cli.code).toBe(2);
     expect(cli.stderr).toContain('--forward-to must be an http or https URL');
   }, 60_000);

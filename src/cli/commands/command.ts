@@ -4,7 +4,7 @@ import type { AppContext } from '../../domain/deps.ts';
 import { ENVIRONMENTS } from '../../config.ts';
 import type { Result } from '../../domain/errors.ts';
 import type { Runtime } from '../../runtime.ts';
-import { cliError, type CliError } from '../output.ts';
+import { cliError, type CliError, type Output } from '../output.ts';
 
 /**
  * A command that acts on stored state, one file per noun under `src/cli/commands/`. It runs
@@ -19,7 +19,15 @@ export interface AdminCommand {
   /** The flags' schema, checked when the command line is parsed: a usage mistake is reported before any database is opened. */
   flags?: z.ZodType;
   positionals?: number;
-  run(ctx: AppContext, values: Record<string, unknown>, positionals: string[], runtime: Runtime): Promise<object>;
+  run(ctx: AppContext, values: Record<string, unknown>, positionals: string[], runtime: Runtime, output: CommandOutput): Promise<object>;
+}
+
+/**
+ * What a command may write while it runs, besides its result: a progress bar on stderr when that
+ * is a terminal. The result itself is returned, and printed by whoever ran the command.
+ */
+export interface CommandOutput {
+  stderr: Output;
 }
 
 export interface CommandOutcome {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { moveAllDocuments, type MoveProgress } from '../../domain/documents/move-document.ts';
-import { cliError } from '../output.ts';
+import { cliError, type Output } from '../output.ts';
 import type { AdminCommand } from './command.ts';
 
 const migrateFlags = z.object({
@@ -9,7 +9,7 @@ const migrateFlags = z.object({
 });
 
 /** A one-line bar on a terminal, redrawn in place; nothing on a pipe or in a log (the summary says it all). */
-function progressBar(out: NodeJS.WriteStream): ((p: MoveProgress) => void) | undefined {
+function progressBar(out: Output): ((p: MoveProgress) => void) | undefined {
   if (!out.isTTY) return undefined;
   let last = 0;
   return ({ done, total }) => {
@@ -37,12 +37,12 @@ export const DOCUMENT_COMMANDS: readonly AdminCommand[] = [
     usage: 'dossier documents migrate --to s3|database [--batch N]',
     options: { to: { type: 'string' }, batch: { type: 'string' } },
     flags: migrateFlags,
-    async run(ctx, values) {
+    async run(ctx, values, _positionals, _runtime, output) {
       const flags = migrateFlags.parse(values);
       if (!ctx.blobs.objects) return cliError('precondition_required', 'dossier documents migrate needs DOCUMENT_STORE=s3://bucket/prefix (and S3_ENDPOINT, S3_REGION, AWS credentials) in both directions.');
       const to = flags.to === 's3' ? 'object' : 'database';
       const started = performance.now();
-      const onProgress = progressBar(process.stderr);
+      const onProgress = progressBar(output.stderr);
       const summary = await moveAllDocuments(ctx, { to, batch: flags.batch, ...(onProgress ? { onProgress } : {}) });
       const seconds = ((performance.now() - started) / 1000).toFixed(1);
       return {

@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
 import { loadConfig } from '../../config.ts';
 import { forwardDelivery, type ForwardResult } from '../forward-delivery.ts';
-import { cliError, printResult } from '../output.ts';
+import { cliError, printResult, type Output } from '../output.ts';
 import { readServerSentEvents } from '../sse.ts';
 import type { CommandOutcome } from './command.ts';
 
@@ -37,10 +37,12 @@ type ListenFlags = z.infer<typeof listenFlags>;
 
 export interface ListenIo {
   json: boolean;
+  /** Where the configuration is read from (BASE_URL, when no --base-url is given). */
+  env: Record<string, string | undefined>;
   /** Runs an admin command against the local deployment (in-process, or through its admin socket). */
   adminCommand(words: string[]): Promise<CommandOutcome>;
-  stdout?: NodeJS.WritableStream;
-  stderr?: NodeJS.WritableStream;
+  stdout: Output;
+  stderr: Output;
   /** Stops it as Ctrl-C does (in-process callers; the CLI stops on SIGINT and SIGTERM). */
   signal?: AbortSignal;
 }
@@ -75,7 +77,7 @@ const BACKOFF_MS = [500, 1_000, 2_000, 5_000, 10_000];
 
 /** Exit 2: usage, found before anything is connected. */
 function usage(message: string, io: ListenIo): number {
-  printResult(cliError('invalid_request', `${message}\nusage: ${LISTEN_USAGE}`), io.json, io.json ? (io.stdout ?? process.stdout) : (io.stderr ?? process.stderr));
+  printResult(cliError('invalid_request', `${message}\nusage: ${LISTEN_USAGE}`), io.json, io.json ? io.stdout : io.stderr);
   return 2;
 }
 
@@ -87,8 +89,8 @@ function usage(message: string, io: ListenIo): number {
  * drops: deliveries wait on the server meanwhile and arrive after (at least once).
  */
 export async function listen(args: string[], io: ListenIo): Promise<number> {
-  const out = io.stdout ?? process.stdout;
-  const err = io.stderr ?? process.stderr;
+  const out = io.stdout;
+  const err = io.stderr;
   let flags: ListenFlags;
   try {
     const { values, positionals } = parseArgs({
@@ -113,7 +115,7 @@ export async function listen(args: string[], io: ListenIo): Promise<number> {
   }
 
   const local = flags['api-key'] === undefined;
-  const baseUrl = (flags['base-url'] ?? loadConfig().baseUrl).replace(/\/+$/, '');
+  const baseUrl = (flags['base-url'] ?? loadConfig(io.env).baseUrl).replace(/\/+$/, '');
   const forwardTo = flags['forward-to'];
   const say = (human: string, json: object) => (io.json ? out.write(`${JSON.stringify(json)}\n`) : out.write(`${human}\n`));
   const fatal = (code: string, message: string) => {

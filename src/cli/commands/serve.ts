@@ -7,7 +7,8 @@ import { createLogger } from '../../logging.ts';
 import { openRuntime } from '../../runtime.ts';
 import { describeDemo } from './demo.ts';
 import { startAdminSocket, stopAdminSocket } from '../admin-socket.ts';
-import { printResult } from '../output.ts';
+import type { CommandLineIo } from '../command-line.ts';
+import { printResult, type Output } from '../output.ts';
 import { onShutdownSignal } from './shutdown.ts';
 
 /**
@@ -16,8 +17,8 @@ import { onShutdownSignal } from './shutdown.ts';
  * demo workspace and prints its key with a curl line that works; later starts and PostgreSQL
  * deployments print neither (`dossier demo` does, on request).
  */
-export async function serve(args: { json: boolean; worker: boolean }): Promise<void> {
-  const config = loadConfig();
+export async function serve(args: { json: boolean; worker: boolean }, io: CommandLineIo): Promise<void> {
+  const config = loadConfig(io.env);
   const logger = createLogger(config.logLevel);
   const runtime = await openRuntime(config, { logger });
   const { ctx } = runtime;
@@ -60,11 +61,11 @@ export async function serve(args: { json: boolean; worker: boolean }): Promise<v
     if (adminSocket) await stopAdminSocket(adminSocket, config.dataDir);
     await runtime.close();
   });
-  if (args.json) printResult(banner, true);
-  else printBanner(banner, demo !== undefined);
+  if (args.json) printResult(banner, true, io.stdout);
+  else printBanner(banner, demo !== undefined, io.stdout);
 }
 
-function printBanner(banner: { url: string; database: string; demo: Record<string, unknown> }, created: boolean): void {
+function printBanner(banner: { url: string; database: string; demo: Record<string, unknown> }, created: boolean, out: Output): void {
   const lines = [`Dossier is listening on ${banner.url} (${banner.database} database)`];
   if (created) {
     lines.push(
@@ -89,5 +90,5 @@ function printBanner(banner: { url: string; database: string; demo: Record<strin
   if (typeof banner.demo.applicant_link === 'string') {
     lines.push('', 'Open the applicant flow of a demo session in your browser (valid for 24 hours):', `  ${banner.demo.applicant_link}`);
   }
-  process.stdout.write(`${lines.join('\n')}\n`);
+  out.write(`${lines.join('\n')}\n`);
 }

@@ -5,6 +5,7 @@ import { jobTasks } from '../../jobs/tasks.ts';
 import { Worker } from '../../jobs/worker.ts';
 import { createLogger } from '../../logging.ts';
 import { openRuntime } from '../../runtime.ts';
+import type { CommandLineIo } from '../command-line.ts';
 import { printResult } from '../output.ts';
 import { onShutdownSignal } from './shutdown.ts';
 
@@ -12,8 +13,8 @@ import { onShutdownSignal } from './shutdown.ts';
  * `dossier worker`: background jobs only. Several may run against one PostgreSQL. With
  * METRICS_TOKEN set it also listens on HOST:PORT for /metrics and the health probes.
  */
-export async function runWorker(args: { json: boolean }): Promise<void> {
-  const config = loadConfig();
+export async function runWorker(args: { json: boolean }, io: CommandLineIo): Promise<void> {
+  const config = loadConfig(io.env);
   const logger = createLogger(config.logLevel);
   const runtime = await openRuntime(config, { logger });
   let metricsServer: FastifyInstance | undefined;
@@ -32,7 +33,7 @@ export async function runWorker(args: { json: boolean }): Promise<void> {
   }
   const worker = new Worker(runtime.ctx, jobTasks());
   worker.start();
-  printResult({ status: 'running', database: runtime.database.kind, tasks: worker.taskNames, pid: process.pid, ...(url ? { url } : {}) }, args.json);
+  printResult({ status: 'running', database: runtime.database.kind, tasks: worker.taskNames, pid: process.pid, ...(url ? { url } : {}) }, args.json, io.stdout);
   onShutdownSignal(logger, async () => {
     await metricsServer?.close();
     await worker.stop();
