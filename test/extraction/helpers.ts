@@ -1,5 +1,5 @@
 import { PDFDocument, StandardFonts } from 'pdf-lib';
-import type { OcrEngine, OcrImageResult } from '../../src/domain/documents/ocr-engine.ts';
+import type { OcrEngine, OcrImageResult } from '../../src/domain/documents/ocr/engine.ts';
 import type { ExtractionPage, FactDefinition } from '../../src/domain/extraction/types.ts';
 
 export { PAY_STUB_FACTS, UTILITY_BILL_FACTS } from '../../scripts/corpus/case-types.ts';

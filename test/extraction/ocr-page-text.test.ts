@@ -1,8 +1,9 @@
 import { createCanvas, loadImage } from '@napi-rs/canvas';
 import { describe, expect, it } from 'vitest';
 import { extractPages } from '../../src/domain/documents/index.ts';
-import { removeSpecks } from '../../src/domain/documents/image.ts';
-import type { OcrEngine } from '../../src/domain/documents/ocr-engine.ts';
+import type { OcrEngine } from '../../src/domain/documents/ocr/engine.ts';
+import { decodeRaster, encodeRaster, rasterOfPixels } from '../../src/domain/documents/ocr/raster.ts';
+import { removeSpecks } from '../../src/domain/documents/ocr/specks.ts';
 import { sourceOf } from '../../src/domain/documents/origin.ts';
 
 /**
@@ -33,9 +34,9 @@ async function darkAt(png: Uint8Array, points: Array<[number, number]>): Promise
 
 describe('speck removal before OCR', () => {
   it('paints over a lone speck and keeps full stops, dots and letters next to text', async () => {
-    const { image, removed } = await removeSpecks(await speckledPage());
+    const { raster, removed } = removeSpecks(await decodeRaster(await speckledPage()));
     expect(removed).toBe(1);
-    expect(await darkAt(image, [[320, 250], [114, 61], [80, 44], [70, 55]])).toEqual([false, true, true, true]);
+    expect(await darkAt(await encodeRaster(raster), [[320, 250], [114, 61], [80, 44], [70, 55]])).toEqual([false, true, true, true]);
   });
 
   it('gives the OCR engine the page without its specks', async () => {
@@ -55,7 +56,7 @@ describe('speck removal before OCR', () => {
 
 describe('OCR column gaps', () => {
   it('splits header-table columns 1.3 line heights apart and keeps word spaces of 0.9', async () => {
-    const { ocrImageToPage } = await import('../../src/domain/documents/ocr.ts');
+    const { ocrImageToPage } = await import('../../src/domain/documents/ocr/words.ts');
     const word = (text: string, x0: number, x1: number) => ({ text, confidence: 95, x0, x1, top: 10, bottom: 30 });
     const ocr: OcrEngine = {
       async recognize() {
@@ -64,7 +65,7 @@ describe('OCR column gaps', () => {
       },
       async close() {},
     };
-    const page = await ocrImageToPage(ocr, new Uint8Array(), 0, new AbortController().signal, { size: { width: 300, height: 40, unit: 'px' }, pixelsPerUnit: 1 });
+    const page = await ocrImageToPage(ocr, rasterOfPixels(300, 40, new Uint8ClampedArray(300 * 40 * 4).fill(255)), 0, new AbortController().signal, { size: { width: 300, height: 40, unit: 'px' }, pixelsPerUnit: 1 });
     expect(page.ok && page.value.text).toBe('1165 København K\t26. april');
   });
 });
@@ -76,14 +77,14 @@ describe('second reading of unsure words', () => {
     const context = canvas.getContext('2d');
     context.fillStyle = '#fff';
     context.fillRect(0, 0, 300, 60);
-    return new Uint8Array(await canvas.encode('png'));
+    return decodeRaster(new Uint8Array(await canvas.encode('png')));
   };
   const frame = { size: { width: 300, height: 60, unit: 'px' as const }, pixelsPerUnit: 1 };
   const word = (text: string, confidence: number, x0: number, x1: number) => ({ text, confidence, x0, x1, top: 20, bottom: 40 });
 
   it('keeps a marked letter the enlarged line reading is surer of, and only for the unsure words', async () => {
-    const { ocrImageToPage } = await import('../../src/domain/documents/ocr.ts');
-    const { rereadScale } = await import('../../src/domain/documents/second-readings.ts');
+    const { ocrImageToPage } = await import('../../src/domain/documents/ocr/words.ts');
+    const { rereadScale } = await import('../../src/domain/documents/ocr/second-readings.ts');
     const crops: Array<{ width: number; height: number }> = [];
     const ocr: OcrEngine = {
       async recognize() {
@@ -111,8 +112,8 @@ describe('second reading of unsure words', () => {
   });
 
   it('enlarges a tall line less than a small one, to the same height', async () => {
-    const { ocrImageToPage } = await import('../../src/domain/documents/ocr.ts');
-    const { REREAD_BAND_HEIGHT } = await import('../../src/domain/documents/second-readings.ts');
+    const { ocrImageToPage } = await import('../../src/domain/documents/ocr/words.ts');
+    const { REREAD_BAND_HEIGHT } = await import('../../src/domain/documents/ocr/second-readings.ts');
     const heights: number[] = [];
     for (const band of [[20, 40], [0, 60]] as const) {
       const ocr: OcrEngine = {
@@ -129,7 +130,7 @@ describe('second reading of unsure words', () => {
   });
 
   it('keeps the first reading when the second is less sure, changes more than letters, or fails', async () => {
-    const { ocrImageToPage } = await import('../../src/domain/documents/ocr.ts');
+    const { ocrImageToPage } = await import('../../src/domain/documents/ocr/words.ts');
     const first = async () => ({ words: [word('Koln', 91, 90, 150)] });
     const lessSure: OcrEngine = { recognize: first, async recognizeLine() { return { words: [word('Kôln', 60, 35, 245)] }; }, async close() {} };
     // The crop's edge read as a mark: surer, but not only letters changed.
