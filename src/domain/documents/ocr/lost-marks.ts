@@ -165,8 +165,8 @@ export function hasSlash(area: PixelArea, letter: LetterBox): boolean {
   const y0 = Math.max(area.top, Math.round(letter.y0 + 0.3 * height));
   const y1 = Math.min(area.top + area.height, Math.round(letter.y1 - 0.3 * height));
   const luminance = (x: number, y: number) => luminanceAt(area.data, ((y - area.top) * area.width + (x - area.left)) * 4);
-  // A slash is thinner than the o's strokes and comes out of a scan grey, not black: its ink is
-  // judged against the letter's own darkest pixel and its own paper.
+  // A slash is thinner than the o's strokes and comes out of a scan grey, not black: the ink rule
+  // is applied with the letter's own darkest pixel and its own paper, not black on the page's.
   let darkest = 255;
   let paper = 0;
   for (let y = Math.max(area.top, Math.floor(letter.y0)); y < Math.min(area.top + area.height, Math.ceil(letter.y1)); y++) {

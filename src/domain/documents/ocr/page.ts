@@ -17,10 +17,10 @@ const MIN_READABLE_WORDS = 8;
 const MIN_ORIENTATION_CONFIDENCE = 1.5;
 
 /**
- * OCR of one page image (a PNG/JPEG upload or a rendered image-only PDF page), with the
- * corrections a photo or scan needs first: lone specks are removed (specks.ts) and the skew is
- * undone (0.3–3°, skew.ts), and when the page reads badly its orientation is detected and a page turned by a
- * quarter, a half or three quarters is set upright and read again. Orientation detection runs only
+ * OCR of one page image (a PNG/JPEG upload or a rendered image-only PDF page, decoded once), with
+ * the corrections a photo or scan needs first: lone specks are removed (specks.ts) and the skew is
+ * undone (0.3–3°, skew.ts), and when the page reads badly its orientation is detected and a page
+ * turned by a quarter, a half or three quarters is set upright and read again. Orientation detection runs only
  * then (0.2–0.45 s of CPU per page), so upright pages pay nothing for it; a turned page costs
  * 1.0–1.7 s of CPU in all, against 0.5–0.65 s upright. Boxes are mapped back onto the image as given.
  */
