@@ -1,10 +1,10 @@
-import { createCanvas, loadImage } from '@napi-rs/canvas';
+import { createCanvas } from '@napi-rs/canvas';
 import { describe, expect, it } from 'vitest';
 import { extractPages } from '../../src/domain/documents/index.ts';
 import { readExifOrientation } from '../../src/domain/documents/image.ts';
 import { decodeRaster } from '../../src/domain/documents/ocr/raster.ts';
 import { estimateSkew } from '../../src/domain/documents/ocr/skew.ts';
-import { fakeOcr } from './helpers.ts';
+import { fakeOcr, imageSeenByOcr } from './helpers.ts';
 
 /** An APP1 segment holding one IFD entry: Orientation (0x0112) = `value`, big-endian TIFF. */
 function exifSegment(value: number): Uint8Array {
@@ -98,7 +98,7 @@ function turningOcr(degrees: 0 | 90 | 180 | 270, confidence = 6) {
     sizes: [] as Array<{ width: number; height: number }>,
     detections: 0,
     async recognize(image: Uint8Array) {
-      const decoded = await loadImage(Buffer.from(image));
+      const decoded = await imageSeenByOcr(image);
       engine.sizes.push({ width: decoded.width, height: decoded.height });
       return readings[Math.min(engine.sizes.length - 1, 1)]!;
     },

@@ -1,9 +1,10 @@
-import { createCanvas, loadImage } from '@napi-rs/canvas';
+import { createCanvas } from '@napi-rs/canvas';
 import { describe, expect, it } from 'vitest';
 import { extractPages } from '../../src/domain/documents/index.ts';
 import type { OcrEngine } from '../../src/domain/documents/ocr/engine.ts';
-import { decodeRaster, encodeRaster, rasterOfPixels } from '../../src/domain/documents/ocr/raster.ts';
+import { decodeRaster, rasterOfPixels, type Raster } from '../../src/domain/documents/ocr/raster.ts';
 import { removeSpecks } from '../../src/domain/documents/ocr/specks.ts';
+import { imageSeenByOcr } from './helpers.ts';
 import { sourceOf } from '../../src/domain/documents/origin.ts';
 
 /**
@@ -24,19 +25,15 @@ async function speckledPage(): Promise<Uint8Array> {
   return new Uint8Array(await canvas.encode('png'));
 }
 
-async function darkAt(png: Uint8Array, points: Array<[number, number]>): Promise<boolean[]> {
-  const image = await loadImage(Buffer.from(png));
-  const canvas = createCanvas(image.width, image.height);
-  const context = canvas.getContext('2d');
-  context.drawImage(image, 0, 0);
-  return points.map(([x, y]) => context.getImageData(x, y, 1, 1).data[0]! < 100);
+function darkAt(raster: Raster, points: Array<[number, number]>): boolean[] {
+  return points.map(([x, y]) => raster.rgba[4 * (y * raster.width + x)]! < 100);
 }
 
 describe('speck removal before OCR', () => {
   it('paints over a lone speck and keeps full stops, dots and letters next to text', async () => {
     const { raster, removed } = removeSpecks(await decodeRaster(await speckledPage()));
     expect(removed).toBe(1);
-    expect(await darkAt(await encodeRaster(raster), [[320, 250], [114, 61], [80, 44], [70, 55]])).toEqual([false, true, true, true]);
+    expect(darkAt(raster, [[320, 250], [114, 61], [80, 44], [70, 55]])).toEqual([false, true, true, true]);
   });
 
   it('gives the OCR engine the page without its specks', async () => {
@@ -50,7 +47,7 @@ describe('speck removal before OCR', () => {
     };
     const result = await extractPages({ ocr }, { bytes: await speckledPage() });
     expect(result.ok).toBe(true);
-    expect(await darkAt(seen[0]!, [[320, 250], [114, 61]])).toEqual([false, true]);
+    expect(darkAt(await imageSeenByOcr(seen[0]!), [[320, 250], [114, 61]])).toEqual([false, true]);
   });
 });
 
@@ -91,7 +88,7 @@ describe('second reading of unsure words', () => {
         return { words: [word('Name:', 96, 10, 60), word('Jorgen', 81, 90, 150), word('Ostergaard', 89, 158, 260)] };
       },
       async recognizeLine(image) {
-        const crop = await loadImage(Buffer.from(image));
+        const crop = await imageSeenByOcr(image);
         crops.push({ width: crop.width, height: crop.height });
         // In the enlarged crop's pixels, which start at page x 80 (see below).
         const at = (x: number) => (x - 80) * rereadScale(20);
@@ -118,7 +115,7 @@ describe('second reading of unsure words', () => {
     for (const band of [[20, 40], [0, 60]] as const) {
       const ocr: OcrEngine = {
         async recognize() { return { words: [{ text: 'Koln', confidence: 91, x0: 90, x1: 150, top: band[0], bottom: band[1] }] }; },
-        async recognizeLine(image) { heights.push((await loadImage(Buffer.from(image))).height); return { words: [] }; },
+        async recognizeLine(image) { heights.push((await imageSeenByOcr(image)).height); return { words: [] }; },
         async close() {},
       };
       await ocrImageToPage(ocr, await blankPage(), 0, new AbortController().signal, frame);

@@ -1,6 +1,6 @@
 import type { DocumentResult, PageText } from '../types.ts';
 import type { OcrEngine } from './engine.ts';
-import { encodeRaster, rotateRaster, turnRaster, type Raster } from './raster.ts';
+import { pixmapOf, rotateRaster, turnRaster, type Raster } from './raster.ts';
 import { estimateSkew } from './skew.ts';
 import { removeSpecks } from './specks.ts';
 import { ocrImageToPage, type OcrFrame } from './words.ts';
@@ -35,7 +35,7 @@ export async function ocrPage(
   if (!first.ok || !engine.detectOrientation || looksUpright(first.value)) return first;
   let orientation;
   try {
-    orientation = await engine.detectOrientation(await encodeRaster(image), { signal });
+    orientation = await engine.detectOrientation(pixmapOf(image), { signal });
   } catch {
     // Orientation is a second chance, not a requirement: keep the first reading.
     return first;

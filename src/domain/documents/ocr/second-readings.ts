@@ -8,7 +8,7 @@
 import { OCR_COLUMN_GAP } from '../canonical-text.ts';
 import type { OcrEngine, OcrWord } from './engine.ts';
 import { hasLostCapitalMark, hasMarkAbove, hasSlash, isUnmarkedCapitals, markSearchArea } from './lost-marks.ts';
-import { cropToPng, drawableOf, pixelArea, type Drawable, type PixelArea, type Raster } from './raster.ts';
+import { cropForOcr, drawableOf, pixelArea, type Drawable, type PixelArea, type Raster } from './raster.ts';
 
 /** The second readings of a page's words, on the page's pixels put on a canvas once for both. */
 export async function readAgain(engine: OcrEngine, image: Raster, words: OcrWord[], signal: AbortSignal): Promise<OcrWord[]> {
@@ -85,7 +85,7 @@ async function rereadUnsureWords(engine: OcrEngine, page: Drawable, words: OcrWo
     const crop = await cropRun(page, words, run);
     if (!crop) continue;
     const { x0, x1, top, bottom } = crop;
-    const second = (await engine.recognizeLine!(crop.png, { signal })).words
+    const second = (await engine.recognizeLine!(crop.image, { signal })).words
       .filter((w) => w.text.trim() !== '')
       .map((w) => ({ ...w, ...onPage(crop, w), top, bottom }));
     if (second.length === 0) continue;
@@ -112,8 +112,8 @@ async function rereadUnsureWords(engine: OcrEngine, page: Drawable, words: OcrWo
 }
 
 interface RunCrop {
-  /** The run cut out of the page and enlarged, as PNG. */
-  readonly png: Uint8Array;
+  /** The run cut out of the page and enlarged, as OCR is handed it. */
+  readonly image: Uint8Array;
   /** Where the crop sits on the page (page pixels), and how much it was enlarged. */
   readonly x0: number;
   readonly x1: number;
@@ -155,7 +155,7 @@ async function cropRun(page: Drawable, words: readonly OcrWord[], run: readonly 
   const y1 = Math.min(pageHeight, bottom + 0.2 * height);
   if (x1 - x0 < 2 || y1 - y0 < 2) return undefined;
   const scale = rereadScale(height);
-  return { png: await cropToPng(page, { x0, y0, x1, y1 }, scale), x0, x1, y0, scale, top, bottom };
+  return { image: await cropForOcr(page, { x0, y0, x1, y1 }, scale), x0, x1, y0, scale, top, bottom };
 }
 
 /**
@@ -224,7 +224,7 @@ async function readMarksAgain(engine: OcrEngine, page: Drawable, words: OcrWord[
     const allowed = cue === 'slash' ? (text: string) => text.replace(/ø/g, 'o').replace(/Ø/g, 'O') === word.text : (text: string) => unmarked(text) === unmarked(word.text);
     for (const language of languages) {
       // Marks at the crop's edges read as words of their own ("|", "I"): only words of letters count.
-      const read = (await engine.recognizeLine(crop.png, { signal, language })).words.filter((w) => /\p{L}{2}/u.test(w.text));
+      const read = (await engine.recognizeLine(crop.image, { signal, language })).words.filter((w) => /\p{L}{2}/u.test(w.text));
       if (read.length !== 1) continue;
       const { text, confidence } = read[0]!;
       if (confidence > best.confidence && text !== word.text && allowed(text) && sameNonLetters(text, word.text) && (cue !== 'unsure' || (await marksOnPage(page, word, text)))) best = { text, confidence };

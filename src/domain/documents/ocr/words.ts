@@ -2,7 +2,7 @@ import { layoutFragments, OCR_COLUMN_GAP, type PositionedFragment } from '../can
 import { boxOrigin } from '../origin.ts';
 import { documentFailure, documentOk, type DocumentResult, type PageSize, type PageText } from '../types.ts';
 import type { OcrEngine, OcrImageResult } from './engine.ts';
-import { encodeRaster, type Raster } from './raster.ts';
+import { pixmapOf, type Raster } from './raster.ts';
 import { readAgain } from './second-readings.ts';
 
 /**
@@ -37,7 +37,7 @@ export async function ocrImageToPage(
 ): Promise<DocumentResult<PageText>> {
   let result: OcrImageResult;
   try {
-    result = await engine.recognize(await encodeRaster(image), { signal });
+    result = await engine.recognize(pixmapOf(image), { signal });
   } catch (error) {
     if (signal.aborted) return documentFailure('extraction_timeout', 'OCR was stopped by the extraction deadline');
     const message = error instanceof Error ? error.message : String(error);
