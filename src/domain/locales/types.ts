@@ -115,9 +115,9 @@ export interface OcrLanguage {
    */
   readonly reads: 'pages' | 'marks';
   /**
-   * The letters with marks the language writes that English lacks. A language with none reads no
-   * word again for its marks. Letters that are letters of their own to Unicode ("ø", "æ", "ł")
-   * are told apart from letters with a mark by what they decompose into, not by this list.
+   * The marked letters the language writes that English lacks, lowercase, letters of their own
+   * included ("ø", "æ", "ł": no mark comes apart from them, and a word holding one shows its
+   * mark; see ocr/lost-marks.ts). A language with none reads no word again for its marks.
    */
   readonly markedLetters: string;
   /** Tesseract's name of the script (its orientation and script detection says "Latin"). */
