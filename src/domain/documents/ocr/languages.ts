@@ -28,8 +28,8 @@ const readsPages = (pack: LocalePack) => pack.ocr.installed && pack.ocr.reads ==
 /**
  * The languages a document is read in, from its case:
  * - pages: the session's language, then the case type's, each whose model is installed and that
- *   reads pages, with English last when neither named it (labels and amounts are often English
- *   whatever the document's language). A case naming no installed language but English — no
+ *   reads pages, with English last when neither named it: case types are written in English, so
+ *   their anchors are English words the page must be read for. A case naming no installed language but English — no
  *   session locale, English only, or only languages without a model (Spanish) — gets the fallback
  *   above: its documents' names and marks could be in any of them.
  * - marks: every installed language with marked letters, the page languages first. A word is read
