@@ -4,7 +4,7 @@
  * for the next documents. It exits when its parent goes away.
  */
 import { dieWithParent } from './orphan-watch.ts';
-import { createTesseractOcr, extractPages, type ExtractionLimits, type RenderedPageImage, type RenderPagesInput, type SupportedMimeType } from '../domain/documents/index.ts';
+import { createTesseractOcr, extractPages, type ExtractionLimits, type OcrLanguages, type RenderedPageImage, type RenderPagesInput, type SupportedMimeType } from '../domain/documents/index.ts';
 import { renderPdfPagesAt } from '../domain/documents/pdf.ts';
 
 export type ExtractionRequest =
@@ -14,6 +14,7 @@ export type ExtractionRequest =
       readonly bytes: Uint8Array;
       readonly mimeType?: SupportedMimeType;
       readonly limits?: Partial<ExtractionLimits>;
+      readonly ocrLanguages?: OcrLanguages;
     }
   /** Console page images drawn ahead of time (the document job, after extraction). */
   | ({ readonly id: number; readonly kind: 'render' } & RenderPagesInput);
@@ -35,7 +36,8 @@ process.on('message', (message: ExtractionRequest) => {
         const { bytes, pageIndexes, scale, maxRenderPixels } = message;
         reply = { id: message.id, rendered: await renderPdfPagesAt(bytes, pageIndexes, { scale, maxRenderPixels }) };
       } else {
-        const result = await extractPages({ ocr, ...(message.limits ? { limits: message.limits } : {}) }, { bytes: message.bytes, ...(message.mimeType ? { mimeType: message.mimeType } : {}) });
+        const { bytes, mimeType, limits, ocrLanguages } = message;
+        const result = await extractPages({ ocr, ...(limits ? { limits } : {}) }, { bytes, ...(mimeType ? { mimeType } : {}), ...(ocrLanguages ? { ocrLanguages } : {}) });
         reply = { id: message.id, result };
       }
     } catch (error) {

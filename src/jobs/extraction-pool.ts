@@ -180,7 +180,7 @@ export function createExtractionPool(options: ExtractionPoolOptions = {}): Extra
       if (closed) return Promise.reject(new ExtractionAborted('closed', 'the extraction pool is closed'));
       return new Promise((resolve, reject) => {
         waiting.push({
-          request: { bytes: input.bytes, limits, ...(input.mimeType ? { mimeType: input.mimeType } : {}) },
+          request: { bytes: input.bytes, limits, ...(input.mimeType ? { mimeType: input.mimeType } : {}), ...(input.ocrLanguages ? { ocrLanguages: input.ocrLanguages } : {}) },
           signal: input.signal,
           resolve: resolve as Job['resolve'],
           reject,

@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { createTesseractOcr, extractPages, sniffDocumentType } from '../../src/domain/documents/index.ts';
-import { turnImage } from '../../src/domain/documents/image.ts';
+import { decodeRaster, turnRaster } from '../../src/domain/documents/ocr/raster.ts';
+import { pngOf } from './helpers.ts';
 import { extractFacts } from '../../src/domain/extraction/index.ts';
 import { FACTS_BY_KIND } from '../../scripts/corpus/case-types.ts';
 import { generateCorpus, type CorpusDocument } from '../../scripts/corpus/generate.ts';
@@ -76,7 +77,7 @@ describe('end to end on generated documents', async () => {
 
   it('OCR: a page photographed sideways, with no EXIF tag, is set upright and read', { timeout: 60_000 }, async () => {
     const [scan] = await collect(0, 1);
-    const sideways = { ...scan!, bytes: await turnImage(scan!.bytes, 3) };
+    const sideways = { ...scan!, bytes: await pngOf(await turnRaster(await decodeRaster(scan!.bytes), 3)) };
     const { pages, facts } = await run(sideways);
     // Sizes and boxes stay those of the image as uploaded: landscape.
     expect(pages[0]!.size!.width).toBeGreaterThan(pages[0]!.size!.height);

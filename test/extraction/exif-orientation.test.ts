@@ -1,8 +1,10 @@
-import { createCanvas, loadImage } from '@napi-rs/canvas';
+import { createCanvas } from '@napi-rs/canvas';
 import { describe, expect, it } from 'vitest';
 import { extractPages } from '../../src/domain/documents/index.ts';
-import { estimateSkew, readExifOrientation, uprightImage } from '../../src/domain/documents/image.ts';
-import { fakeOcr } from './helpers.ts';
+import { readExifOrientation } from '../../src/domain/documents/image.ts';
+import { decodeRaster } from '../../src/domain/documents/ocr/raster.ts';
+import { estimateSkew } from '../../src/domain/documents/ocr/skew.ts';
+import { fakeOcr, imageSeenByOcr } from './helpers.ts';
 
 /** An APP1 segment holding one IFD entry: Orientation (0x0112) = `value`, big-endian TIFF. */
 function exifSegment(value: number): Uint8Array {
@@ -36,13 +38,11 @@ describe('EXIF orientation before OCR', () => {
   });
 
   it('turns the photo upright: size swapped, the corner square back at the top left', async () => {
-    const { image, size } = await uprightImage(await rotatedPhoto());
-    expect(size).toEqual({ width: 300, height: 200 });
-    const decoded = await loadImage(Buffer.from(image));
-    const canvas = createCanvas(decoded.width, decoded.height);
-    const context = canvas.getContext('2d');
-    context.drawImage(decoded, 0, 0);
-    const pixel = (x: number, y: number) => context.getImageData(x, y, 1, 1).data[0]!;
+    const raster = await decodeRaster(await rotatedPhoto());
+    expect({ width: raster.width, height: raster.height }).toEqual({ width: 300, height: 200 });
+    // Its bytes are not handed to OCR as they came: Tesseract would read them turned.
+    expect(raster.encoded).toBeUndefined();
+    const pixel = (x: number, y: number) => raster.rgba[4 * (y * raster.width + x)]!;
     expect(pixel(20, 15)).toBeLessThan(80);
     expect(pixel(280, 15)).toBeGreaterThan(180);
     expect(pixel(20, 185)).toBeGreaterThan(180);
@@ -70,9 +70,9 @@ async function skewedPage(degrees: number): Promise<Uint8Array> {
 
 describe('deskew before OCR', () => {
   it('estimates the skew of a page photo within a quarter degree, and leaves a straight page alone', async () => {
-    expect(Math.abs((await estimateSkew(await skewedPage(1.5))) - 1.5)).toBeLessThanOrEqual(0.25);
-    expect(Math.abs((await estimateSkew(await skewedPage(-2))) + 2)).toBeLessThanOrEqual(0.25);
-    expect(await estimateSkew(await skewedPage(0))).toBe(0);
+    expect(Math.abs((await estimateSkew(await decodeRaster(await skewedPage(1.5)))) - 1.5)).toBeLessThanOrEqual(0.25);
+    expect(Math.abs((await estimateSkew(await decodeRaster(await skewedPage(-2)))) + 2)).toBeLessThanOrEqual(0.25);
+    expect(await estimateSkew(await decodeRaster(await skewedPage(0)))).toBe(0);
   });
 });
 
@@ -98,7 +98,7 @@ function turningOcr(degrees: 0 | 90 | 180 | 270, confidence = 6) {
     sizes: [] as Array<{ width: number; height: number }>,
     detections: 0,
     async recognize(image: Uint8Array) {
-      const decoded = await loadImage(Buffer.from(image));
+      const decoded = await imageSeenByOcr(image);
       engine.sizes.push({ width: decoded.width, height: decoded.height });
       return readings[Math.min(engine.sizes.length - 1, 1)]!;
     },

@@ -1,5 +1,7 @@
 import { PDFDocument, StandardFonts } from 'pdf-lib';
-import type { OcrEngine, OcrImageResult } from '../../src/domain/documents/ocr-engine.ts';
+import { createCanvas, ImageData } from '@napi-rs/canvas';
+import type { OcrEngine, OcrImageResult } from '../../src/domain/documents/ocr/engine.ts';
+import { decodeRaster, rasterOfPixels, type Raster } from '../../src/domain/documents/ocr/raster.ts';
 import type { ExtractionPage, FactDefinition } from '../../src/domain/extraction/types.ts';
 
 export { PAY_STUB_FACTS, UTILITY_BILL_FACTS } from '../../scripts/corpus/case-types.ts';
@@ -88,4 +90,25 @@ export function pngHeader(width: number, height: number): Uint8Array {
   new DataView(bytes.buffer).setUint32(20, height);
   bytes.set([8, 2, 0, 0, 0], 24);
   return bytes;
+}
+
+/**
+ * An image as the OCR engine is handed it, decoded for a test to look at: a binary PPM (pages and
+ * crops the pipeline changed, ocr/raster.ts) or the PNG/JPEG that came in.
+ */
+export async function imageSeenByOcr(bytes: Uint8Array): Promise<Raster> {
+  const header = new TextDecoder().decode(bytes.subarray(0, 40)).match(/^P6\n(\d+) (\d+)\n255\n/);
+  if (!header) return decodeRaster(bytes);
+  const [width, height] = [Number(header[1]), Number(header[2])];
+  const rgb = bytes.subarray(header[0].length);
+  const rgba = new Uint8ClampedArray(width * height * 4);
+  for (let i = 0; i < width * height; i++) rgba.set([rgb[3 * i]!, rgb[3 * i + 1]!, rgb[3 * i + 2]!, 255], 4 * i);
+  return rasterOfPixels(width, height, rgba);
+}
+
+/** A raster as a PNG file, as an upload would bring it. */
+export async function pngOf(raster: Raster): Promise<Uint8Array> {
+  const canvas = createCanvas(raster.width, raster.height);
+  canvas.getContext('2d').putImageData(new ImageData(raster.rgba, raster.width, raster.height), 0, 0);
+  return new Uint8Array(await canvas.encode('png'));
 }

@@ -2,9 +2,10 @@ import { createCanvas } from '@napi-rs/canvas';
 import { afterAll, describe, expect, it } from 'vitest';
 import { corpusScan } from '../../scripts/corpus/generate.ts';
 import { createTesseractOcr, extractPages, sniffDocumentType } from '../../src/domain/documents/index.ts';
-import { hasLostCapitalMark, hasSlash, isUnmarkedCapitals, type WordBox } from '../../src/domain/documents/lost-marks.ts';
-import { ocrImageToPage } from '../../src/domain/documents/ocr.ts';
-import type { OcrEngine, OcrWord } from '../../src/domain/documents/ocr-engine.ts';
+import type { OcrEngine, OcrWord } from '../../src/domain/documents/ocr/engine.ts';
+import { hasLostCapitalMark, hasSlash, isUnmarkedCapitals, type WordBox } from '../../src/domain/documents/ocr/lost-marks.ts';
+import { decodeRaster, pixelArea, rasterOfPixels } from '../../src/domain/documents/ocr/raster.ts';
+import { ocrImageToPage } from '../../src/domain/documents/ocr/words.ts';
 
 /** A canvas of scanned paper to draw on. */
 function paper(width: number, height: number) {
@@ -27,7 +28,7 @@ function outlinedLetter(context: ReturnType<typeof paper>['context'], left: numb
 /** The pixels of a whole canvas as the area the detectors read. */
 function pixelsOf(canvas: ReturnType<typeof paper>['canvas']) {
   const { data } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
-  return { left: 0, top: 0, width: canvas.width, height: canvas.height, data };
+  return pixelArea(rasterOfPixels(canvas.width, canvas.height, data), { left: 0, top: 0, width: canvas.width, height: canvas.height });
 }
 
 /**
@@ -59,7 +60,7 @@ async function line(words: readonly string[], options: { ruleAbove?: boolean } =
     boxes.push({ text: word.normalize('NFD').replace(/\p{M}/gu, ''), x0: start, x1: x - 3, top: baseline - 20, bottom: baseline + 5 });
     x += 12;
   }
-  return { pixels: pixelsOf(canvas), boxes, png: new Uint8Array(await canvas.encode('png')) };
+  return { pixels: pixelsOf(canvas), boxes, image: await decodeRaster(new Uint8Array(await canvas.encode('png'))) };
 }
 
 describe('capitals whose mark the reading lost', () => {
@@ -120,7 +121,7 @@ describe('reading lost marks again, one language at a time', () => {
   const word = (text: string, confidence: number, box: WordBox): OcrWord => ({ text, confidence, x0: box.x0, x1: box.x1, top: box.top, bottom: box.bottom });
 
   it('keeps the surest reading that is the same word with marks, and leaves other words alone', async () => {
-    const { boxes, png } = await line(['AMÉLIE', 'GIRARD']);
+    const { boxes, image } = await line(['AMÉLIE', 'GIRARD']);
     const asked: string[] = [];
     const readings: Record<string, OcrWord[]> = {
       // The right mark from French; Portuguese less sure; German keeps the page reading; Danish
@@ -140,7 +141,7 @@ describe('reading lost marks again, one language at a time', () => {
       async close() {},
     };
     const frame = { size: { width: 640, height: 90, unit: 'px' as const }, pixelsPerUnit: 1 };
-    const page = await ocrImageToPage(ocr, png, 0, new AbortController().signal, frame);
+    const page = await ocrImageToPage(ocr, image, 0, new AbortController().signal, frame);
     expect(page.ok && page.value.text).toBe('AMÉLIE GIRARD');
     // Only the word with a mark on the page was read again, once per language.
     expect(asked).toEqual(['fra', 'deu', 'por', 'dan']);
@@ -166,7 +167,7 @@ describe('reading lost marks again, one language at a time', () => {
       return { text: asRead, confidence: 88, x0: x, x1: x + 10 * letters.length - 2, top: baseline - 20, bottom: baseline + 5, letters };
     };
     const words = [read('Lefèvre', 'Lefevre', 20), read('Corporation', 'Corporation', 200)];
-    const png = new Uint8Array(await canvas.encode('png'));
+    const image = await decodeRaster(new Uint8Array(await canvas.encode('png')));
     // Each word is read in French, then Irish: "Lefèvre" both times, "Córporation" both times.
     const answers = ['Lefèvre', 'Lefèvre', 'Córporation', 'Córporation'].map((text, k) => ({ ...words[k < 2 ? 0 : 1]!, text, confidence: 95 }));
     const ocr: OcrEngine = {
@@ -176,13 +177,13 @@ describe('reading lost marks again, one language at a time', () => {
       async close() {},
     };
     const frame = { size: { width: 640, height: 90, unit: 'px' as const }, pixelsPerUnit: 1 };
-    const page = await ocrImageToPage(ocr, png, 0, new AbortController().signal, frame);
+    const page = await ocrImageToPage(ocr, image, 0, new AbortController().signal, frame);
     expect(page.ok && page.value.text).toBe('Lefèvre\tCorporation');
     expect(answers).toEqual([]);
   });
 
   it('keeps the page reading when no language is sure enough of a marked word', async () => {
-    const { boxes, png } = await line(['KÖHLER']);
+    const { boxes, image } = await line(['KÖHLER']);
     const ocr: OcrEngine = {
       markLanguages: ['fra', 'deu'],
       async recognize() { return { words: [word('KOHLER', 96, boxes[0]!)] }; },
@@ -190,7 +191,7 @@ describe('reading lost marks again, one language at a time', () => {
       async close() {},
     };
     const frame = { size: { width: 640, height: 90, unit: 'px' as const }, pixelsPerUnit: 1 };
-    const page = await ocrImageToPage(ocr, png, 0, new AbortController().signal, frame);
+    const page = await ocrImageToPage(ocr, image, 0, new AbortController().signal, frame);
     expect(page.ok && page.value.text).toBe('KOHLER');
   });
 });

@@ -1,8 +1,10 @@
-import { createCanvas, loadImage } from '@napi-rs/canvas';
+import { createCanvas } from '@napi-rs/canvas';
 import { describe, expect, it } from 'vitest';
 import { extractPages } from '../../src/domain/documents/index.ts';
-import { removeSpecks } from '../../src/domain/documents/image.ts';
-import type { OcrEngine } from '../../src/domain/documents/ocr-engine.ts';
+import type { OcrEngine } from '../../src/domain/documents/ocr/engine.ts';
+import { decodeRaster, rasterOfPixels, type Raster } from '../../src/domain/documents/ocr/raster.ts';
+import { removeSpecks } from '../../src/domain/documents/ocr/specks.ts';
+import { imageSeenByOcr } from './helpers.ts';
 import { sourceOf } from '../../src/domain/documents/origin.ts';
 
 /**
@@ -23,19 +25,15 @@ async function speckledPage(): Promise<Uint8Array> {
   return new Uint8Array(await canvas.encode('png'));
 }
 
-async function darkAt(png: Uint8Array, points: Array<[number, number]>): Promise<boolean[]> {
-  const image = await loadImage(Buffer.from(png));
-  const canvas = createCanvas(image.width, image.height);
-  const context = canvas.getContext('2d');
-  context.drawImage(image, 0, 0);
-  return points.map(([x, y]) => context.getImageData(x, y, 1, 1).data[0]! < 100);
+function darkAt(raster: Raster, points: Array<[number, number]>): boolean[] {
+  return points.map(([x, y]) => raster.rgba[4 * (y * raster.width + x)]! < 100);
 }
 
 describe('speck removal before OCR', () => {
   it('paints over a lone speck and keeps full stops, dots and letters next to text', async () => {
-    const { image, removed } = await removeSpecks(await speckledPage());
+    const { raster, removed } = removeSpecks(await decodeRaster(await speckledPage()));
     expect(removed).toBe(1);
-    expect(await darkAt(image, [[320, 250], [114, 61], [80, 44], [70, 55]])).toEqual([false, true, true, true]);
+    expect(darkAt(raster, [[320, 250], [114, 61], [80, 44], [70, 55]])).toEqual([false, true, true, true]);
   });
 
   it('gives the OCR engine the page without its specks', async () => {
@@ -49,13 +47,13 @@ describe('speck removal before OCR', () => {
     };
     const result = await extractPages({ ocr }, { bytes: await speckledPage() });
     expect(result.ok).toBe(true);
-    expect(await darkAt(seen[0]!, [[320, 250], [114, 61]])).toEqual([false, true]);
+    expect(darkAt(await imageSeenByOcr(seen[0]!), [[320, 250], [114, 61]])).toEqual([false, true]);
   });
 });
 
 describe('OCR column gaps', () => {
   it('splits header-table columns 1.3 line heights apart and keeps word spaces of 0.9', async () => {
-    const { ocrImageToPage } = await import('../../src/domain/documents/ocr.ts');
+    const { ocrImageToPage } = await import('../../src/domain/documents/ocr/words.ts');
     const word = (text: string, x0: number, x1: number) => ({ text, confidence: 95, x0, x1, top: 10, bottom: 30 });
     const ocr: OcrEngine = {
       async recognize() {
@@ -64,7 +62,7 @@ describe('OCR column gaps', () => {
       },
       async close() {},
     };
-    const page = await ocrImageToPage(ocr, new Uint8Array(), 0, new AbortController().signal, { size: { width: 300, height: 40, unit: 'px' }, pixelsPerUnit: 1 });
+    const page = await ocrImageToPage(ocr, rasterOfPixels(300, 40, new Uint8ClampedArray(300 * 40 * 4).fill(255)), 0, new AbortController().signal, { size: { width: 300, height: 40, unit: 'px' }, pixelsPerUnit: 1 });
     expect(page.ok && page.value.text).toBe('1165 København K\t26. april');
   });
 });
@@ -76,21 +74,21 @@ describe('second reading of unsure words', () => {
     const context = canvas.getContext('2d');
     context.fillStyle = '#fff';
     context.fillRect(0, 0, 300, 60);
-    return new Uint8Array(await canvas.encode('png'));
+    return decodeRaster(new Uint8Array(await canvas.encode('png')));
   };
   const frame = { size: { width: 300, height: 60, unit: 'px' as const }, pixelsPerUnit: 1 };
   const word = (text: string, confidence: number, x0: number, x1: number) => ({ text, confidence, x0, x1, top: 20, bottom: 40 });
 
   it('keeps a marked letter the enlarged line reading is surer of, and only for the unsure words', async () => {
-    const { ocrImageToPage } = await import('../../src/domain/documents/ocr.ts');
-    const { rereadScale } = await import('../../src/domain/documents/second-readings.ts');
+    const { ocrImageToPage } = await import('../../src/domain/documents/ocr/words.ts');
+    const { rereadScale } = await import('../../src/domain/documents/ocr/second-readings.ts');
     const crops: Array<{ width: number; height: number }> = [];
     const ocr: OcrEngine = {
       async recognize() {
         return { words: [word('Name:', 96, 10, 60), word('Jorgen', 81, 90, 150), word('Ostergaard', 89, 158, 260)] };
       },
       async recognizeLine(image) {
-        const crop = await loadImage(Buffer.from(image));
+        const crop = await imageSeenByOcr(image);
         crops.push({ width: crop.width, height: crop.height });
         // In the enlarged crop's pixels, which start at page x 80 (see below).
         const at = (x: number) => (x - 80) * rereadScale(20);
@@ -111,13 +109,13 @@ describe('second reading of unsure words', () => {
   });
 
   it('enlarges a tall line less than a small one, to the same height', async () => {
-    const { ocrImageToPage } = await import('../../src/domain/documents/ocr.ts');
-    const { REREAD_BAND_HEIGHT } = await import('../../src/domain/documents/second-readings.ts');
+    const { ocrImageToPage } = await import('../../src/domain/documents/ocr/words.ts');
+    const { REREAD_BAND_HEIGHT } = await import('../../src/domain/documents/ocr/second-readings.ts');
     const heights: number[] = [];
     for (const band of [[20, 40], [0, 60]] as const) {
       const ocr: OcrEngine = {
         async recognize() { return { words: [{ text: 'Koln', confidence: 91, x0: 90, x1: 150, top: band[0], bottom: band[1] }] }; },
-        async recognizeLine(image) { heights.push((await loadImage(Buffer.from(image))).height); return { words: [] }; },
+        async recognizeLine(image) { heights.push((await imageSeenByOcr(image)).height); return { words: [] }; },
         async close() {},
       };
       await ocrImageToPage(ocr, await blankPage(), 0, new AbortController().signal, frame);
@@ -129,7 +127,7 @@ describe('second reading of unsure words', () => {
   });
 
   it('keeps the first reading when the second is less sure, changes more than letters, or fails', async () => {
-    const { ocrImageToPage } = await import('../../src/domain/documents/ocr.ts');
+    const { ocrImageToPage } = await import('../../src/domain/documents/ocr/words.ts');
     const first = async () => ({ words: [word('Koln', 91, 90, 150)] });
     const lessSure: OcrEngine = { recognize: first, async recognizeLine() { return { words: [word('Kôln', 60, 35, 245)] }; }, async close() {} };
     // The crop's edge read as a mark: surer, but not only letters changed.

@@ -23,6 +23,14 @@ export type ApplicantLocale = (typeof APPLICANT_LOCALES)[number];
 /** The language the definition itself is written in. */
 export const SOURCE_LOCALE: ApplicantLocale = 'en';
 
+/**
+ * The locales a case type serves: the one it is written in, then those it has translations for,
+ * alphabetically (a stored definition's keys come back in the database's order, not the author's).
+ */
+export function caseTypeLocales(def: { translations?: Readonly<Record<string, unknown>> | undefined }): string[] {
+  return [SOURCE_LOCALE, ...Object.keys(def.translations ?? {}).filter((locale) => locale !== SOURCE_LOCALE).sort()];
+}
+
 const LANGUAGE_NAMES: Record<ApplicantLocale, string> = { en: 'English', fr: 'French', de: 'German', es: 'Spanish' };
 
 type Definition = Pick<CaseTypeDefinition, 'facts' | 'workflow'> & { finish?: { what_happens_next: string } | undefined };

@@ -1,9 +1,10 @@
 import { canonicalizeText } from './canonical-text.ts';
 import { alignTextOrigin } from './origin.ts';
 import { extractDocxPage } from './docx.ts';
-import { downscaleImage, readExifOrientation, readImageSize, uprightImage } from './image.ts';
-import type { OcrEngine } from './ocr-engine.ts';
-import { ocrPage } from './ocr-page.ts';
+import { readExifOrientation, readImageSize } from './image.ts';
+import { readingIn, type OcrEngine } from './ocr/engine.ts';
+import { ocrPage } from './ocr/page.ts';
+import { decodeRaster, type Raster } from './ocr/raster.ts';
 import { extractPdfPages } from './pdf.ts';
 import type { ExtractedPages, ExtractPagesInput } from './extraction-port.ts';
 import { sniffDocumentType } from './sniff.ts';
@@ -95,7 +96,8 @@ export async function extractPages(deps: ExtractPagesDeps, input: ExtractPagesIn
   try {
     // The race makes the deadline hold even inside a library call that ignores the signal; the
     // abandoned work is torn down by the signal listeners (pdfjs task, OCR worker).
-    const result = await Promise.race([extractByType(deps.ocr, limits, mimeType, input.bytes, signal), deadline]);
+    const ocr = input.ocrLanguages ? readingIn(deps.ocr, input.ocrLanguages) : deps.ocr;
+    const result = await Promise.race([extractByType(ocr, limits, mimeType, input.bytes, signal), deadline]);
     if (!result.ok) return result;
     if (result.value.every((page) => !/[\p{L}\p{N}]/u.test(page.text))) {
       return documentFailure('no_text_found', 'no text layer and OCR found no text');
@@ -133,7 +135,15 @@ async function extractByType(
         renderScale: limits.pdfRenderScale,
         maxImagePixels: limits.maxPdfImagePixels,
         signal,
-        ocrPage: (png, pageIndex, frame) => ocrPage(ocr, png, pageIndex, signal, frame),
+        ocrPage: async (png, pageIndex, frame) => {
+          let raster: Raster;
+          try {
+            raster = await decodeRaster(png);
+          } catch {
+            return documentFailure('corrupt_document', 'page image could not be decoded');
+          }
+          return ocrPage(ocr, raster, pageIndex, signal, frame);
+        },
       });
     case 'image/png':
     case 'image/jpeg': {
@@ -143,25 +153,16 @@ async function extractByType(
       if (pixels > limits.maxImagePixels) {
         return documentFailure('too_large', `image is ${stored.width}×${stored.height}; the limit is ${limits.maxImagePixels} pixels`);
       }
-      let image = bytes;
-      let pixelsPerUnit = 1;
-      let size = stored;
-      const orientation = mimeType === 'image/jpeg' ? readExifOrientation(bytes) : 1;
-      if (orientation !== 1) {
-        try {
-          ({ image, size } = await uprightImage(bytes));
-        } catch {
-          return documentFailure('corrupt_document', `${mimeType} could not be decoded`);
-        }
+      // Decoded once, upright (the decoder applies a photo's EXIF orientation) and no larger than OCR needs.
+      let image: Raster;
+      try {
+        image = await decodeRaster(bytes, limits.ocrTargetPixels);
+      } catch {
+        return documentFailure('corrupt_document', `${mimeType} could not be decoded`);
       }
-      if (pixels > limits.ocrTargetPixels) {
-        try {
-          image = await downscaleImage(image, size, limits.ocrTargetPixels);
-          pixelsPerUnit = Math.sqrt(limits.ocrTargetPixels / pixels);
-        } catch {
-          return documentFailure('corrupt_document', `${mimeType} could not be decoded`);
-        }
-      }
+      // The page is the image as uploaded, upright: EXIF orientations 5–8 are a quarter turn.
+      const size = mimeType === 'image/jpeg' && readExifOrientation(bytes) >= 5 ? { width: stored.height, height: stored.width } : stored;
+      const pixelsPerUnit = pixels > limits.ocrTargetPixels ? Math.sqrt(limits.ocrTargetPixels / pixels) : 1;
       const page = await ocrPage(ocr, image, 0, signal, { size: { width: size.width, height: size.height, unit: 'px' }, pixelsPerUnit });
       return page.ok ? documentOk([page.value]) : page;
     }

@@ -1,3 +1,4 @@
+import type { OcrLanguages } from './ocr/engine.ts';
 import type { DocumentResult, PageText, SupportedMimeType } from './types.ts';
 
 /*
@@ -18,6 +19,8 @@ export interface ExtractPagesInput {
   readonly mimeType?: SupportedMimeType;
   /** Cancels extraction early (e.g. the job lost its lease); reported as `extraction_timeout`. */
   readonly signal?: AbortSignal;
+  /** The languages OCR reads this document in (ocr/languages.ts); absent: the engine's default. */
+  readonly ocrLanguages?: OcrLanguages;
 }
 
 /**

@@ -6,9 +6,11 @@ export { sniffDocumentType } from './sniff.ts';
 export { extractPages, DEFAULT_EXTRACTION_LIMITS } from './extract-pages.ts';
 export type { ExtractPagesDeps, ExtractionLimits } from './extract-pages.ts';
 export type { DocumentExtractor, ExtractionPool, ExtractPagesInput, ExtractedPages, PageRenderer, RenderedPageImage, RenderPagesInput } from './extraction-port.ts';
-export { createTesseractOcr, defaultTesseractLangPath } from './ocr.ts';
-export type { TesseractOcrOptions } from './ocr.ts';
-export type { OcrEngine, OcrImageResult, OcrWord } from './ocr-engine.ts';
+export { createTesseractOcr, defaultTesseractLangPath } from './ocr/tesseract.ts';
+export type { TesseractOcrOptions } from './ocr/tesseract.ts';
+export type { OcrEngine, OcrImageResult, OcrLanguages, OcrWord } from './ocr/engine.ts';
+export { chooseOcrLanguages, DEFAULT_OCR_LANGUAGES } from './ocr/languages.ts';
+export type { OcrLanguageChoice } from './ocr/languages.ts';
 export { canonicalizeText } from './canonical-text.ts';
 export {
   documentFailure,

@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import { layoutFragments, type PositionedFragment } from './canonical-text.ts';
 // The standard-14 metrics (and pako under them) load with pdfjs, not at start: only PDF text layers use them (issue 16, idle RSS).
 import type { Font } from '@pdf-lib/standard-fonts';
-import type { OcrFrame } from './ocr.ts';
+import type { OcrFrame } from './ocr/words.ts';
 import { boxOrigin, type PageOrigin } from './origin.ts';
 import { documentFailure, documentOk, type DocumentResult, type PageText } from './types.ts';
 

@@ -11,6 +11,9 @@
  *
  * The value is the lines joined with ", " (trailing commas dropped); evidence is one span per line.
  */
+import { fromEveryPack } from '../locales/index.ts';
+import { alternation } from './common.ts';
+
 export interface AddressPiece { readonly text: string; readonly start: number; }
 
 export interface ParsedAddress {
@@ -21,31 +24,32 @@ export interface ParsedAddress {
   readonly reasons: readonly string[];
 }
 
-const STREET_WORDS = /\b(street|st|avenue|ave|road|rd|lane|ln|drive|dr|boulevard|blvd|court|ct|way|place|pl|terrace|close|crescent|cres|highway|hwy|parkway|pkwy|square|sq|circle|cir|trail|row|gardens|grove|hill|walk|mews|rue|avenue|boulevard|chemin|rua|avenida|travessa|largo|praça|marg|nagar)\b\.?|(straße|strasse|str\.|gade|vej|allé|weg|allee|platz|ring)\b/iu;
+/** Words on their own: no letter or digit on either side (`\b` knows only ASCII letters: "Ålane" is no lane). */
+const word = (words: string) => `(?<![\\p{L}\\p{N}])(?:${words})(?![\\p{L}\\p{N}])`;
+const STREET_ENDINGS = alternation(fromEveryPack((pack) => pack.streets.endings));
+/** A street word ("Road", "rue", "Avenida") or the end of a one-word street ("Hauptstraße", "Storgatan"). */
+const STREET_WORDS = new RegExp(`${word(alternation(fromEveryPack((pack) => pack.streets.words)))}\\.?|(?:${STREET_ENDINGS})(?![\\p{L}\\p{N}])`, 'iu');
 /**
- * Street abbreviations and words written before the street's name: Polish "ul." / "al." / "os." /
- * "pl.", Spanish "C/", "Avda.", "Pza.", "Paseo", Italian "Via", "Viale", "Piazza", "Corso".
+ * Street abbreviations and words written before the street's name: Polish "ul. Długa", Spanish
+ * "C/ Mayor", Italian "Via Roma". The packs write them with their mark; any of ". / space" may follow.
  */
-const STREET_PREFIX = /^(?:ul|al|os|pl|avda|av|pza|pso|c|calle|plaza|paseo|via|viale|piazza|corso|vicolo|largo|strada|rua|rue)(?:\.|\/|\s)\s*\p{L}/iu;
-/** Dutch and Swedish streets are one word ending in the street word: "Keizersgracht", "Storgatan". */
-const STREET_SUFFIX = /^\p{Lu}\p{L}*(?:straat|gracht|laan|plein|kade|singel|dijk|gatan|vägen|gränd|torget|backen|stigen)\s+\d/u;
-const ADDRESS_START = /^(\d+[\p{L}]?(?:[-–/]\d+[\p{L}]?)?,?\s+\S|p\.?\s*o\.?\s*box\b|(apt|apartment|unit|suite|ste|flat|floor|fl|villa|office)\.?\s*#?\s*\w)/iu;
-/** A line that ends an address: US "IL 62704" / ", 62704-1234", UK "SW1A 1AA", Canada "K1A 0B1",
- * or continental "75001 Paris" / "10115 Berlin, Germany". */
+const STREET_PREFIX = new RegExp(`^(?:${alternation(fromEveryPack((pack) => pack.streets.before.map((w) => w.replace(/[./]$/, ''))))})(?:\\.|\\/|\\s)\\s*\\p{L}`, 'iu');
+/** A one-word street and its number: "Keizersgracht 12", "Storgatan 3". */
+const STREET_SUFFIX = new RegExp(`^\\p{Lu}\\p{L}*(?:${STREET_ENDINGS})\\s+\\d`, 'u');
+const UNITS = alternation(fromEveryPack((pack) => pack.streets.units));
+const ADDRESS_START = new RegExp(`^(\\d+[\\p{L}]?(?:[-–/]\\d+[\\p{L}]?)?,?\\s+\\S|p\\.?\\s*o\\.?\\s*box\\b|(${UNITS})\\.?\\s*#?\\s*\\w)`, 'iu');
+const POSTCODES = fromEveryPack((pack) => pack.postcodes);
+/**
+ * A line that ends an address with a postcode after the city: US "IL 62704" / ", 62704-1234", UK
+ * "SW1A 1AA", Canada "K1A 0B1", Ireland "D02 X285", India "Bengaluru 560001" (see the packs).
+ */
 const POSTAL_LINE = new RegExp(
-  [
-    String.raw`(\b[A-Z]{2}\.?\s+|,\s*)\d{5}(-\d{4})?\.?$`,
-    String.raw`\b[A-Z]{1,2}\d[A-Z\d]?\s?\d[A-Z]{2}\.?$`,
-    String.raw`\b[A-Z]\d[A-Z]\s?\d[A-Z]\d\.?$`,
-    // Ireland's Eircode "D02 X285"; India's six-digit PIN after the city, "Bengaluru 560001" / "Mumbai - 400001".
-    String.raw`\b[AC-FHKNPRTV-Y]\d{2}\s?[AC-FHKNPRTV-Y\d]{4}\.?$`,
-    String.raw`\p{L}\s*[-–]?\s*\d{3}\s?\d{3}\.?$`,
-  ].join('|'),
+  POSTCODES.filter((code) => code.placement === 'after city').map((code) => `(?:${code.pattern})\\.?$`).join('|'),
   'u',
 );
 /** Continental "75001 Paris" looks like a house number and a street ("2397 Cedar Lane"), so it
- * only counts after the first line and without a street word. */
-const CONTINENTAL_POSTCODE = String.raw`(?:[A-Z]{1,2}-)?(?:\d{4}-\d{3}|\d{2}-\d{3}|\d{3}\s\d{2}|\d{4}\s?[A-Z]{2}|\d{4,5})`;
+ * only counts after the first line and without a street word. A country prefix may lead ("D-10115"). */
+const CONTINENTAL_POSTCODE = `(?:[A-Z]{1,2}-)?(?:${[...new Set(POSTCODES.filter((code) => code.placement === 'before city').map((code) => code.pattern))].join('|')})`;
 const CONTINENTAL_POSTAL_LINE = new RegExp(String.raw`^${CONTINENTAL_POSTCODE}\s+\p{Lu}\p{L}+(?:[ ,-]+\p{L}+)*\.?$`, 'u');
 /** The same postcode-first shape at the end of a one-line address: "Rua Augusta 25, 1200-195 Lisboa". */
 const CONTINENTAL_POSTAL_TAIL = new RegExp(String.raw`,\s*${CONTINENTAL_POSTCODE}\s+\p{Lu}\p{L}+(?:[ -]+\p{L}+)*\.?$`, 'u');
@@ -54,7 +58,16 @@ const NUMBER_AFTER_STREET = /^\p{Lu}[\p{L}.'’ -]{2,40}\s\d{1,4}[\p{L}]?(?:[,\s
 /** A line that is only a place name, as the last line of an address with no postcode ("Dubai"). */
 const PLACE_ONLY = /^\p{Lu}[\p{L}.'’-]*(?: \p{Lu}[\p{L}.'’-]*){0,2}$/u;
 /** Lines with these are values of other fields (amounts, dates, contact details), never address lines. */
-const NOT_ADDRESS = /[$€£₹]|\b(?:AED|USD|EUR|GBP|INR|DKK)\b|\d{1,4}[./]\d{1,2}[./]\d{2,4}|@|https?:|www\.|\b(?:since|tel|phone|e-?mail|customer|account|invoice|due|period|total)\b/iu;
+const NOT_ADDRESS = new RegExp(
+  [
+    // Currency symbols and codes, not abbreviations made of letters: "Ft" is also "Fort".
+    alternation(fromEveryPack((pack) => pack.currencies.flatMap((c) => c.markers.filter((marker) => !/^[\p{L}.]+$/u.test(marker))))),
+    word(alternation(fromEveryPack((pack) => pack.currencies.map((c) => c.code)))),
+    String.raw`\d{1,4}[./]\d{1,2}[./]\d{2,4}|@|https?:|www\.`,
+    word(alternation(fromEveryPack((pack) => pack.labels.notInAddresses))),
+  ].join('|'),
+  'iu',
+);
 
 function isPostalLine(text: string, first: boolean): boolean {
   return POSTAL_LINE.test(text) || CONTINENTAL_POSTAL_TAIL.test(text) || (!first && CONTINENTAL_POSTAL_LINE.test(text) && !STREET_WORDS.test(text));

@@ -44,3 +44,16 @@ export function repairOcrDigits(text: string): { text: string; repaired: boolean
   });
   return { text: out, repaired };
 }
+
+/**
+ * Words as one regular-expression alternation, longest first so "september" is not read as "sep"
+ * and "tember", each escaped: pack words carry full stops and slashes ("str.", "c/").
+ */
+export function alternation(words: Iterable<string>): string {
+  return [...new Set(words)].sort((a, b) => b.length - a.length || (a < b ? -1 : 1)).map(escapeRegExp).join('|');
+}
+
+/** Text matched as written inside a regular expression, with or without the `u` flag. */
+export function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+}

@@ -1,4 +1,5 @@
-import { DIGIT_LOOK_ALIKES, repairOcrDigits, type DateOrder, type ParseContext, type ParsedValue } from './common.ts';
+import { fromEveryPack, LOCALE_PACKS } from '../locales/index.ts';
+import { alternation, DIGIT_LOOK_ALIKES, repairOcrDigits, type DateOrder, type ParseContext, type ParsedValue } from './common.ts';
 
 /**
  * Dates → ISO `YYYY-MM-DD`, from the ways people write them on pay stubs and bills:
@@ -16,35 +17,22 @@ import { DIGIT_LOOK_ALIKES, repairOcrDigits, type DateOrder, type ParseContext, 
  * Impossible dates (Feb 30, month 13) are not dates.
  */
 
-const MONTHS: Record<string, number> = {
-  jan: 1, january: 1, feb: 2, february: 2, mar: 3, march: 3, apr: 4, april: 4, may: 5, jun: 6, june: 6,
-  jul: 7, july: 7, aug: 8, august: 8, sep: 9, sept: 9, september: 9, oct: 10, october: 10, nov: 11, november: 11,
-  dec: 12, december: 12,
-  // French, German, Portuguese and Danish names and their usual abbreviations (day-first locales).
-  janv: 1, janvier: 1, 'févr': 2, fevr: 2, 'février': 2, fevrier: 2, mars: 3, avr: 4, avril: 4, mai: 5, juin: 6,
-  juil: 7, juillet: 7, 'août': 8, aout: 8, septembre: 9, octobre: 10, novembre: 11, 'déc': 12, 'décembre': 12, decembre: 12,
-  januar: 1, 'jänner': 1, februar: 2, 'märz': 3, 'mär': 3, maerz: 3, juni: 6, juli: 7, okt: 10, oktober: 10, dez: 12, dezember: 12,
-  janeiro: 1, fev: 2, fevereiro: 2, 'março': 3, marco: 3, abr: 4, abril: 4, maio: 5, junho: 6, julho: 7, ago: 8, agosto: 8,
-  set: 9, setembro: 9, out: 10, outubro: 10, novembro: 11, dezembro: 12,
-  marts: 3, maj: 5,
-  // Dutch, Spanish, Italian and Swedish; Polish in the genitive dates use and the nominative.
-  januari: 1, februari: 2, maart: 3, mei: 5, augustus: 8, augusti: 8,
-  enero: 1, febrero: 2, marzo: 3, mayo: 5, junio: 6, julio: 7, septiembre: 9, setiembre: 9, octubre: 10, noviembre: 11, diciembre: 12,
-  gennaio: 1, febbraio: 2, aprile: 4, maggio: 5, giugno: 6, luglio: 7, settembre: 9, ottobre: 10, dicembre: 12,
-  stycznia: 1, lutego: 2, marca: 3, kwietnia: 4, maja: 5, czerwca: 6, lipca: 7, sierpnia: 8, 'września': 9, wrzesnia: 9,
-  'października': 10, pazdziernika: 10, listopada: 11, grudnia: 12,
-  'styczeń': 1, luty: 2, marzec: 3, 'kwiecień': 4, czerwiec: 6, lipiec: 7, 'sierpień': 8, 'wrzesień': 9, 'październik': 10, listopad: 11, 'grudzień': 12,
-};
-// Longest names first so "september" is not read as "sep" + "tember".
-const MONTH = `(${Object.keys(MONTHS).sort((a, b) => b.length - a.length).join('|')})\\.?`;
-const WEEKDAY = '(?:(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?:day|nesday|sday|urday|rsday)?\\.?,?\\s+)?';
-const ORDINAL = '(?:st|nd|rd|th)?';
+/** Month names of every locale pack, each with its month; packs agree where they share a name (test/extraction/locale-packs.test.ts). */
+const MONTHS: Readonly<Record<string, number>> = Object.assign({}, ...LOCALE_PACKS.map((pack) => pack.dates.months));
+const MONTH = `(${alternation(Object.keys(MONTHS))})\\.?`;
+const WEEKDAY = `(?:(?:${alternation(fromEveryPack((pack) => pack.dates.weekdays))})\\.?,?\\s+)?`;
+/** What may follow a day's number: the packs' suffixes ("14th", "1er"), or a full stop in any language ("14. März"). */
+const DAY_SUFFIX = `(?:${alternation(fromEveryPack((pack) => pack.dates.daySuffixes))})`;
+/** Words between day, month and year: "14th of March", "14 de março de 2026". */
+const JOINER = `(?:${alternation(fromEveryPack((pack) => pack.dates.joiners))})`;
+/** Month names of the languages that write the month first in words ("March 14, 2026"). */
+const MONTH_BEFORE_DAY = `(?:${alternation(LOCALE_PACKS.filter((pack) => pack.dates.monthBeforeDay).flatMap((pack) => Object.keys(pack.dates.months)))})\\.?`;
 
 // A space around a separator is allowed: OCR inserts one after a period ("13. 11.2026").
 const ISO = /^(\d{4}) ?([-/.]) ?(\d{1,2}) ?\2 ?(\d{1,2})(?!\d)/;
 const NUMERIC = /^(\d{1,2}) ?([-/.]) ?(\d{1,2}) ?\2 ?(\d{4}|\d{2})(?!\d)/;
-const MONTH_FIRST = new RegExp(`^${WEEKDAY}${MONTH}[\\s-]+(\\d{1,2})${ORDINAL}(?:,\\s*|\\s+|-)(\\d{4}|\\d{2})(?!\\d)`, 'i');
-const DAY_FIRST = new RegExp(`^${WEEKDAY}(\\d{1,2})(?:${ORDINAL}|\\.|er)(?:\\s+(?:of|de))?[\\s-]+${MONTH}(?:,\\s*|[\\s-]+)(?:de\\s+)?(\\d{4}|\\d{2})(?!\\d)`, 'i');
+const MONTH_FIRST = new RegExp(`^${WEEKDAY}${MONTH}[\\s-]+(\\d{1,2})${DAY_SUFFIX}?(?:,\\s*|\\s+|-)(\\d{4}|\\d{2})(?!\\d)`, 'i');
+const DAY_FIRST = new RegExp(`^${WEEKDAY}(\\d{1,2})(?:${DAY_SUFFIX}|\\.)?(?:\\s+${JOINER})?[\\s-]+${MONTH}(?:,\\s*|[\\s-]+)(?:${JOINER}\\s+)?(\\d{4}|\\d{2})(?!\\d)`, 'i');
 const YEAR_MONTH_DAY = new RegExp(`^(\\d{4})[\\s-]+${MONTH}[\\s-]+(\\d{1,2})(?!\\d)`, 'i');
 
 /** OCR only: day and month with two different separators (one misread), then a four-digit year. */
@@ -222,11 +210,10 @@ export function inferDateOrder(texts: readonly string[]): DateOrder | undefined 
   const numeric = decide(dmy, mdy);
   if (numeric !== null) return numeric;
 
-  const month = '(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\\.?';
   const written = decide(
     // Day first, in any of the languages MONTH knows: "14 March 2026", "14. März 2026", "14 de março de 2026".
-    new RegExp(`\\b\\d{1,2}(?:st|nd|rd|th|\\.|er)?(?:\\s+de)?[\\s-]+${MONTH}[\\s-]+(?:de\\s+)?\\d{2,4}\\b`, 'i').test(text),
-    new RegExp(`\\b${month}\\s+\\d{1,2}(?:st|nd|rd|th)?,?\\s+\\d{4}\\b`, 'i').test(text),
+    new RegExp(`\\b\\d{1,2}(?:${DAY_SUFFIX}|\\.)?(?:\\s+${JOINER})?[\\s-]+${MONTH}[\\s-]+(?:${JOINER}\\s+)?\\d{2,4}\\b`, 'i').test(text),
+    new RegExp(`\\b${MONTH_BEFORE_DAY}\\s+\\d{1,2}${DAY_SUFFIX}?,?\\s+\\d{4}\\b`, 'i').test(text),
   );
   if (written !== null) return written;
 

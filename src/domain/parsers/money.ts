@@ -1,4 +1,5 @@
-import { repairOcrDigits, type ParseContext, type ParsedValue } from './common.ts';
+import { fromEveryPack, LOCALE_PACKS } from '../locales/index.ts';
+import { alternation, escapeRegExp, repairOcrDigits, type ParseContext, type ParsedValue } from './common.ts';
 
 /**
  * Money → a plain decimal string with two decimals and no grouping: `$1,234.56` → "1234.56",
@@ -11,13 +12,31 @@ import { repairOcrDigits, type ParseContext, type ParsedValue } from './common.t
  * Groups must be consistent (`1,23,456` is not money). The currency is not part of the value; a
  * reading with a currency marker or exactly two decimals is trusted more than a bare integer.
  */
-const CURRENCY = String.raw`(?:US\$|CA\$|C\$|A\$|[$€£¥₹]|USD|EUR|GBP|CAD|AUD|CHF|INR|AED|DKK|SEK|NOK|PLN|CZK|HUF|Rs\.?|kr\.?|Dhs\.?|zł|Kč|Ft)`;
+const CODES = fromEveryPack((pack) => pack.currencies.map((c) => c.code));
+/** Symbols and abbreviations as printed, without the full stop an abbreviation may drop ("Rs." → "Rs"). */
+const MARKERS = fromEveryPack((pack) => pack.currencies.flatMap((c) => c.markers.map(withoutStop)));
+/** Abbreviations written with a full stop that may be left out ("Rs.", "kr.", "Dhs."). */
+const STOPPED = new Set(fromEveryPack((pack) => pack.currencies.flatMap((c) => c.markers.filter((m) => m.endsWith('.')).map(withoutStop))));
+const CURRENCY = `(?:${[...new Set([...MARKERS, ...CODES])]
+  .sort((a, b) => b.length - a.length)
+  .map((m) => escapeRegExp(m) + (STOPPED.has(m) ? '\\.?' : ''))
+  .join('|')})`;
+const GROUPING = fromEveryPack((pack) => pack.numbers.grouping);
+/** Grouping marks that are spaces of one width or another: dropped before the digits are read. */
+const SPACE_GROUPING = new RegExp(`[${GROUPING.filter((mark) => /\s/.test(mark)).join('')}]`, 'g');
+const DECIMAL = `[${charClass(fromEveryPack((pack) => [pack.numbers.decimal]))}]`;
 // Indian grouping first ("1,23,456.00": lakhs and crores), then thousands groups, then plain digits.
-const NUMBER = String.raw`(?:\d{1,2}(?:,\d{2})+,\d{3}(?:\.\d{1,2})?|\d{1,3}(?:(?<group>[,.\u00a0\u202f ])\d{3})(?:\k<group>\d{3})*(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?)`;
+const NUMBER = String.raw`(?:\d{1,2}(?:,\d{2})+,\d{3}(?:\.\d{1,2})?|\d{1,3}(?:(?<group>[${charClass(GROUPING)}])\d{3})(?:\k<group>\d{3})*(?:${DECIMAL}\d{1,2})?|\d+(?:${DECIMAL}\d{1,2})?)`;
 const MONEY = new RegExp(
   String.raw`^(\()?\s*([-−])?\s*(${CURRENCY})?\s?([-−])?(${NUMBER})(?:\s?(${CURRENCY}))?(\))?(?![\d/:%]|[.,][\p{L}\d]|\p{L})`,
   'iu',
 );
+
+/**
+ * OCR's speck read as a mark after a currency code or abbreviation ("GBP. 13,192.65", "Rs: 8,013.99"):
+ * any of ":,'" after either, a full stop only after a code (an abbreviation may have its own).
+ */
+const SPECK_AFTER_CODE = new RegExp(`^(${alternation([...CODES, ...STOPPED])})[:,'‘’]|^(${alternation(CODES)})\\.`, 'i');
 
 const CURRENCY_ONLY = new RegExp(String.raw`^\s*${CURRENCY}[.:]?\s*$`, 'iu');
 /** A currency marker, OCR's stray mark after it, then digits: "Rs: 8,013.99", "USD 12". */
@@ -48,7 +67,7 @@ export function parseMoney(input: string, context: ParseContext): MoneyReading |
     // A speck read as a mark after a currency code ("GBP. 13,192.65", "INR: 20,617.80", "Rs: 8,013.99"): the mark
     // is dropped and the code moved one place right (same length, so offsets hold), and the
     // amount must still read as money.
-    const unmarked = read.replace(/^(USD|EUR|GBP|CAD|AUD|CHF|INR|AED|DKK|SEK|NOK|Rs|Dhs)[:,'‘’]|^(USD|EUR|GBP|CAD|AUD|CHF|INR|AED|DKK|SEK|NOK)\./i, (_, a, b) => ` ${a ?? b}`);
+    const unmarked = read.replace(SPECK_AFTER_CODE, (_, a, b) => ` ${a ?? b}`);
     if (unmarked !== read) {
       m = unmarked.match(MONEY);
       if (m) read = unmarked;
@@ -76,7 +95,7 @@ export function parseMoney(input: string, context: ParseContext): MoneyReading |
   if (misreadDecimal) digits = toDecimal(`${number!.slice(0, -3).replace(/[.,]/g, '')}.${number!.slice(-2)}`);
   if (digits === null) return null;
   // Lakh grouping is Indian notation: trusted only next to a rupee marker ("$1,23,456" is a typo).
-  if (/^\d{1,2}(,\d{2})+,\d{3}/.test(number!) && !/^(₹|INR|Rs\.?)$/i.test(prefix ?? suffix ?? '')) return null;
+  if (/^\d{1,2}(,\d{2})+,\d{3}/.test(number!) && currencyOfMarker(prefix ?? suffix ?? '') !== 'INR') return null;
   const negative = Boolean(sign1 || sign2 || (open && close));
   const reasons: string[] = [];
   let quality = 1;
@@ -100,7 +119,19 @@ export function parseMoney(input: string, context: ParseContext): MoneyReading |
   };
 }
 
-const MARKER_CURRENCIES: Readonly<Record<string, string>> = { '€': 'EUR', '£': 'GBP', '₹': 'INR', RS: 'INR', 'US$': 'USD', 'CA$': 'CAD', 'C$': 'CAD', 'A$': 'AUD', DHS: 'AED', 'ZŁ': 'PLN', 'KČ': 'CZK', FT: 'HUF' };
+/** Each marker the packs print for exactly one currency, upper-cased, with that currency's code: "£" → GBP, "RS" → INR. */
+const MARKER_CURRENCIES: ReadonlyMap<string, string> = (() => {
+  const codes = new Map<string, Set<string>>();
+  for (const pack of LOCALE_PACKS) {
+    for (const currency of pack.currencies) {
+      for (const marker of currency.markers) {
+        const key = withoutStop(marker).toUpperCase();
+        codes.set(key, (codes.get(key) ?? new Set()).add(currency.code));
+      }
+    }
+  }
+  return new Map([...codes].filter(([, named]) => named.size === 1).map(([marker, named]) => [marker, [...named][0]!]));
+})();
 
 /**
  * The ISO 4217 code a currency marker names, where it names one: "£" → GBP, "US$" → USD, "eur" →
@@ -108,7 +139,7 @@ const MARKER_CURRENCIES: Readonly<Record<string, string>> = { '€': 'EUR', '£'
  */
 export function currencyOfMarker(marker: string): string | undefined {
   const m = marker.toUpperCase().replace(/\.$/, '');
-  return MARKER_CURRENCIES[m] ?? (/^[A-Z]{3}$/.test(m) ? m : undefined);
+  return MARKER_CURRENCIES.get(m) ?? (/^[A-Z]{3}$/.test(m) ? m : undefined);
 }
 
 /**
@@ -128,9 +159,18 @@ export function parseTypedMoney(text: string, currency?: string): string | null 
   return read.value;
 }
 
+function withoutStop(marker: string): string {
+  return marker.replace(/\.$/, '');
+}
+
+/** Characters for a regular-expression class: "]", "\\", "^" and "-" escaped. */
+function charClass(characters: readonly string[]): string {
+  return characters.map((c) => c.replace(/[\]\\^-]/g, '\\$&')).join('');
+}
+
 /** The number part as "1234.56", or null when its separators are inconsistent. */
 export function toDecimal(number: string): string | null {
-  const compact = number.replace(/[\u00a0\u202f ]/g, '');
+  const compact = number.replace(SPACE_GROUPING, '');
   const lastComma = compact.lastIndexOf(',');
   const lastDot = compact.lastIndexOf('.');
   let integer: string;

@@ -1,3 +1,4 @@
+import { fromEveryPack } from '../locales/index.ts';
 import { repairOcrDigits, type ParseContext, type ParsedValue } from './common.ts';
 
 /**
@@ -6,24 +7,12 @@ import { repairOcrDigits, type ParseContext, type ParsedValue } from './common.t
  * parsers also stop at an unknown label ("SSN:") and drop label words that lead into it.
  */
 
-/** Words that label things on pay stubs and bills. A value running into an inline label
- * ("… Pay period:") loses those in front of the colon. Lowercase. */
-const LABEL_WORDS = new Set([
-  'account', 'acct', 'address', 'amount', 'balance', 'bill', 'billing', 'check', 'code', 'company', 'current',
-  'customer', 'date', 'deductions', 'department', 'dept', 'description', 'due', 'earnings', 'email', 'employee',
-  'employer', 'fax', 'gross', 'holder', 'hours', 'id', 'invoice', 'location', 'meter', 'name', 'net', 'no', 'number',
-  'page', 'pay', 'payment', 'period', 'phone', 'plan', 'previous', 'rate', 'reference', 'ref', 'service', 'ssn',
-  'statement', 'status', 'supply', 'tariff', 'tax', 'tel', 'total', 'type', 'usage', 'ytd',
-]);
+/** Words that label fields, in every locale pack's language, lowercase (see LabelWords). */
+const LABEL_WORDS = new Set(fromEveryPack((pack) => [...pack.labels.notNames, ...pack.labels.alsoNames]));
 
-/** The subset that can never be part of a person's name (unlike Bill, Page, Price, Grant …):
+/** The label words that can never be part of a person's name (unlike Bill, Page, Grant …):
  * a name never starts with one and stops in front of one. */
-const NAME_STOP_WORDS = new Set([
-  'account', 'acct', 'address', 'amount', 'balance', 'code', 'customer', 'date', 'deductions', 'department', 'dept',
-  'description', 'due', 'earnings', 'email', 'employee', 'employer', 'fax', 'gross', 'hours', 'id', 'invoice',
-  'meter', 'name', 'net', 'no', 'number', 'payment', 'period', 'phone', 'previous', 'rate', 'reference', 'ref',
-  'ssn', 'statement', 'tax', 'tel', 'total', 'usage', 'ytd', 'status', 'type', 'tariff', 'current',
-]);
+const NAME_STOP_WORDS = new Set(fromEveryPack((pack) => pack.labels.notNames));
 
 const PARTICLES = new Set(['van', 'von', 'der', 'den', 'de', 'del', 'della', 'di', 'da', 'du', 'la', 'le', 'bin', 'binti', 'al', 'el', 'ter', 'ten', 'dos', 'das', 'y']);
 const SUFFIXES = /^(jr|sr|ii|iii|iv|phd|md)\.?,?$/i;

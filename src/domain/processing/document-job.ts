@@ -13,7 +13,8 @@ import { recordCaseEvent } from '../cases/case-events.ts';
 import type { Cause } from '../../ports/enqueuers.ts';
 import { lockCaseRow, transitionCase, type WriterDeps } from '../cases/case-writer.ts';
 import { scheduleGateEvaluation } from '../cases/evaluate-case.ts';
-import { MAX_DOCUMENT_BYTES, type DocumentExtractor, type PageRenderer } from '../documents/index.ts';
+import { caseTypeLocales } from '../case-types/translations.ts';
+import { chooseOcrLanguages, MAX_DOCUMENT_BYTES, type DocumentExtractor, type OcrLanguages, type PageRenderer } from '../documents/index.ts';
 import { prerenderPageImages } from '../console/page-images.ts';
 import { extractFacts, factsForDocumentKind, type ExtractedFact } from '../extraction/index.ts';
 import { documentFormatOf, type Metrics } from '../../metrics/metrics.ts';
@@ -60,7 +61,7 @@ const FETCH_REASONS: Record<string, string> = {
 export async function processDocumentJob(deps: DocumentJobDeps, input: { docId: string }): Promise<void> {
   const { docId } = input;
   const cause: Cause = { traceId: `job:document_processing:${docId}`, idempotencyKey: null };
-  const doc = await inTransaction(deps.db, async (tx) => {
+  const claimed = await inTransaction(deps.db, async (tx) => {
     const found = await findDocumentUnscoped(tx, docId);
     if (!found || (found.status !== 'uploaded' && found.status !== 'processing')) return undefined;
     const row = await lockCaseRow(tx, { tenant: tenantOfRow(found), caseId: found.case_id });
@@ -69,15 +70,16 @@ export async function processDocumentJob(deps: DocumentJobDeps, input: { docId: 
       await updateDocument(tx, tenantOfRow(found), docId, { status: 'processing', updated_at: deps.clock.now() });
       await recordCaseEvent(tx, deps, { caseRow: row, eventType: 'document.processing', data: { doc_id: docId }, cause });
     }
-    return found;
+    return { doc: found, ocrLanguages: await ocrLanguagesOf(tx, row) };
   });
-  if (!doc) return;
+  if (!claimed) return;
+  const { doc, ocrLanguages } = claimed;
 
   const bytes = await obtainBytes(deps, doc);
   if (!bytes.ok) return finishFailed(deps, doc, bytes.reason, cause);
   await waitForSimulatedRead(doc, deps.simulatedSlowReadMs ?? SIMULATED_SLOW_READ_MS);
   const started = performance.now();
-  const extracted = await deps.extractor.extractPages({ bytes: bytes.value });
+  const extracted = await deps.extractor.extractPages({ bytes: bytes.value, ocrLanguages });
   deps.metrics?.observeExtraction({
     // A refused document has no format the sniffer vouched for: it counts as `unknown`.
     format: documentFormatOf(extracted.ok ? extracted.value.mime_type : null),
@@ -128,6 +130,16 @@ export async function processDocumentJob(deps: DocumentJobDeps, input: { docId: 
       deps.logger.warn({ doc_id: doc.doc_id, err: err instanceof Error ? err.message : String(err) }, 'page images not drawn ahead of time');
     });
   }
+}
+
+/**
+ * The languages OCR reads a case's documents in: those of its applicant's session (the latest, or
+ * the case's own locale when it has none) and of its case type (documents/ocr/languages.ts).
+ */
+async function ocrLanguagesOf(tx: Tx, row: CaseRow): Promise<OcrLanguages> {
+  const session = await findLatestSession(tx, tenantOfRow(row), row.case_id);
+  const definition = await pinnedDefinition(tx, row);
+  return chooseOcrLanguages({ sessionLocale: session?.locale ?? row.locale, caseTypeLocales: caseTypeLocales(definition) });
 }
 
 /**

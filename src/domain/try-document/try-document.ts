@@ -1,6 +1,7 @@
 import type { AppContext } from '../deps.ts';
 import { getCaseType } from '../case-types/case-types.ts';
-import { sniffDocumentType, type RenderedPageImage, type SupportedMimeType } from '../documents/index.ts';
+import { caseTypeLocales } from '../case-types/translations.ts';
+import { chooseOcrLanguages, sniffDocumentType, type RenderedPageImage, type SupportedMimeType } from '../documents/index.ts';
 import { MAX_PAGE_PIXELS, PAGE_IMAGE_SCALE } from '../console/page-images.ts';
 import { failOn, ok, type Result } from '../errors.ts';
 import { extractFacts, factsForDocumentKind, type Evidence, type FactStatus, type FactType } from '../extraction/index.ts';
@@ -90,7 +91,7 @@ export async function tryDocument(deps: Pick<AppContext, 'db' | 'extraction' | '
 
   let extracted;
   try {
-    extracted = await deps.extraction.extractPages({ bytes: input.document.bytes, mimeType: sniffed.value });
+    extracted = await deps.extraction.extractPages({ bytes: input.document.bytes, mimeType: sniffed.value, ocrLanguages: chooseOcrLanguages({ caseTypeLocales: caseTypeLocales(definition) }) });
   } catch (err) {
     // A child killed at its deadline or memory cap: as an upload would, the sample could not be
     // read. Logged without content; the caller may try a smaller sample.

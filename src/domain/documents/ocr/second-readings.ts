@@ -5,14 +5,14 @@
  * reading replaces a word only when it is surer and changes no more than it may: letters, or only
  * marks, and only marks the page's pixels show.
  */
-import { hasLostCapitalMark, hasMarkAbove, hasSlash, isUnmarkedCapitals, markSearchArea, type PixelArea } from './lost-marks.ts';
-import { OCR_COLUMN_GAP } from './canonical-text.ts';
-import type { OcrEngine, OcrWord } from './ocr-engine.ts';
+import { OCR_COLUMN_GAP } from '../canonical-text.ts';
+import type { OcrEngine, OcrWord } from './engine.ts';
+import { hasLostCapitalMark, hasMarkAbove, hasSlash, isUnmarkedCapitals, markSearchArea } from './lost-marks.ts';
+import { cropForOcr, drawableOf, pixelArea, type Drawable, type PixelArea, type Raster } from './raster.ts';
 
-/** The second readings of a page's words, on the page image decoded once for both. */
-export async function readAgain(engine: OcrEngine, image: Uint8Array, words: OcrWord[], signal: AbortSignal): Promise<OcrWord[]> {
-  const { loadImage } = await import('@napi-rs/canvas');
-  const page = await loadImage(Buffer.from(image));
+/** The second readings of a page's words, on the page's pixels put on a canvas once for both. */
+export async function readAgain(engine: OcrEngine, image: Raster, words: OcrWord[], signal: AbortSignal): Promise<OcrWord[]> {
+  const page = await drawableOf(image);
   const reread = await rereadUnsureWords(engine, page, words, signal);
   return readMarksAgain(engine, page, reread, signal);
 }
@@ -52,7 +52,7 @@ export function rereadScale(bandHeight: number): number {
  * words of one line; when the second reading splits or joins words differently the run is replaced
  * only as a whole, when its mean confidence is higher.
  */
-async function rereadUnsureWords(engine: OcrEngine, page: PageImage, words: OcrWord[], signal: AbortSignal): Promise<OcrWord[]> {
+async function rereadUnsureWords(engine: OcrEngine, page: Drawable, words: OcrWord[], signal: AbortSignal): Promise<OcrWord[]> {
   const unsure = (w: OcrWord) => w.confidence < UNSURE_WORD_CONFIDENCE && /\p{L}/u.test(w.text);
   if (!words.some(unsure)) return words;
   // Group words into lines by the overlap of their bands, in reading order.
@@ -85,7 +85,7 @@ async function rereadUnsureWords(engine: OcrEngine, page: PageImage, words: OcrW
     const crop = await cropRun(page, words, run);
     if (!crop) continue;
     const { x0, x1, top, bottom } = crop;
-    const second = (await engine.recognizeLine!(crop.png, { signal })).words
+    const second = (await engine.recognizeLine!(crop.image, { signal })).words
       .filter((w) => w.text.trim() !== '')
       .map((w) => ({ ...w, ...onPage(crop, w), top, bottom }));
     if (second.length === 0) continue;
@@ -111,11 +111,9 @@ async function rereadUnsureWords(engine: OcrEngine, page: PageImage, words: OcrW
   return words.flatMap((w, i) => replaced.get(i) ?? [w]);
 }
 
-type PageImage = Awaited<ReturnType<typeof import('@napi-rs/canvas')['loadImage']>>;
-
 interface RunCrop {
-  /** The run cut out of the page and enlarged, as PNG. */
-  readonly png: Uint8Array;
+  /** The run cut out of the page and enlarged, as OCR is handed it. */
+  readonly image: Uint8Array;
   /** Where the crop sits on the page (page pixels), and how much it was enlarged. */
   readonly x0: number;
   readonly x1: number;
@@ -141,8 +139,8 @@ function onPage(crop: RunCrop, word: OcrWord): Pick<OcrWord, 'x0' | 'x1' | 'lett
  * {@link rereadScale}. The margin stops halfway to the neighbouring words, so none of their ink is
  * read with the run.
  */
-async function cropRun(page: PageImage, words: readonly OcrWord[], run: readonly number[]): Promise<RunCrop | undefined> {
-  const { createCanvas } = await import('@napi-rs/canvas');
+async function cropRun(page: Drawable, words: readonly OcrWord[], run: readonly number[]): Promise<RunCrop | undefined> {
+  const { width, height: pageHeight } = page.raster;
   const first = words[run[0]!]!;
   const last = words[run[run.length - 1]!]!;
   const top = Math.min(...run.map((i) => words[i]!.top));
@@ -150,18 +148,14 @@ async function cropRun(page: PageImage, words: readonly OcrWord[], run: readonly
   const height = bottom - top;
   const neighbours = words.filter((w, i) => !run.includes(i) && (w.top + w.bottom) / 2 > top && (w.top + w.bottom) / 2 < bottom);
   const leftLimit = Math.max(0, ...neighbours.filter((w) => w.x1 <= first.x0).map((w) => (w.x1 + first.x0) / 2));
-  const rightLimit = Math.min(page.width, ...neighbours.filter((w) => w.x0 >= last.x1).map((w) => (w.x0 + last.x1) / 2));
+  const rightLimit = Math.min(width, ...neighbours.filter((w) => w.x0 >= last.x1).map((w) => (w.x0 + last.x1) / 2));
   const x0 = Math.max(leftLimit, first.x0 - 0.5 * height);
   const x1 = Math.min(rightLimit, last.x1 + 0.5 * height);
   const y0 = Math.max(0, top - 0.2 * height);
-  const y1 = Math.min(page.height, bottom + 0.2 * height);
+  const y1 = Math.min(pageHeight, bottom + 0.2 * height);
   if (x1 - x0 < 2 || y1 - y0 < 2) return undefined;
   const scale = rereadScale(height);
-  const canvas = createCanvas(Math.round((x1 - x0) * scale), Math.round((y1 - y0) * scale));
-  const context = canvas.getContext('2d');
-  context.imageSmoothingQuality = 'high';
-  context.drawImage(page, x0, y0, x1 - x0, y1 - y0, 0, 0, canvas.width, canvas.height);
-  return { png: new Uint8Array(await canvas.encode('png')), x0, x1, y0, scale, top, bottom };
+  return { image: await cropForOcr(page, { x0, y0, x1, y1 }, scale), x0, x1, y0, scale, top, bottom };
 }
 
 /**
@@ -187,13 +181,13 @@ const UNSURE_UNMARKED_CONFIDENCE = 93;
  * - `unsure`: a word with a mark, or a word in small letters without one, that the page reading
  *   was unsure of ("Kôhler" 92 for "Köhler"); the marked reading must be surer than it.
  */
-async function markReadingCue(word: OcrWord, page: PageImage): Promise<'capital mark' | 'slash' | 'unsure' | undefined> {
+async function markReadingCue(word: OcrWord, page: Drawable): Promise<'capital mark' | 'slash' | 'unsure' | undefined> {
   const letters = word.text.replace(/[.,:;]$/u, '');
   if (!/^\p{L}{2,}$/u.test(letters)) return undefined;
   const capitals = isUnmarkedCapitals(word.text);
   const os = word.letters?.filter((l) => l.text === 'o' || l.text === 'O') ?? [];
   if (capitals || os.length > 0) {
-    const pixels = await pixelsAround(page, word);
+    const pixels = pixelsAround(page, word);
     if (capitals && hasLostCapitalMark(pixels, word)) return 'capital mark';
     if (os.some((o) => hasSlash(pixels, o))) return 'slash';
     if (capitals) return undefined;
@@ -204,16 +198,8 @@ async function markReadingCue(word: OcrWord, page: PageImage): Promise<'capital 
 }
 
 /** The pixels {@link hasLostCapitalMark} looks at for a word, cut out of the page alone. */
-async function pixelsAround(page: PageImage, word: OcrWord): Promise<PixelArea> {
-  const { createCanvas } = await import('@napi-rs/canvas');
-  const area = markSearchArea(word);
-  const canvas = createCanvas(Math.max(1, area.width), Math.max(1, area.height));
-  const context = canvas.getContext('2d');
-  // Outside the page reads as paper.
-  context.fillStyle = '#fff';
-  context.fillRect(0, 0, canvas.width, canvas.height);
-  context.drawImage(page, area.left, area.top, canvas.width, canvas.height, 0, 0, canvas.width, canvas.height);
-  return { ...area, width: canvas.width, height: canvas.height, data: context.getImageData(0, 0, canvas.width, canvas.height).data };
+function pixelsAround(page: Drawable, word: OcrWord): PixelArea {
+  return pixelArea(page.raster, markSearchArea(word));
 }
 
 /**
@@ -222,7 +208,7 @@ async function pixelsAround(page: PageImage, word: OcrWord): Promise<PixelArea> 
  * changed replaces the word's text (its box stays). Read all together, the languages do no better
  * than the page reading: Tesseract keeps the first language's word when it is sure enough of it.
  */
-async function readMarksAgain(engine: OcrEngine, page: PageImage, words: OcrWord[], signal: AbortSignal): Promise<OcrWord[]> {
+async function readMarksAgain(engine: OcrEngine, page: Drawable, words: OcrWord[], signal: AbortSignal): Promise<OcrWord[]> {
   const languages = engine.markLanguages ?? [];
   if (!engine.recognizeLine || languages.length === 0) return words;
   const out = [...words];
@@ -238,7 +224,7 @@ async function readMarksAgain(engine: OcrEngine, page: PageImage, words: OcrWord
     const allowed = cue === 'slash' ? (text: string) => text.replace(/ø/g, 'o').replace(/Ø/g, 'O') === word.text : (text: string) => unmarked(text) === unmarked(word.text);
     for (const language of languages) {
       // Marks at the crop's edges read as words of their own ("|", "I"): only words of letters count.
-      const read = (await engine.recognizeLine(crop.png, { signal, language })).words.filter((w) => /\p{L}{2}/u.test(w.text));
+      const read = (await engine.recognizeLine(crop.image, { signal, language })).words.filter((w) => /\p{L}{2}/u.test(w.text));
       if (read.length !== 1) continue;
       const { text, confidence } = read[0]!;
       if (confidence > best.confidence && text !== word.text && allowed(text) && sameNonLetters(text, word.text) && (cue !== 'unsure' || (await marksOnPage(page, word, text)))) best = { text, confidence };
@@ -256,7 +242,7 @@ async function readMarksAgain(engine: OcrEngine, page: PageImage, words: OcrWord
  * "Córporation" in Irish). An i's dot stands where its mark would, so "í" is taken as read; marks
  * below a letter ("ç") are taken as read too.
  */
-async function marksOnPage(page: PageImage, word: OcrWord, text: string): Promise<boolean> {
+async function marksOnPage(page: Drawable, word: OcrWord, text: string): Promise<boolean> {
   const before = [...word.text];
   const after = [...text];
   const markedAbove = (c: string) => /^[^iIjıİ][\u0300-\u030a]/u.test(c.normalize('NFD'));
@@ -267,7 +253,7 @@ async function marksOnPage(page: PageImage, word: OcrWord, text: string): Promis
   let pixels: PixelArea | undefined;
   for (let k = 0; k < after.length; k++) {
     if (after[k] === before[k] || !markedAbove(after[k]!) || markedAbove(before[k]!)) continue;
-    pixels ??= await pixelsAround(page, word);
+    pixels ??= pixelsAround(page, word);
     if (!hasMarkAbove(pixels, word.letters, k)) return false;
   }
   return true;

@@ -1,10 +1,7 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { layoutFragments, OCR_COLUMN_GAP, type PositionedFragment } from './canonical-text.ts';
-import type { OcrEngine, OcrImageResult, OcrWord } from './ocr-engine.ts';
-import { readAgain } from './second-readings.ts';
-import { boxOrigin } from './origin.ts';
-import { documentFailure, documentOk, type DocumentResult, type PageSize, type PageText } from './types.ts';
+import type { OcrEngine, OcrWord } from './engine.ts';
+import { DEFAULT_OCR_LANGUAGES, INSTALLED_OCR_LANGUAGES } from './languages.ts';
 
 export interface TesseractOcrOptions {
   /**
@@ -13,13 +10,18 @@ export interface TesseractOcrOptions {
    * no slower than the package's 4.0.0 model on our corpus. Never a URL: nothing is downloaded.
    */
   readonly langPath?: string;
-  /** Tesseract language codes joined with "+" (default "eng"); each needs `<code>.traineddata.gz` in langPath. */
+  /**
+   * Tesseract language codes joined with "+", for pages read without languages of their own (see
+   * OcrEngine.recognize). Default: the fallback of languages.ts, or "eng" with a langPath. Each
+   * needs `<code>.traineddata.gz` in langPath.
+   */
   readonly languages?: string;
   /** Tesseract page segmentation mode; 11 (sparse text) keeps form fields and table cells apart. */
   readonly pageSegMode?: string;
   /**
    * Languages that read words again for their marks, one at a time (see OcrEngine.markLanguages).
-   * Default: the page's languages other than English, and Irish.
+   * Default: every installed language with marked letters (languages.ts); with a langPath, the
+   * page's languages other than English.
    */
   readonly markLanguages?: readonly string[];
 }
@@ -27,20 +29,12 @@ export interface TesseractOcrOptions {
 type TesseractWorker = Awaited<ReturnType<typeof import('tesseract.js')['createWorker']>>;
 
 /**
- * English with French, German, Portuguese and Danish: each adds the marked Latin letters of its
- * language (é è ç ô, ä ö ü ß, ã õ á í, ø æ å) that English lacks, so "Hélène Lefèvre" is not read
- * as "Helene Lefevre" nor "Hauptstraße" as "HauptstraBe". Tesseract tries the other languages only
- * on words the first reads poorly. Measured on the tuned half of the corpus scans (in-process
- * CPU per page): eng+fra 0.59–0.63 s; all five 0.70–0.79 s (+19–25 %), +2 facts in ~125 on each
- * of two seeds; eng+fra+por alone added nothing. Each model is 1.3–1.8 MB gzipped.
+ * Page readers kept started, each for one set of languages; the one used least recently is stopped
+ * for a third. Measured starting one (in-process CPU, resident memory): eng+fra 0.34 s and 65 MB,
+ * all five fallback languages 0.76 s and 137 MB. Two keep a worker that alternates between a
+ * case type's language set and the fallback from starting a reader for every document.
  */
-const DEFAULT_LANGUAGES = 'eng+fra+deu+por+dan';
-/**
- * Irish reads only the words read again for their marks, not pages: its fadas ("Ní", "Seán",
- * "Órla") are read by no other model, and Irish names are common on Irish documents. A word is read
- * in Irish in ~15–30 ms; a page in all six languages would be ~20 % slower for every page.
- */
-const MARK_ONLY_LANGUAGES = ['gle'];
+const MAX_PAGE_READERS = 2;
 
 const languagesDirs = new Map<string, Promise<string>>();
 
@@ -81,20 +75,23 @@ export function defaultTesseractLangPath(): string {
  * worker uses one core and the machine has two to share with the rest of the service.
  */
 export function createTesseractOcr(options: TesseractOcrOptions = {}): OcrEngine {
-  const languages = options.languages ?? (options.langPath ? 'eng' : DEFAULT_LANGUAGES);
+  const defaultLanguages = options.languages ?? (options.langPath ? 'eng' : DEFAULT_OCR_LANGUAGES.page.join('+'));
   const pageSegMode = options.pageSegMode ?? '11';
-  // Two engines, each started on first use: the LSTM reader, and the legacy engine that orientation
-  // detection needs (its model, osd, has no LSTM part). Most pages never start the second.
-  // Beside them, one single-language line reader per marked language, each started the first time
-  // a page has a word whose marks are read again (see readMarksAgain).
-  type WorkerKind = 'read' | 'osd' | `line:${string}`;
+  // Engines, each started on first use: an LSTM page reader per set of languages, and the legacy
+  // engine that orientation detection needs (its model, osd, has no LSTM part); most pages never
+  // start the second. Beside them, one single-language line reader per marked language, each
+  // started the first time a page has a word whose marks are read again (see readMarksAgain).
+  type WorkerKind = `read:${string}` | 'osd' | `line:${string}`;
   const workers: Partial<Record<WorkerKind, Promise<TesseractWorker>>> = {};
-  const markLanguages = options.markLanguages ?? [...languages.split('+').filter((code) => code !== 'eng'), ...(options.langPath ? [] : MARK_ONLY_LANGUAGES)];
+  /** Page readers, the one used last at the end. */
+  const readers: Array<`read:${string}`> = [];
+  const markLanguages = options.markLanguages ?? (options.langPath ? defaultLanguages.split('+').filter((code) => code !== 'eng') : DEFAULT_OCR_LANGUAGES.marks);
+  const available = new Set(options.langPath ? [...defaultLanguages.split('+'), ...markLanguages] : INSTALLED_OCR_LANGUAGES);
   let queue: Promise<unknown> = Promise.resolve();
 
   const start = async (kind: WorkerKind): Promise<TesseractWorker> => {
     const { createWorker, OEM } = await import('tesseract.js');
-    const langPath = options.langPath ?? (await packagedLanguagesDir([...languages.split('+'), ...markLanguages]));
+    const langPath = options.langPath ?? (await packagedLanguagesDir([...available]));
     const common = {
       langPath,
       // 'none' neither reads nor writes a cache: the model is read from the package every start.
@@ -108,9 +105,9 @@ export function createTesseractOcr(options: TesseractOcrOptions = {}): OcrEngine
       await created.setParameters({ tessedit_pageseg_mode: '7' as never, user_defined_dpi: '150' });
       return created;
     }
-    const created = kind === 'read'
-      ? await createWorker(languages, OEM.LSTM_ONLY, common)
-      : await createWorker('osd', OEM.TESSERACT_ONLY, { ...common, legacyCore: true, legacyLang: true } as typeof common);
+    const created = kind === 'osd'
+      ? await createWorker('osd', OEM.TESSERACT_ONLY, { ...common, legacyCore: true, legacyLang: true } as typeof common)
+      : await createWorker(kind.slice('read:'.length), OEM.LSTM_ONLY, common);
     await created.setParameters({ tessedit_pageseg_mode: pageSegMode as never, user_defined_dpi: '150' });
     return created;
   };
@@ -119,6 +116,19 @@ export function createTesseractOcr(options: TesseractOcrOptions = {}): OcrEngine
     const current = workers[kind];
     workers[kind] = undefined;
     if (current) await current.then((w) => w.terminate()).catch(() => {});
+  };
+
+  /** The page reader for `languages`, the least recently used other one stopped when too many are started. */
+  const readerFor = async (languages: readonly string[] | undefined): Promise<`read:${string}`> => {
+    const codes = languages && languages.length > 0 ? languages : defaultLanguages.split('+');
+    const missing = codes.find((code) => !available.has(code));
+    if (missing) throw new Error(`language ${missing} is not installed`);
+    const kind = `read:${codes.join('+')}` as const;
+    const at = readers.indexOf(kind);
+    if (at >= 0) readers.splice(at, 1);
+    readers.push(kind);
+    while (readers.length > MAX_PAGE_READERS) await stop(readers.shift()!);
+    return kind;
   };
 
   const run = async <T>(kind: WorkerKind, signal: AbortSignal | undefined, job: (w: TesseractWorker) => Promise<T>): Promise<T> => {
@@ -148,7 +158,7 @@ export function createTesseractOcr(options: TesseractOcrOptions = {}): OcrEngine
 
   return {
     recognize(image, opts = {}) {
-      return enqueue(() => run('read', opts.signal, async (w) => {
+      return enqueue(async () => run(await readerFor(opts.languages), opts.signal, async (w) => {
         const result = await w.recognize(Buffer.from(image), {}, { text: false, blocks: true });
         return { words: wordsOf(result.data.blocks ?? []) };
       }));
@@ -157,13 +167,13 @@ export function createTesseractOcr(options: TesseractOcrOptions = {}): OcrEngine
     recognizeLine(image, opts = {}) {
       const language = opts.language;
       if (language !== undefined) {
-        if (!markLanguages.includes(language)) return Promise.reject(new Error(`language ${language} is not loaded`));
+        if (!available.has(language)) return Promise.reject(new Error(`language ${language} is not installed`));
         return enqueue(() => run(`line:${language}`, opts.signal, async (w) => {
           const result = await w.recognize(Buffer.from(image), {}, { text: false, blocks: true });
           return { words: wordsOf(result.data.blocks ?? []) };
         }));
       }
-      return enqueue(() => run('read', opts.signal, async (w) => {
+      return enqueue(async () => run(await readerFor(opts.languages), opts.signal, async (w) => {
         await w.setParameters({ tessedit_pageseg_mode: '7' as never });
         try {
           const result = await w.recognize(Buffer.from(image), {}, { text: false, blocks: true });
@@ -183,6 +193,7 @@ export function createTesseractOcr(options: TesseractOcrOptions = {}): OcrEngine
     },
     async close() {
       await queue;
+      readers.length = 0;
       await Promise.all((Object.keys(workers) as WorkerKind[]).map((kind) => stop(kind)));
     },
   };
@@ -231,83 +242,4 @@ function wordsOf(blocks: readonly TesseractBlock[]): OcrWord[] {
     }
   }
   return words;
-}
-
-/** Words whose confidence is below this are noise (speckles, rules read as "|" or "—"). */
-const MIN_WORD_CONFIDENCE = 20;
-
-/**
- * Where the OCRed image sits on its page: the page's size in its own unit, and how many image
- * pixels make one unit (2 for a PDF page rendered at scale 2, below 1 for a downscaled photo).
- */
-export interface OcrFrame {
-  readonly size: PageSize;
-  readonly pixelsPerUnit: number;
-  /** Degrees (clockwise) the image was turned back by before OCR to undo skew; boxes are turned forward again. */
-  readonly deskewedBy?: number;
-  /** Quarter turns (clockwise) the image was given before OCR to set a sideways or upside-down page upright. */
-  readonly quarterTurns?: 0 | 1 | 2 | 3;
-}
-
-/** Runs OCR on one image and builds its canonical page text from the word boxes. */
-export async function ocrImageToPage(
-  engine: OcrEngine,
-  image: Uint8Array,
-  pageIndex: number,
-  signal: AbortSignal,
-  frame: OcrFrame,
-): Promise<DocumentResult<PageText>> {
-  let result: OcrImageResult;
-  try {
-    result = await engine.recognize(image, { signal });
-  } catch (error) {
-    if (signal.aborted) return documentFailure('extraction_timeout', 'OCR was stopped by the extraction deadline');
-    const message = error instanceof Error ? error.message : String(error);
-    // Tesseract reports undecodable images through the same channel as engine failures.
-    if (/attempting to read image|pixRead|cannot be read/i.test(message)) return documentFailure('corrupt_document', `image could not be decoded: ${message.slice(0, 200)}`);
-    return documentFailure('ocr_failed', `OCR engine failed: ${message.slice(0, 200)}`);
-  }
-  let words = result.words.filter((w) => w.confidence >= MIN_WORD_CONFIDENCE || /[\p{L}\p{N}]{2,}/u.test(w.text));
-  if (engine.recognizeLine) {
-    try {
-      words = await readAgain(engine, image, words, signal);
-    } catch {
-      if (signal.aborted) return documentFailure('extraction_timeout', 'OCR was stopped by the extraction deadline');
-      // The second readings only ever improve on the first: keep the first when they fail.
-    }
-  }
-  const fragments: PositionedFragment[] = words.map((w) => ({ text: w.text, x0: w.x0, x1: w.x1, top: w.top, bottom: w.bottom }));
-  const placed: PositionedFragment[] = [];
-  const text = layoutFragments(fragments, OCR_COLUMN_GAP, placed);
-  const confidence = words.length === 0 ? 0 : words.reduce((sum, w) => sum + w.confidence, 0) / words.length;
-  return documentOk({ page_index: pageIndex, text, method: 'ocr', ocr_confidence: Math.round(confidence * 10) / 10, size: frame.size, origin: boxOrigin(text, placed, frame.pixelsPerUnit, toUploadedPage(frame)) });
-}
-
-/**
- * Maps points of the OCRed image (in page units) back onto the page as uploaded: first undo the
- * deskew (a rotation about the turned image's centre), then the quarter turns.
- */
-function toUploadedPage(frame: OcrFrame): ((x: number, y: number) => readonly [number, number]) | undefined {
-  const turns = frame.quarterTurns ?? 0;
-  if (!frame.deskewedBy && turns === 0) return undefined;
-  const { width: W, height: H } = frame.size;
-  const turnedWidth = turns % 2 === 0 ? W : H;
-  const turnedHeight = turns % 2 === 0 ? H : W;
-  const t = ((frame.deskewedBy ?? 0) * Math.PI) / 180;
-  const cx = turnedWidth / 2;
-  const cy = turnedHeight / 2;
-  const cos = Math.cos(t);
-  const sin = Math.sin(t);
-  return (x, y) => {
-    const u = cx + (x - cx) * cos - (y - cy) * sin;
-    const v = cy + (x - cx) * sin + (y - cy) * cos;
-    // The image was turned clockwise by `turns` quarters: page (px, py) went to
-    // 1: (H − py, px), 2: (W − px, H − py), 3: (py, W − px).
-    switch (turns) {
-      case 1: return [v, H - u];
-      case 2: return [W - u, H - v];
-      case 3: return [W - v, u];
-      default: return [u, v];
-    }
-  };
 }

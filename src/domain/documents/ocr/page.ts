@@ -1,7 +1,9 @@
-import { estimateSkew, removeSpecks, rotateImage, turnImage } from './image.ts';
-import { ocrImageToPage, type OcrFrame } from './ocr.ts';
-import type { OcrEngine } from './ocr-engine.ts';
-import { documentFailure, type DocumentResult, type PageText } from './types.ts';
+import type { DocumentResult, PageText } from '../types.ts';
+import type { OcrEngine } from './engine.ts';
+import { pixmapOf, rotateRaster, turnRaster, type Raster } from './raster.ts';
+import { estimateSkew } from './skew.ts';
+import { removeSpecks } from './specks.ts';
+import { ocrImageToPage, type OcrFrame } from './words.ts';
 
 /**
  * A page read this badly may be sideways or upside down: mean word confidence below this, or
@@ -15,16 +17,16 @@ const MIN_READABLE_WORDS = 8;
 const MIN_ORIENTATION_CONFIDENCE = 1.5;
 
 /**
- * OCR of one page image (a PNG/JPEG upload or a rendered image-only PDF page), with the
- * corrections a photo or scan needs first: lone specks are removed and the skew is undone (0.3–3°,
- * image.ts), and when the page reads badly its orientation is detected and a page turned by a
- * quarter, a half or three quarters is set upright and read again. Orientation detection runs only
+ * OCR of one page image (a PNG/JPEG upload or a rendered image-only PDF page, decoded once), with
+ * the corrections a photo or scan needs first: lone specks are removed (specks.ts) and the skew is
+ * undone (0.3–3°, skew.ts), and when the page reads badly its orientation is detected and a page
+ * turned by a quarter, a half or three quarters is set upright and read again. Orientation detection runs only
  * then (0.2–0.45 s of CPU per page), so upright pages pay nothing for it; a turned page costs
  * 1.0–1.7 s of CPU in all, against 0.5–0.65 s upright. Boxes are mapped back onto the image as given.
  */
 export async function ocrPage(
   engine: OcrEngine,
-  image: Uint8Array,
+  image: Raster,
   pageIndex: number,
   signal: AbortSignal,
   frame: Pick<OcrFrame, 'size' | 'pixelsPerUnit'>,
@@ -33,19 +35,14 @@ export async function ocrPage(
   if (!first.ok || !engine.detectOrientation || looksUpright(first.value)) return first;
   let orientation;
   try {
-    orientation = await engine.detectOrientation(image, { signal });
+    orientation = await engine.detectOrientation(pixmapOf(image), { signal });
   } catch {
     // Orientation is a second chance, not a requirement: keep the first reading.
     return first;
   }
   if (!orientation || orientation.degrees === 0 || orientation.confidence < MIN_ORIENTATION_CONFIDENCE) return first;
   const turns = (orientation.degrees / 90) as 1 | 2 | 3;
-  let turned: Uint8Array;
-  try {
-    turned = await turnImage(image, turns);
-  } catch {
-    return first;
-  }
+  const turned = await turnRaster(image, turns);
   const second = await readStraightened(engine, turned, pageIndex, signal, frame, turns);
   if (!second.ok) return signal.aborted ? second : first;
   return score(second.value) > score(first.value) ? second : first;
@@ -53,7 +50,7 @@ export async function ocrPage(
 
 async function readStraightened(
   engine: OcrEngine,
-  image: Uint8Array,
+  image: Raster,
   pageIndex: number,
   signal: AbortSignal,
   frame: Pick<OcrFrame, 'size' | 'pixelsPerUnit'>,
@@ -62,15 +59,9 @@ async function readStraightened(
   // Specks go first: they would also weigh in the skew's projection profile. Pages are seldom
   // square to the scanner or the lens: undo a skew before OCR (a rotation about the centre, which
   // commutes with any scaling done before).
-  let skew = 0;
-  let straight = image;
-  try {
-    straight = (await removeSpecks(image)).image;
-    skew = await estimateSkew(straight);
-    if (skew !== 0) straight = await rotateImage(straight, skew);
-  } catch {
-    return documentFailure('corrupt_document', 'page image could not be decoded');
-  }
+  const { raster: clean } = removeSpecks(image);
+  const skew = await estimateSkew(clean);
+  const straight = skew === 0 ? clean : await rotateRaster(clean, skew);
   return ocrImageToPage(engine, straight, pageIndex, signal, { ...frame, deskewedBy: skew, quarterTurns });
 }
 

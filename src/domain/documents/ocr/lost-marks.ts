@@ -6,18 +6,9 @@
  * its baseline (the cedilla of "Ç"), and for the slash through an "o" read without it ("Ø", "ø"),
  * so the word can be read again by languages that have those letters.
  */
-
-/**
- * Pixels of an area of a page image, as canvas ImageData holds them (RGBA, row by row), and where
- * the area sits on the page (see {@link markSearchArea}).
- */
-export interface PixelArea {
-  readonly left: number;
-  readonly top: number;
-  readonly width: number;
-  readonly height: number;
-  readonly data: Uint8ClampedArray;
-}
+import { fromEveryPack } from '../../locales/index.ts';
+import type { Letter, LetterBox } from './engine.ts';
+import { inkLevel, isInkIn, luminanceAt, type PixelArea } from './raster.ts';
 
 /** A word's box on the page, with its line's band (ascender to descender). */
 export interface WordBox {
@@ -28,8 +19,6 @@ export interface WordBox {
   readonly bottom: number;
 }
 
-/** Luminance below this is ink; scans' paper is ~230–250 and their print ~30–120. */
-const INK = 150;
 /**
  * Ink at least this share of the cap height above the cap line is a mark: an acute or a diaeresis
  * stands 20–40 % of the cap height above it; round capitals (O, C, G, S) overshoot by ~3 %.
@@ -40,9 +29,17 @@ const MARK_REACH = 0.7;
 /** A stroke this far below the baseline is a cedilla or the tail of a slash ("Ç", "Ø"). */
 const MARK_DROP = 0.14;
 
+/**
+ * The marked letters of every locale pack that are letters of their own to Unicode ("Ø", "Æ", "Œ",
+ * "Ł"): no mark comes apart from them, so a word holding one already shows its mark.
+ */
+const OWN_LETTERS = new Set(
+  fromEveryPack((pack) => [...pack.ocr.markedLetters].map((letter) => letter.toUpperCase())).filter((letter) => [...letter].length === 1 && letter.normalize('NFD') === letter),
+);
+
 /** Words in capitals with no mark in their reading: the words a lost capital mark can hide in. */
 export function isUnmarkedCapitals(text: string): boolean {
-  return /^\p{Lu}{2,}[.,:;]?$/u.test(text) && text.normalize('NFD') === text && !/[ØÆÅŒ]/u.test(text);
+  return /^\p{Lu}{2,}[.,:;]?$/u.test(text) && text.normalize('NFD') === text && ![...text].some((letter) => OWN_LETTERS.has(letter));
 }
 
 /** The area of the page {@link hasLostCapitalMark} looks at for a word (not clipped to the page). */
@@ -67,11 +64,8 @@ export function hasLostCapitalMark(area: PixelArea, word: WordBox): boolean {
   const y0 = Math.max(area.top, Math.floor(word.top - MARK_REACH * band));
   const y1 = Math.min(area.top + area.height, Math.ceil(word.bottom + 0.3 * band));
   if (x1 - x0 < 4 || y1 - y0 < 6) return false;
-  const { data } = area;
-  const ink = (x: number, y: number) => {
-    const i = ((y - area.top) * area.width + (x - area.left)) * 4;
-    return 0.299 * data[i]! + 0.587 * data[i + 1]! + 0.114 * data[i + 2]! < INK;
-  };
+  const level = inkLevel(area.paper);
+  const ink = (x: number, y: number) => isInkIn(area, x, y, level);
   // Where each column's ink starts and ends inside the band (the word's own letters).
   const bandTop = Math.max(y0, Math.floor(word.top));
   const bandBottom = Math.min(y1, Math.ceil(word.bottom));
@@ -126,19 +120,6 @@ export function hasLostCapitalMark(area: PixelArea, word: WordBox): boolean {
   return !/[JQ]/u.test(word.text) && below.pixels >= minPixels && below.columns >= 2 && below.columns <= letterWidth * 1.5;
 }
 
-/** A letter's own box on the page (its ink), as OCR reports it. */
-export interface LetterBox {
-  readonly x0: number;
-  readonly y0: number;
-  readonly x1: number;
-  readonly y1: number;
-}
-
-/** A letter as OCR read it, with its box. */
-export interface Letter extends LetterBox {
-  readonly text: string;
-}
-
 /** Small letters whose top is the x-height: nothing of theirs stands above it. */
 const X_HEIGHT_LETTERS = /^[acemnorsuvwxz]$/u;
 
@@ -162,12 +143,10 @@ export function hasMarkAbove(area: PixelArea, letters: readonly Letter[], k: num
   const x1 = Math.min(area.left + area.width, Math.round(letter.x1));
   const y0 = Math.max(area.top, Math.round(line - 0.9 * height));
   const y1 = Math.min(area.top + area.height, Math.round(line - 0.12 * height));
+  const level = inkLevel(area.paper);
   let pixels = 0;
   for (let y = y0; y < y1; y++) {
-    for (let x = x0; x < x1; x++) {
-      const i = ((y - area.top) * area.width + (x - area.left)) * 4;
-      if (0.299 * area.data[i]! + 0.587 * area.data[i + 1]! + 0.114 * area.data[i + 2]! < INK) pixels++;
-    }
+    for (let x = x0; x < x1; x++) if (isInkIn(area, x, y, level)) pixels++;
   }
   return pixels >= 2;
 }
@@ -185,12 +164,9 @@ export function hasSlash(area: PixelArea, letter: LetterBox): boolean {
   const x1 = Math.min(area.left + area.width, Math.round(letter.x1 - 0.3 * width));
   const y0 = Math.max(area.top, Math.round(letter.y0 + 0.3 * height));
   const y1 = Math.min(area.top + area.height, Math.round(letter.y1 - 0.3 * height));
-  const luminance = (x: number, y: number) => {
-    const i = ((y - area.top) * area.width + (x - area.left)) * 4;
-    return 0.299 * area.data[i]! + 0.587 * area.data[i + 1]! + 0.114 * area.data[i + 2]!;
-  };
-  // A slash is thinner than the o's strokes and comes out of a scan grey, not black: ink here is
-  // anything darker than 72 % of the way from the letter's darkest pixel to the paper.
+  const luminance = (x: number, y: number) => luminanceAt(area.data, ((y - area.top) * area.width + (x - area.left)) * 4);
+  // A slash is thinner than the o's strokes and comes out of a scan grey, not black: the ink rule
+  // is applied with the letter's own darkest pixel and its own paper, not black on the page's.
   let darkest = 255;
   let paper = 0;
   for (let y = Math.max(area.top, Math.floor(letter.y0)); y < Math.min(area.top + area.height, Math.ceil(letter.y1)); y++) {
@@ -201,7 +177,7 @@ export function hasSlash(area: PixelArea, letter: LetterBox): boolean {
     }
   }
   if (paper - darkest < 60) return false;
-  const ink = darkest + 0.72 * (paper - darkest);
+  const ink = inkLevel(paper, darkest);
   // Where each middle row's ink is: a slash is a short run on most rows, further right the higher
   // the row ("Ø" leans like "/"); blur or noise in a counter is neither.
   const centres: Array<{ y: number; x: number }> = [];

@@ -1,4 +1,17 @@
-import type { Letter } from './lost-marks.ts';
+/** The OCR port and its vocabulary: words, their letters, the languages a reading is done in. */
+
+/** A letter's own box on the page (its ink), as OCR reports it. */
+export interface LetterBox {
+  readonly x0: number;
+  readonly y0: number;
+  readonly x1: number;
+  readonly y1: number;
+}
+
+/** A letter as OCR read it, with its box. */
+export interface Letter extends LetterBox {
+  readonly text: string;
+}
 
 /** One recognised word, positioned in image pixels (y grows downwards). */
 export interface OcrWord {
@@ -32,16 +45,19 @@ export interface OcrImageResult {
  */
 export interface OcrEngine {
   /**
-   * Recognises one PNG or JPEG image. When `signal` aborts while this image is being recognised
+   * Recognises one PNG, JPEG or binary PPM image (pages and crops this service changed are handed
+   * over as PPM: raster.ts), in `languages` (Tesseract codes, the first read first) or
+   * the engine's own default. When `signal` aborts while this image is being recognised
    * the engine is torn down (there is no other way to stop a running WASM call) and the promise
    * rejects; later calls start a fresh engine.
    */
-  recognize(image: Uint8Array, options?: { signal?: AbortSignal }): Promise<OcrImageResult>;
+  recognize(image: Uint8Array, options?: { signal?: AbortSignal; languages?: readonly string[] }): Promise<OcrImageResult>;
   /**
    * Recognises an image holding one line of text (Tesseract page segmentation 7), for a second
-   * reading of words the page reading was unsure of. Optional: without it pages keep their first reading.
+   * reading of words the page reading was unsure of: in one `language` alone, or in the page's
+   * `languages` as `recognize` reads them. Optional: without it pages keep their first reading.
    */
-  recognizeLine?(image: Uint8Array, options?: { signal?: AbortSignal; language?: string }): Promise<OcrImageResult>;
+  recognizeLine?(image: Uint8Array, options?: { signal?: AbortSignal; language?: string; languages?: readonly string[] }): Promise<OcrImageResult>;
   /**
    * Languages `recognizeLine` can read in one at a time (`options.language`), for capitals whose
    * mark the page reading lost: each language reads its own marked capitals best ("KÖHLER" by
@@ -61,4 +77,26 @@ export interface OrientationResult {
   readonly degrees: 0 | 90 | 180 | 270;
   /** Tesseract's orientation confidence (not a probability; ≥ 2 is where it starts being right). */
   readonly confidence: number;
+}
+
+/**
+ * The languages one document is read in, chosen from its case (languages.ts): `page` reads whole
+ * pages, the first language first; `marks` reads again, one language at a time, the words whose
+ * marks the page reading lost.
+ */
+export interface OcrLanguages {
+  readonly page: readonly string[];
+  readonly marks: readonly string[];
+}
+
+/** The engine as one document sees it: its pages read in `languages.page`, its marks in `languages.marks`. */
+export function readingIn(engine: OcrEngine, languages: OcrLanguages): OcrEngine {
+  return {
+    recognize: (image, options) => engine.recognize(image, { ...options, languages: languages.page }),
+    ...(engine.recognizeLine ? { recognizeLine: (image, options) => engine.recognizeLine!(image, options?.language === undefined ? { ...options, languages: languages.page } : options) } : {}),
+    markLanguages: languages.marks,
+    ...(engine.detectOrientation ? { detectOrientation: engine.detectOrientation.bind(engine) } : {}),
+    // The engine is shared across documents: its owner closes it, not one document's view of it.
+    close: async () => {},
+  };
 }
