@@ -32,7 +32,7 @@ const CASE_SEARCH_TEXT = sql`lower(coalesce(external_case_id, '') || ' ' || coal
 type Tx = Parameters<Migration['up']>[0];
 
 /** The schema pg_trgm lives in, installing it here when it is available but not yet installed; null without it. */
-async function trigramSchema(trx: Tx): Promise<string | null> {
+export async function trigramSchema(trx: Tx): Promise<string | null> {
   const installed = await sql<{ schema: string }>`select n.nspname as schema from pg_extension e join pg_namespace n on n.oid = e.extnamespace where e.extname = 'pg_trgm'`.execute(trx);
   if (installed.rows[0]) return installed.rows[0].schema;
   const available = await sql`select 1 from pg_available_extensions where name = 'pg_trgm'`.execute(trx);
