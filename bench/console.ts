@@ -30,6 +30,7 @@ import { openRuntime } from '../src/runtime.ts';
 import { DoneCountCache, queueCategoryCounts, readConsoleQueue } from '../src/domain/console/queue-page.ts';
 import { resolveOperatorSession } from '../src/domain/operators/operator-sessions.ts';
 import { parseQueueParams, queueView } from '../src/web/dashboard/cases/queue.ts';
+import { searchQueueStatement } from '../src/storage/queue.ts';
 import { renderDocument } from '../src/web/render.ts';
 import { benchSchema, POSTGRES_URL } from './support.ts';
 import { startDocumentServer } from '../test/documents/document-server.ts';
@@ -73,6 +74,8 @@ async function explainQueue(orgId: string): Promise<void> {
     sql`select c.case_id from cases c where c.org_id = ${orgId} and c.environment = 'test' and c.search_text like '%amara.4721@%' and strpos(c.search_text, 'amara.4721@example.com') > 0`,
     sql`select f.case_id from facts f where f.org_id = ${orgId} and f.environment = 'test' and lower(f.value) like '%brewing%' and strpos(lower(f.value), 'brewing') > 0`,
   ];
+  // The whole search statement (the page and the tab counts), for the slowest terms.
+  for (const search of ['okafor', 'amara.4721@example.com']) statements.push(searchQueueStatement({ orgId, environment: 'test', search, limit: 50 }));
   for (const statement of statements) {
     const plan = await sql<{ 'QUERY PLAN': string }>`explain (analyze, buffers) ${statement}`.execute(ctx.db);
     console.log(`\n${plan.rows.map((r) => r['QUERY PLAN']).join('\n')}`);

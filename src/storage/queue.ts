@@ -65,6 +65,14 @@ function indexedPart(term: string): string {
  * pg_trgm and scans the same arms.
  */
 export async function searchQueue(db: Executor, f: QueueFilter & { search: string }): Promise<{ rows: QueueRow[]; hasMore: boolean; counts: Record<string, number> }> {
+  const result = await searchQueueStatement(f).execute(db);
+  const counts = Object.fromEntries(Object.entries(result.rows[0]?.x_counts ?? {}).map(([category, n]) => [category, Number(n)]));
+  const rows = result.rows.filter((r) => r.case_id != null).map(({ x_counts: _, ...row }) => row as QueueRow);
+  return { rows: rows.slice(0, f.limit), hasMore: rows.length > f.limit, counts };
+}
+
+/** searchQueue's statement (bench/console.ts prints its plan). */
+export function searchQueueStatement(f: QueueFilter & { search: string }) {
   const term = f.search;
   const like = containing(indexedPart(term));
   const tenantOf = (alias: string) => sql`${sql.ref(`${alias}.org_id`)} = ${f.orgId} and ${sql.ref(`${alias}.environment`)} = ${f.environment}`;
@@ -85,7 +93,7 @@ export async function searchQueue(db: Executor, f: QueueFilter & { search: strin
     const { sortTimestamp, caseId } = f.after;
     onPage.push(sql`(h.status_changed_at > ${sortTimestamp} or (h.status_changed_at = ${sortTimestamp} and h.case_id > ${caseId}))`);
   }
-  const result = await sql<Partial<QueueRow> & { x_counts: Record<string, number | string> | null }>`
+  return sql<Partial<QueueRow> & { x_counts: Record<string, number | string> | null }>`
     with hits as materialized (
       select ${hit} from cases c where ${tenantOf('c')}
         and (c.case_id = ${term} or c.external_case_id = ${term} or c.external_applicant_id = ${term} or c.external_customer_id = ${term})
@@ -104,10 +112,7 @@ export async function searchQueue(db: Executor, f: QueueFilter & { search: strin
       ${sql.join(QUEUE_ROW_COLUMNS.map((c) => sql.ref(`c.${c}`)))}
     from (select) as one
       left join (page p join cases c on c.case_id = p.case_id) on true
-    order by p.status_changed_at, p.case_id`.execute(db);
-  const counts = Object.fromEntries(Object.entries(result.rows[0]?.x_counts ?? {}).map(([category, n]) => [category, Number(n)]));
-  const rows = result.rows.filter((r) => r.case_id != null).map(({ x_counts: _, ...row }) => row as QueueRow);
-  return { rows: rows.slice(0, f.limit), hasMore: rows.length > f.limit, counts };
+    order by p.status_changed_at, p.case_id`;
 }
 
 /** How many open cases (every category but `done`) sit in each queue category: an index-only walk of cases_queue_open_counts. */
