@@ -1,5 +1,6 @@
 import { sql, type RawBuilder, type Selectable } from 'kysely';
 import type { Executor } from './schema.ts';
+import { PREPARED } from './database.ts';
 import type { CasesTable } from './tables/cases.ts';
 import type { Tenant } from '../ports/tenant.ts';
 
@@ -93,7 +94,11 @@ export function searchQueueStatement(f: QueueFilter & { search: string }) {
     const { sortTimestamp, caseId } = f.after;
     onPage.push(sql`(h.status_changed_at > ${sortTimestamp} or (h.status_changed_at = ${sortTimestamp} and h.case_id > ${caseId}))`);
   }
-  return sql<Partial<QueueRow> & { x_counts: Record<string, number | string> | null }>`
+  // Planned once per connection (PREPARED) when the index can serve the term: then every plan is
+  // the same bitmap scans. A term without three letters or digits in a row has no trigram, and
+  // only a plan made for it sees that a scan of the table beats reading the whole index.
+  const prepared = /[\p{L}\p{N}]{3}/u.test(indexedPart(term)) ? sql.raw(PREPARED) : sql``;
+  return sql<Partial<QueueRow> & { x_counts: Record<string, number | string> | null }>`${prepared}
     with hits as materialized (
       select ${hit} from cases c where ${tenantOf('c')}
         and (c.case_id = ${term} or c.external_case_id = ${term} or c.external_applicant_id = ${term} or c.external_customer_id = ${term})
