@@ -40,13 +40,18 @@ function containing(part: string): string {
 }
 
 /**
- * What the trigram indexes are asked for: the whole term, except that for an email only its part
- * up to the "@" is. A domain is shared by thousands of cases ("@example.com"), and a GIN index
- * answers a pattern by walking the entries of every trigram in it, so the domain's trigrams cost
- * most of the scan while narrowing nothing (measured: 13–16 ms against 0.4 ms at 100,000 cases).
- * The whole term is confirmed on every candidate, so this changes the speed, never the result.
+ * What the trigram indexes are asked for: the part of the term that tells cases apart. A GIN
+ * index answers a pattern by walking the entries of every trigram in it, so a trigram that many
+ * cases share costs the scan most while narrowing it least, and ids and emails carry such parts:
+ * a prefix ("loan-4711"), a domain ("@example.com"). So: the term's longest run of three or more
+ * digits when it has one; else, for an email, its part up to the "@"; else the whole term.
+ * Measured at 100,000 cases: "loan-4711" 17–20 ms in the index, "4711" 0.04 ms; an email 13–16
+ * ms, its part up to the "@" 0.4 ms. The whole term is confirmed on every candidate, so this
+ * changes the speed, never the result.
  */
 function indexedPart(term: string): string {
+  const digits = (term.match(/[0-9]{3,}/g) ?? []).reduce((longest, run) => (run.length > longest.length ? run : longest), '');
+  if (digits) return digits;
   const at = term.indexOf('@');
   return at >= 3 ? term.slice(0, at + 1) : term;
 }

@@ -46,7 +46,12 @@ describeEachBackend('queue search', (backend) => {
     expect(await ids('DŁUGA 1\nkrak')).toEqual([lines.case_id]);
   });
 
-  it('looks an email up by its part up to the @ but matches only the whole of it', async () => {
+  it('looks an id up by its digits and an email by its part up to the @, but matches only the whole term', async () => {
+    const loan = await newSession(t, ws, 'income_verification', { external_case_id: 'loan-4711' });
+    const file = await newSession(t, ws, 'income_verification', { external_case_id: 'file-4711', prefill: { phone: '+48 600 4711 22' } });
+    expect(await ids('LOAN-4711')).toEqual([loan.case_id]);
+    expect(await ids('4711')).toEqual([loan.case_id, file.case_id].sort());
+    expect(await ids('600 4711')).toEqual([file.case_id]);
     const com = await newSession(t, ws, 'income_verification', { prefill: { email: 'zofia.w@example.com' } });
     const pl = await newSession(t, ws, 'income_verification', { prefill: { email: 'zofia.w@example.pl' } });
     expect(await ids('Zofia.W@Example.PL')).toEqual([pl.case_id]);
