@@ -70,16 +70,16 @@ function indexedPart(term: string): string {
  * "part of" arms, each confirmed by `strpos` on the same text. The embedded database has no
  * pg_trgm and scans the same arms.
  */
-export async function searchQueue(db: Executor, f: QueueFilter & { search: string }): Promise<{ rows: QueueRow[]; hasMore: boolean; counts: Record<string, number> }> {
-  const result = await searchQueueStatement(f).execute(db);
+export async function searchQueue(db: Executor, f: QueueFilter, search: string): Promise<{ rows: QueueRow[]; hasMore: boolean; counts: Record<string, number> }> {
+  const result = await searchQueueStatement(f, search).execute(db);
   const counts = Object.fromEntries(Object.entries(result.rows[0]?.x_counts ?? {}).map(([category, n]) => [category, Number(n)]));
   const rows = result.rows.filter((r) => r.case_id != null).map(({ x_counts: _, ...row }) => row as QueueRow);
   return { rows: rows.slice(0, f.limit), hasMore: rows.length > f.limit, counts };
 }
 
 /** searchQueue's statement (bench/console.ts prints its plan). */
-export function searchQueueStatement(f: QueueFilter & { search: string }) {
-  const term = f.search;
+export function searchQueueStatement(f: QueueFilter, search: string) {
+  const term = search;
   const like = containing(indexedPart(term));
   const tenantOf = (alias: string) => sql`${sql.ref(`${alias}.org_id`)} = ${f.orgId} and ${sql.ref(`${alias}.environment`)} = ${f.environment}`;
   // search_text puts one value per line: a term with a line break in it could span two values,

@@ -14,7 +14,7 @@ describeEachBackend('queue search', (backend) => {
   let ws: TestWorkspace;
   const clock = new ManualClock('2026-04-01T09:00:00.000Z');
   const search = (term: string, extra: { limit?: number; runtimeStatus?: string; after?: { sortTimestamp: Date; caseId: string } } = {}) =>
-    searchQueue(t.ctx.db, { orgId: ws.orgId, environment: 'test', search: term, limit: extra.limit ?? 50, ...extra });
+    searchQueue(t.ctx.db, { orgId: ws.orgId, environment: 'test', limit: extra.limit ?? 50, ...extra }, term);
   const ids = async (term: string) => (await search(term)).rows.map((r) => r.case_id).sort();
 
   beforeAll(async () => {

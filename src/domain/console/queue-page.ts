@@ -125,7 +125,7 @@ export async function readConsoleQueue(
     // While searching, the tabs count what the search finds (issue 27 §3): the page and the counts
     // come from one statement that finds the candidates once.
     search
-      ? searchQueue(db, { ...filter, search }).then(({ counts: found, ...listed }) => ({
+      ? searchQueue(db, filter, search).then(({ counts: found, ...listed }) => ({
           listed,
           counts: Object.fromEntries(QUEUE_CATEGORIES.map((c) => [c, found[c] ?? 0])) as Record<QueueCategory, number>,
         }))
