@@ -69,7 +69,7 @@ async function explainQueue(orgId: string): Promise<void> {
     sql`select case_id, queue_row, status_changed_at from cases where org_id = ${orgId} and environment = 'test' and queue_category = 'review' order by status_changed_at, case_id limit 51`,
     sql`select case_id, queue_row, status_changed_at from cases where org_id = ${orgId} and environment = 'test' order by status_changed_at, case_id limit 51`,
     sql`select case_id, queue_row, status_changed_at from cases where org_id = ${orgId} and environment = 'test' and runtime_status = 'ready_for_review' order by status_changed_at, case_id limit 51`,
-    // The search's "part of" arms (storage/queue.ts): migration 0027's trigram index on cases.search_text, 0025's on the facts' values.
+    // The search's "part of" arms (storage/queue.ts): migration 0028's trigram index on cases.search_text, 0025's on the facts' values.
     sql`select c.case_id from cases c where c.org_id = ${orgId} and c.environment = 'test' and c.search_text like '%okafor%' and strpos(c.search_text, 'okafor') > 0`,
     sql`select c.case_id from cases c where c.org_id = ${orgId} and c.environment = 'test' and c.search_text like '%4721%' and strpos(c.search_text, 'amara.4721@example.com') > 0`,
     sql`select f.case_id from facts f where f.org_id = ${orgId} and f.environment = 'test' and lower(f.value) like '%brewing%' and strpos(lower(f.value), 'brewing') > 0`,

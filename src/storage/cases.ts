@@ -88,7 +88,7 @@ async function readCaseSnapshot(db: Executor, caseId: string, scope: Tenant | nu
       ${scope ? sql`and c.org_id = ${scope.orgId} and c.environment = ${scope.environment}` : sql``}`.execute(db);
   const found = result.rows[0];
   if (!found) return undefined;
-  // search_text (migration 0027) is the queue search's, not part of a case's row.
+  // search_text (migration 0028) is the queue search's, not part of a case's row.
   const { x_facts, x_documents, x_jobs, x_session, x_calls, revision, search_text: _searchText, ...row } = found as typeof found & { revision: string; search_text?: string };
   const facts = (x_facts as Record<string, unknown>[]).map((f) => ({ ...f, updated_at: toDate(f.updated_at) }) as FactRow);
   const documents = (x_documents as Record<string, unknown>[]).map(

@@ -65,7 +65,7 @@ function indexedPart(term: string): string {
  * applicant's answers or prefill (values only, never the keys: "name" does not match every case),
  * or of a fact's value; in any letter case, LIKE's wildcards in the term taken literally. The
  * candidates are a union of arms, one per index on PostgreSQL: the primary key and external-id
- * indexes for the exact arm; the trigram index on `cases.search_text` (migration 0027: external
+ * indexes for the exact arm; the trigram index on `cases.search_text` (migration 0028: external
  * ids and values, lowered, one per line) and the one on the facts' lowered values (0025) for the
  * "part of" arms, each confirmed by `strpos` on the same text. The embedded database has no
  * pg_trgm and scans the same arms.

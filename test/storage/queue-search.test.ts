@@ -6,7 +6,7 @@ import { newSession, withExampleCaseTypes } from '../support/fixtures.ts';
 import { ManualClock } from '../../src/ports/clock.ts';
 
 /**
- * Issue 27 §3, speed: the queue search reads `cases.search_text` (migration 0027), which the
+ * Issue 27 §3, speed: the queue search reads `cases.search_text` (migration 0028), which the
  * database keeps for every write, and finds the page and the tabs' counts in one statement.
  */
 describeEachBackend('queue search', (backend) => {

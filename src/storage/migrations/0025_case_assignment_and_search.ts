@@ -8,7 +8,7 @@ import type { Migration } from './index.ts';
  * trusted extension, so the database owner may create it; where it is already installed (in any
  * schema) it is used from there. The embedded database has no pg_trgm (PGlite ships it as an
  * optional bundle we do not load), so there the search scans the workspace's cases, which is what
- * a one-process deployment holds (docs/decisions.md). Migration 0027 replaces the case-row index
+ * a one-process deployment holds (docs/decisions.md). Migration 0028 replaces the case-row index
  * with one on a stored column of values only (`cases.search_text`).
  */
 export const caseAssignmentAndSearch: Migration = {

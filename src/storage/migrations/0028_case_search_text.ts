@@ -12,7 +12,7 @@ import { trigramSchema } from './0025_case_assignment_and_search.ts';
  * embedded database scans the column (docs/decisions.md, "Search (§3)").
  */
 export const caseSearchText: Migration = {
-  id: '0027_case_search_text',
+  id: '0028_case_search_text',
   async up(trx) {
     // Immutable (a generated column's expression must be): the values of an object in key order,
     // one per line; anything but an object gives nothing rather than failing the write.
