@@ -8,6 +8,7 @@ import { promisify } from 'node:util';
 import pg from 'pg';
 import { randomBase62 } from '../src/ports/ids.ts';
 import { quoteIdent } from '../src/storage/database.ts';
+import { cpuPinning } from './support.ts';
 
 const run = promisify(execFile);
 
@@ -31,7 +32,9 @@ export async function pgbenchTarget(adminUrl: string): Promise<PgbenchTarget> {
   await run('pgbench', ['-i', '-q', '-s', '10', ...connectionArgs(url, database)], { maxBuffer: 16 << 20 });
   return {
     async tps(seconds) {
-      const { stdout } = await run('pgbench', ['-c', '10', '-j', '2', '-M', 'prepared', '-T', String(seconds), '-n', ...connectionArgs(url, database)], {
+      // On the load generator's core, like autocannon (support.ts, cpuPinning).
+      const [command, ...prefix] = [...cpuPinning().loadGeneratorPrefix(), 'pgbench'];
+      const { stdout } = await run(command!, [...prefix, '-c', '10', '-j', '2', '-M', 'prepared', '-T', String(seconds), '-n', ...connectionArgs(url, database)], {
         maxBuffer: 16 << 20,
       });
       const match = /tps = ([\d.]+)/.exec(stdout);

@@ -12,13 +12,16 @@
  *   node bench/profile.ts [creation] [read] [replay]      (all three by default; BENCH_SECONDS, default 8)
  *   node bench/profile.ts --summarise file.cpuprofile      (categories of any profile, whole length)
  *
+ * The load generator and the server are pinned to separate cores as in bench/api.ts (support.ts,
+ * cpuPinning), so the idle share is the server waiting for work, not for a core.
+ *
  * The .cpuprofile files stay in the printed directory: open them in Chrome DevTools for flame graphs.
  */
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { benchSchema, benchServerEnv, load, type LoadResult } from './support.ts';
+import { benchSchema, benchServerEnv, cpuPinning, load, type LoadResult } from './support.ts';
 import { runCli, startProcess } from '../test/support/processes.ts';
 
 interface ProfileNode {
@@ -139,6 +142,8 @@ async function profileLoads(loads: string[]): Promise<void> {
   const db = await benchSchema();
   const dir = mkdtempSync(join(tmpdir(), 'dossier-profile-'));
   const base = benchServerEnv(db.url);
+  const pinning = cpuPinning();
+  console.log(`${pinning.description}\n`);
   try {
     const org = (await runCli(['org', 'create', '--name', 'Profile', '--json'], base)).json();
     const key = String((await runCli(['key', 'create', '--org', String(org.org_id), '--env', 'test', '--scopes', '*', '--json'], base)).json().key);
@@ -147,7 +152,8 @@ async function profileLoads(loads: string[]): Promise<void> {
     let n = 0;
     for (const name of loads) {
       const out = join(dir, name);
-      const server = await startProcess(['serve', '--no-worker'], { ...base, NODE_OPTIONS: `--max-semi-space-size=8 --cpu-prof --cpu-prof-dir=${out}` });
+      const server = await startProcess(['serve', '--no-worker'], { ...base, NODE_OPTIONS: `${process.env.BENCH_NODE_OPTIONS ?? '--max-semi-space-size=8'} --cpu-prof --cpu-prof-dir=${out}` });
+      pinning.pinServer(server.pid);
       let result: LoadResult;
       let tailMs: number;
       try {

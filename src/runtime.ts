@@ -5,9 +5,11 @@ import { ConfigError, type Config } from './config.ts';
 import { systemClock, type Clock } from './ports/clock.ts';
 import { randomIds, type Ids } from './ports/ids.ts';
 import type { RateLimitStore } from './ports/rate-limit-store.ts';
+import type { ExtractionPool } from './domain/documents/extraction-port.ts';
 import { openDatabase, type DatabaseHandle, type DatabaseTarget } from './storage/database.ts';
 import { migrate, type MigrationReport } from './storage/migrate.ts';
 import { createRateLimitStore } from './ports/rate-limit-store.ts';
+import { processCaseRevisions, redisCaseRevisions, type CaseRevisions } from './ports/case-revisions.ts';
 import { MissingSecretError, resolveDeploymentSecret } from './deployment-secret.ts';
 import { checkDataDirMode } from './storage/data-dir.ts';
 import { resealLegacyEndpointSecrets } from './domain/webhooks/endpoints.ts';
@@ -29,6 +31,8 @@ export interface RuntimeOptions {
   ids?: Ids;
   target?: DatabaseTarget;
   rateLimits?: RateLimitStore;
+  /** An extraction pool the caller owns: the runtime uses it and leaves it open when it closes. */
+  extraction?: ExtractionPool;
 }
 
 export function databaseTargetOf(config: Config): DatabaseTarget {
@@ -46,7 +50,11 @@ export async function openRuntime(config: Config, options: RuntimeOptions): Prom
     if (checked.warning) options.logger.warn(checked.warning);
   }
   const database = await openDatabase(target);
+  let caseRevisions: CaseRevisions | null = null;
   try {
+    // The embedded database has one process (its lock file); on PostgreSQL only a shared mirror will do.
+    caseRevisions = database.kind === 'embedded' ? processCaseRevisions() : config.redisUrl ? await redisCaseRevisions(config.redisUrl, options.logger) : null;
+    if (caseRevisions) database.mirrorCaseRevisions(caseRevisions.record);
     const migrations = await migrate(database.db);
     const clock = options.clock ?? systemClock;
     const secret = await resolveDeploymentSecret(database.db, target, config.secret);
@@ -60,6 +68,7 @@ export async function openRuntime(config: Config, options: RuntimeOptions): Prom
       secret,
       rateLimits,
       metrics,
+      { caseRevisions, ...(options.extraction ? { extraction: options.extraction } : {}) },
     );
     return {
       ctx,
@@ -67,14 +76,16 @@ export async function openRuntime(config: Config, options: RuntimeOptions): Prom
       migrations,
       async close() {
         await ctx.rateLimits.close();
+        await ctx.caseRevisions?.close();
         await closeOutboundClients(ctx.outbound);
-        await ctx.extraction.close();
+        if (!options.extraction) await ctx.extraction.close();
         ctx.blobs.close();
         ctx.mailer?.close();
         await database.close();
       },
     };
   } catch (err) {
+    await caseRevisions?.close();
     await database.close();
     throw err;
   }

@@ -7,6 +7,7 @@ import type { Clock } from '../ports/clock.ts';
 import type { Ids } from '../ports/ids.ts';
 import type { KeyLookup } from '../ports/key-lookup.ts';
 import type { RateLimitStore } from '../ports/rate-limit-store.ts';
+import type { CaseRevisions } from '../ports/case-revisions.ts';
 import type { WakeUps } from '../ports/wake.ts';
 import type { DocumentStore } from '../storage/document-store.ts';
 import type { Db } from '../storage/schema.ts';
@@ -34,6 +35,11 @@ export interface AppContext extends Deps {
   /** Signs links and tokens: DOSSIER_SECRET, or the one generated into the database at first start. */
   secret: string;
   rateLimits: RateLimitStore;
+  /**
+   * Where case revisions are mirrored for readers holding rendered text (issue 29): in process on
+   * the embedded database, Redis with REDIS_URL, none otherwise (reads check the database).
+   */
+  caseRevisions: CaseRevisions | null;
   /** This process's Prometheus series (served at /metrics when METRICS_TOKEN is set). */
   metrics: Metrics;
   keys: KeyLookup;

@@ -22,6 +22,10 @@ export interface StoredKey extends AuthenticatedKey {
  */
 export interface KeyLookup {
   find(hash: string): Promise<StoredKey | undefined>;
+  /** The key verified under this exact Authorization header text a moment ago (≤ 4 s), if any. */
+  forHeader(authorization: string): StoredKey | undefined;
+  /** Remembers that `authorization` verified as `key` (only after every check passed). */
+  rememberHeader(authorization: string, key: StoredKey): void;
   forget(keyId: string): void;
   /** Whether a key hash may be a live key, without a query per call (domain/keys/known-keys.ts). */
   isKnown(hash: string): Promise<boolean>;

@@ -23,8 +23,17 @@ export interface DatabaseHandle {
   readonly pglite?: PGlite;
   /** The connection pool right now (/metrics reads it). */
   poolStats(): PoolStats;
+  /**
+   * Hands every case revision this process's statements move to `mirror` (migration 0027's
+   * notices): a transaction's just before its COMMIT is sent, a statement outside a transaction's
+   * as soon as it completes, before the caller goes on. One mirror per handle.
+   */
+  mirrorCaseRevisions(mirror: CaseRevisionSink): void;
   close(): Promise<void>;
 }
+
+/** Receives the revisions a transaction or statement moved (case id → highest revision it wrote). */
+export type CaseRevisionSink = (revisions: ReadonlyMap<string, number>) => Promise<void>;
 
 export interface PoolStats {
   max: number;
@@ -64,21 +73,93 @@ function preparedName(text: string): string {
  * client's `query` as the pool connects it. The count is what the benchmark divides by requests
  * to report round trips per request (issue 16), and /metrics exposes it. With `prepare`, texts
  * marked PREPARED go out as named statements (PGlite is left alone: it parses in process).
+ *
+ * The same wrapper carries case revisions to the mirror (issue 29, `mirrorCaseRevisions`): the
+ * revision trigger raises a notice naming the case and its new revision (migration 0027), which
+ * PostgreSQL sends on the connection before the statement completes. Inside a transaction they
+ * are handed over before COMMIT is sent; early is harmless, late is not. A reader trusts its held
+ * text only while the mirror shows exactly the revision it holds, so a revision mirrored for a
+ * transaction that then rolls back (or one not yet committed) only sends readers to the database,
+ * while one mirrored after COMMIT would leave a window in which a webhook receiver, woken by the
+ * committed outbox row, reads the older text. Outside a transaction a statement commits as it
+ * completes, so its notices are handed over then, before its caller continues.
  */
-function statsOf(pool: pg.Pool, max: number, prepare = false): () => PoolStats {
+function statsOf(pool: pg.Pool, max: number, prepare = false): { stats: () => PoolStats; mirrorCaseRevisions(mirror: CaseRevisionSink): void } {
   let statements = 0;
+  let sink: CaseRevisionSink | undefined;
   pool.on('connect', (client) => {
     const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+    /** Revisions this connection's open transaction (or running statement) moved. */
+    const moved = new Map<string, number>();
+    let inTransaction = false;
+    client.on('notice', (notice: { message?: string }) => {
+      if (!sink) return;
+      const revision = caseRevisionOfNotice(notice.message);
+      if (revision) moved.set(revision.caseId, Math.max(moved.get(revision.caseId) ?? 0, revision.revision));
+    });
+    const handOver = async (): Promise<void> => {
+      if (moved.size === 0 || !sink) return void moved.clear();
+      const revisions = new Map(moved);
+      moved.clear();
+      await sink(revisions);
+    };
     (client as { query: unknown }).query = (...args: unknown[]) => {
       statements++;
       const [text, values] = args;
-      if (prepare && args.length === 2 && typeof text === 'string' && text.startsWith(PREPARED)) {
-        return query({ name: preparedName(text), text, values });
+      if (typeof text !== 'string' || typeof args.at(-1) === 'function') return query(...args);
+      const control = text.length <= 64 ? transactionControl(text) : undefined;
+      if (control === 'begin') {
+        moved.clear();
+        inTransaction = true;
+      } else if (control === 'rollback') {
+        moved.clear();
+        inTransaction = false;
+      } else if (control === 'commit') {
+        inTransaction = false;
+        // Mirrored before COMMIT goes out: see above. A mirror that fails has logged it and resolves.
+        if (moved.size > 0 && sink) return handOver().then(() => query(...args));
       }
-      return query(...args);
+      const sent = prepare && args.length === 2 && text.startsWith(PREPARED) ? query({ name: preparedName(text), text, values }) : query(...args);
+      if (inTransaction || control !== undefined || !sink) return sent;
+      // Outside a transaction: the statement committed as it completed.
+      return (sent as Promise<unknown>).then(
+        async (result) => {
+          await handOver();
+          return result;
+        },
+        (err: unknown) => {
+          moved.clear();
+          throw err;
+        },
+      );
     };
   });
-  return () => ({ max, inUse: pool.totalCount - pool.idleCount, idle: pool.idleCount, waiting: pool.waitingCount, statements });
+  return {
+    stats: () => ({ max, inUse: pool.totalCount - pool.idleCount, idle: pool.idleCount, waiting: pool.waitingCount, statements }),
+    mirrorCaseRevisions(mirror) {
+      if (sink) throw new Error('case revisions already have a mirror');
+      sink = mirror;
+    },
+  };
+}
+
+/** Kysely's transaction statements ('begin', 'start transaction …', 'commit', 'rollback'; savepoints are none of them). */
+function transactionControl(text: string): 'begin' | 'commit' | 'rollback' | undefined {
+  const t = text.trim().toLowerCase();
+  if (t === 'begin' || t.startsWith('start transaction')) return 'begin';
+  if (t === 'commit') return 'commit';
+  if (t === 'rollback') return 'rollback';
+  return undefined;
+}
+
+/** The notice migration 0027's trigger raises: `dossier_case_revision <case id> <revision>`. */
+export const CASE_REVISION_NOTICE = 'dossier_case_revision';
+
+function caseRevisionOfNotice(message: string | undefined): { caseId: string; revision: number } | undefined {
+  if (message === undefined || !message.startsWith(CASE_REVISION_NOTICE)) return undefined;
+  const [, caseId, revision] = message.split(' ');
+  const n = Number(revision);
+  return caseId && Number.isFinite(n) ? { caseId, revision: n } : undefined;
 }
 
 export class EmbeddedDatabaseBusyError extends Error {
@@ -113,12 +194,14 @@ function openPostgres(url: string, schema: string | undefined, poolSize = 10): D
   const pool = new pg.Pool({
     connectionString: url,
     max: poolSize,
-    ...(schema ? { options: `-c search_path=${quoteIdent(schema)}` } : {}),
+    // The case revision notices (migration 0027) must reach us whatever the role or database sets.
+    options: `-c client_min_messages=notice${schema ? ` -c search_path=${quoteIdent(schema)}` : ''}`,
   });
   // An idle client losing its server connection must not crash the process; the pool replaces it.
   pool.on('error', () => {});
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  return { db, kind: 'postgres', poolStats: statsOf(pool, poolSize, true), close: () => db.destroy() };
+  const { stats, mirrorCaseRevisions } = statsOf(pool, poolSize, true);
+  return { db, kind: 'postgres', poolStats: stats, mirrorCaseRevisions, close: () => db.destroy() };
 }
 
 async function wrapPglite(pglite: PGlite, releaseLock: EmbeddedLock['release']): Promise<DatabaseHandle> {
@@ -126,11 +209,13 @@ async function wrapPglite(pglite: PGlite, releaseLock: EmbeddedLock['release']):
   // PGlite is one connection: a pool of one serialises transactions, which is the only safe use.
   const pool = new pg.Pool({ ...(createPgConfig(pglite) as object), max: 1, idleTimeoutMillis: 0 });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const { stats, mirrorCaseRevisions } = statsOf(pool, 1);
   return {
     db,
     kind: 'embedded',
     pglite,
-    poolStats: statsOf(pool, 1),
+    poolStats: stats,
+    mirrorCaseRevisions,
     async close() {
       await db.destroy();
       await pglite.close();

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createSessionBody } from '../../src/http/routes/sessions.create.ts';
 import { refreshQueueProjection } from '../../src/domain/cases/queue-projection.ts';
 import { inTransaction } from '../../src/storage/unit-of-work.ts';
-import { forgetCommittedAnswers } from '../../src/domain/idempotency/idempotency.ts';
+import { forgetCommittedAnswers, knownReplay } from '../../src/domain/idempotency/idempotency.ts';
 import { updateOrg } from '../../src/domain/orgs/orgs.ts';
 import { ManualClock } from '../../src/ports/clock.ts';
 import { hashSessionToken } from '../../src/domain/sessions/session-token.ts';
@@ -170,6 +170,36 @@ describeEachBackend('POST /api/v1/sessions', (backend) => {
       expectError(await post({ ...payload, idempotency_key: 7 }, { 'idempotency-key': key }), 400, 'invalid_request');
       // Authentication still comes first.
       expectError(await post(payload, { 'idempotency-key': key }, 'dsr_test_not_a_key'), 401, 'invalid_api_key');
+    });
+
+    it('recognises a known replay by its raw text, and still by its canonical JSON when the text differs (issue 29)', async () => {
+      const key = uniqueKey();
+      const text = '{"case_type_id":"income_verification","prefill":{"full_name":"Ann"}}';
+      const send = (payload: string, headers: Record<string, string> = {}) =>
+        t.app.inject({
+          method: 'POST',
+          url: '/api/v1/sessions',
+          headers: { authorization: `Bearer ${ws.key}`, 'content-type': 'application/json', 'idempotency-key': key, ...headers },
+          payload,
+        });
+      const first = await send(text);
+      expect(first.statusCode).toBe(201);
+      // The first replay matches by canonical JSON and keeps its text beside the answer.
+      expect((await send(text)).statusCode).toBe(200);
+      const same = await send(text);
+      expect(same.statusCode).toBe(200);
+      expect(same.json().session_id).toBe(first.json().session_id);
+      // The kept text is matched as text: here the parsed body is deliberately another, and the fingerprint is not consulted.
+      const scope = { orgId: ws.orgId, environment: 'test' as const, operation: 'sessions.create', key };
+      expect(knownReplay({ ...scope, body: { case_type_id: 'other' } }, clock.now(), text)).toMatchObject({ status: 201 });
+      expect(knownReplay({ ...scope, body: { case_type_id: 'other' } }, clock.now(), `${text} `)).toBeUndefined();
+      // The contract's "same request" is semantic: another spacing and key order still replays.
+      const reordered = await send('{ "prefill": { "full_name": "Ann" },\n  "case_type_id": "income_verification" }');
+      expect(reordered.statusCode).toBe(200);
+      expect(reordered.json().session_id).toBe(first.json().session_id);
+      // Other text with another meaning is still a conflict, whatever text was kept.
+      expectError(await send('{"case_type_id":"income_verification","prefill":{"full_name":"Bob"}}'), 400, 'idempotency_key_conflict');
+      expect((await send(text)).statusCode).toBe(200);
     });
 
     it('lets the body key win over the header', async () => {

@@ -179,7 +179,7 @@ describe('dossier CLI on PostgreSQL', () => {
   beforeAll(async () => {
     if (!url) return;
     db = await freshDatabase('postgres');
-    env = { DATABASE_URL: postgresUrlForSchema(url, (db.target as { schema: string }).schema), DOSSIER_SECRET: 's'.repeat(40) };
+    env = { DATABASE_URL: postgresUrlForSchema((db.target as { url: string }).url, (db.target as { schema: string }).schema), DOSSIER_SECRET: 's'.repeat(40) };
   });
   afterAll(async () => {
     await db?.dispose();

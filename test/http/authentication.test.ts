@@ -68,6 +68,26 @@ describeEachBackend('authentication', (backend) => {
     expectInvalidKey(await read(`Bearer ${key.key}`), /has expired/);
   });
 
+  it('checks expiry on every use of a key remembered by its header text (issue 29)', async () => {
+    const key = await t.createKey(ws.orgId, { expiresInSeconds: 2 });
+    expect((await read(`Bearer ${key.key}`)).statusCode).toBe(200);
+    expect((await read(`Bearer ${key.key}`)).statusCode).toBe(200);
+    clock.advance(2_500); // within the cache's 4 s
+    expectInvalidKey(await read(`Bearer ${key.key}`), /has expired/);
+  });
+
+  it('refuses a key revoked through the domain right after revoke, while its header text is cached, and in every spelling (issue 29)', async () => {
+    const key = await t.createKey(ws.orgId);
+    for (const header of [`Bearer ${key.key}`, `bearer  ${key.key} `]) {
+      expect((await read(header)).statusCode).toBe(200);
+      expect((await read(header)).statusCode).toBe(200);
+    }
+    expect((await revokeApiKey(t.ctx, { orgId: ws.orgId, keyId: key.key_id })).ok).toBe(true);
+    t.ctx.keys.forget(key.key_id);
+    expectInvalidKey(await read(`Bearer ${key.key}`), /has been revoked/);
+    expectInvalidKey(await read(`bearer  ${key.key} `), /has been revoked/);
+  });
+
   it('refuses a revoked key, within 5 seconds even when it was cached by another process', async () => {
     const key = await t.createKey(ws.orgId);
     expect((await read(`Bearer ${key.key}`)).statusCode).toBe(200);

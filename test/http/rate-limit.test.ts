@@ -90,7 +90,7 @@ describe('rate limits in Redis', () => {
 
       const db = await freshDatabase('postgres');
       if (db.target.kind !== 'postgres') throw new Error('expected postgres');
-      const env = { DATABASE_URL: postgresUrlForSchema(postgresUrl!, db.target.schema!), REDIS_URL: redisUrl!, DOSSIER_SECRET: 'x'.repeat(40) };
+      const env = { DATABASE_URL: postgresUrlForSchema(db.target.url, db.target.schema!), REDIS_URL: redisUrl!, DOSSIER_SECRET: 'x'.repeat(40) };
       const migrated = await runCli(['migrate', '--json'], env);
       expect(migrated.code, migrated.stderr + migrated.stdout).toBe(0);
       const org = (await runCli(['org', 'create', '--name', 'Shared', '--json'], env)).json();

@@ -47,7 +47,7 @@ describe.runIf(postgresUrl && redisUrl)('two servers and two workers on one Post
     db = await freshDatabase('postgres');
     if (db.target.kind !== 'postgres') throw new Error('expected postgres');
     const env = {
-      DATABASE_URL: postgresUrlForSchema(postgresUrl!, db.target.schema!),
+      DATABASE_URL: postgresUrlForSchema(db.target.url, db.target.schema!),
       REDIS_URL: redisUrl!,
       DOSSIER_SECRET: SECRET,
       DOSSIER_ALLOW_PRIVATE_NETWORK: 'true',

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import pg from 'pg';
-import { afterAll, beforeAll, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { putCaseType } from '../../src/domain/case-types/case-types.ts';
 import { documentRetentionSweep, webhookRetentionSweep } from '../../src/jobs/retention-sweeps.ts';
 import { ManualClock } from '../../src/ports/clock.ts';
@@ -8,7 +8,7 @@ import type { DeliveryStatus } from '../../src/storage/tables/webhooks.ts';
 import { drainCaseJobs } from '../engine/engine-fixtures.ts';
 import { startDocumentServer } from '../documents/document-server.ts';
 import { incomeVerification, uniqueKey } from '../support/fixtures.ts';
-import { createTestApp, describeEachBackend, type TestApp, type TestWorkspace } from '../support/harness.ts';
+import { createTestApp, describeEachBackend, postgresUrlOf, type TestApp, type TestWorkspace } from '../support/harness.ts';
 import { describeEachStore } from '../support/object-store.ts';
 import { addEndpoint, insertCase } from '../webhooks/fixtures.ts';
 import { PAY_STUB } from './fixtures.ts';
@@ -108,7 +108,7 @@ describeEachBackend('webhook retention', (backend) => {
     expect(target.kind).toBe('postgres');
     // A second connection on the test's schema holds the row, as a manual retry in progress would.
     const schema = (await sql<{ s: string }>`select current_schema() as s`.execute(t.ctx.db)).rows[0]!.s;
-    const other = new pg.Client({ connectionString: inject('postgresUrl')!, options: `-c search_path=${schema}` });
+    const other = new pg.Client({ connectionString: postgresUrlOf(t.ctx)!, options: `-c search_path=${schema}` });
     await other.connect();
     try {
       await other.query('begin');

@@ -8,7 +8,7 @@ describeEachBackend('migrations', (backend) => {
   let target: TestTarget;
   let handles: DatabaseHandle[] = [];
   beforeAll(async () => {
-    target = await freshDatabase(backend);
+    target = await freshDatabase(backend, { empty: true });
   });
   afterAll(async () => {
     for (const h of handles) await h.close();

@@ -4,7 +4,9 @@ import pg from 'pg';
 import { pino, type Logger } from 'pino';
 import { describe, inject, it } from 'vitest';
 import type { AppContext } from '../../src/domain/deps.ts';
-import { loadConfig } from '../../src/config.ts';
+import { loadConfig, type Config } from '../../src/config.ts';
+import type { ExtractionPool } from '../../src/domain/documents/extraction-port.ts';
+import { createExtractionPool } from '../../src/jobs/extraction-pool.ts';
 import { createApiKey, type CreateApiKeyInput } from '../../src/domain/keys/keys.ts';
 import { createOrg, type CreateOrgInput } from '../../src/domain/orgs/orgs.ts';
 import { buildServer } from '../../src/http/server.ts';
@@ -13,6 +15,7 @@ import { randomBase62 } from '../../src/ports/ids.ts';
 import type { RateLimitStore } from '../../src/ports/rate-limit-store.ts';
 import { openRuntime, type Runtime } from '../../src/runtime.ts';
 import { quoteIdent, type DatabaseTarget } from '../../src/storage/database.ts';
+import { databaseUrl } from './test-databases.ts';
 
 export type BackendKind = 'embedded' | 'postgres';
 
@@ -38,32 +41,53 @@ export function itOnPostgres(backend: BackendKind, title: string, body: () => Pr
 
 export interface TestTarget {
   target: DatabaseTarget;
-  /** Drops what the target created (the PostgreSQL schema). */
+  /** Releases what the target holds (a PostgreSQL copy is dropped after the run instead). */
   dispose(): Promise<void>;
 }
 
-/** A fresh, isolated database: PGlite cloned from the migrated template, or a new PostgreSQL schema. */
-export async function freshDatabase(backend: BackendKind): Promise<TestTarget> {
+/**
+ * A fresh, isolated database: PGlite cloned from the migrated template, or on PostgreSQL a copy of
+ * the run's migrated template database. `empty` gives an unmigrated one instead, for the tests of
+ * migration itself (PostgreSQL only: the embedded template is migrated).
+ */
+export async function freshDatabase(backend: BackendKind, options: { empty?: boolean } = {}): Promise<TestTarget> {
   if (backend === 'embedded') {
     const bytes = readFileSync(inject('pgliteTemplate'));
     return { target: { kind: 'embedded-memory', loadDataDir: new Blob([bytes]) }, dispose: async () => {} };
   }
   const url = inject('postgresUrl');
-  if (!url) throw new Error('PostgreSQL is not available');
-  const schema = `t_${randomBase62(12).toLowerCase()}`;
+  const template = inject('postgresTemplate');
+  if (!url || !template) throw new Error('PostgreSQL is not available');
+  const database = `${template.prefix}_${randomBase62(10).toLowerCase()}`;
   const admin = new pg.Client({ connectionString: url });
   await admin.connect();
-  await admin.query(`create schema ${quoteIdent(schema)}`);
-  await admin.end();
-  return {
-    target: { kind: 'postgres', url, schema, poolSize: 5 },
-    async dispose() {
-      const c = new pg.Client({ connectionString: url });
-      await c.connect();
-      await c.query(`drop schema if exists ${quoteIdent(schema)} cascade`);
-      await c.end();
-    },
-  };
+  try {
+    await admin.query(`create database ${quoteIdent(database)}${options.empty === true ? '' : ` template ${quoteIdent(template.database)}`}`);
+  } finally {
+    await admin.end();
+  }
+  const target = { kind: 'postgres' as const, url: databaseUrl(url, database), schema: 'public', poolSize: 5 };
+  // Dropped after the run (test/support/drop-test-databases.ts): a drop costs a checkpoint.
+  return { target, dispose: async () => {} };
+}
+
+let extractionPool: ExtractionPool | undefined;
+
+/**
+ * One extraction pool per test worker, shared by the test apps it starts one after another: each
+ * app forking its own children costs 0.3–0.45 s for its first document and 2–5 s more to load the
+ * OCR engine for its first scan. An app whose env sets EXTRACTION_* gets a pool of its own.
+ */
+function sharedExtractionPool(config: Config): ExtractionPool {
+  extractionPool ??= createExtractionPool({ size: config.extractionProcesses, maxRssBytes: config.extractionMemoryMb * 1024 * 1024 });
+  return extractionPool;
+}
+
+const postgresUrls = new WeakMap<AppContext, string>();
+
+/** The PostgreSQL database a test app's context runs on (LISTEN and second connections need it), or null for PGlite. */
+export function postgresUrlOf(ctx: AppContext): string | null {
+  return postgresUrls.get(ctx) ?? null;
 }
 
 export const silentLogger = pino({ level: 'silent' });
@@ -106,12 +130,14 @@ export async function createTestApp(backend: BackendKind, options: TestAppOption
     logger: options.logger ?? silentLogger,
     clock,
     target: db.target,
+    ...(Object.keys(options.env ?? {}).some((k) => k.startsWith('EXTRACTION_')) ? {} : { extraction: sharedExtractionPool(config) }),
     ...(options.rateLimits ? { rateLimits: options.rateLimits } : {}),
   });
   const app = await buildServer(runtime.ctx, options.onRoute ? { onRoute: options.onRoute } : {});
   options.routes?.(app);
   await app.ready();
   const ctx = runtime.ctx;
+  if (db.target.kind === 'postgres') postgresUrls.set(ctx, db.target.url);
 
   const createKey: TestApp['createKey'] = async (orgId, keyOptions = {}) => {
     const created = await createApiKey(ctx, { orgId, environment: 'test', scopes: ['*'], ...keyOptions });

@@ -4,7 +4,7 @@ import { putCaseType } from '../../src/domain/case-types/case-types.ts';
 import { Worker } from '../../src/jobs/worker.ts';
 import { jobTasks } from '../../src/jobs/tasks.ts';
 import { createTestApp, type TestApp, type TestWorkspace } from '../support/harness.ts';
-import { describeInBrowser, expectAccessible, expectNoHorizontalScroll, launchBrowser, listen, newContext, screenshot, type TestBrowser, type ViewportName } from '../support/browser.ts';
+import { atBothWidths, describeInBrowser, expectAccessible, expectNoHorizontalScroll, launchBrowser, listen, newContext, screenshot, type TestBrowser, type ViewportName } from '../support/browser.ts';
 import { newSession, tenancyApplication } from '../support/fixtures.ts';
 import { expectAccessibleMarkup } from '../support/applicant.ts';
 import { textPdf } from '../extraction/helpers.ts';
@@ -47,15 +47,25 @@ describeInBrowser('applicant app in a browser: address, phone, radios, money and
 
   let helper: Page | undefined;
   const noScript = new WeakSet<Page>();
-  async function look(page: Page, name: string) {
-    if (noScript.has(page)) await expectAccessibleMarkup(page, (helper ??= await (await newContext(browser, { viewport: 'desktop' })).newPage()), origin, name);
-    else await expectAccessible(page, name);
-    await expectNoHorizontalScroll(page, name);
-    await screenshot(page, `applicant-${name}`);
+  /** A page state: with JavaScript at both widths (named by the width it is checked at), without it as walked. */
+  async function look(page: Page, state: string) {
+    if (noScript.has(page)) {
+      await expectAccessibleMarkup(page, (helper ??= await (await newContext(browser, { viewport: 'desktop' })).newPage()), origin, state);
+      await expectNoHorizontalScroll(page, state);
+      await screenshot(page, `applicant-${state}`);
+      return;
+    }
+    await atBothWidths(page, async (viewport) => {
+      const name = `${state}-${viewport}`;
+      await expectAccessible(page, name);
+      await expectNoHorizontalScroll(page, name);
+      await screenshot(page, `applicant-${name}`);
+    });
   }
 
-  for (const [viewport, js] of [['phone', true], ['desktop', true], ['phone', false]] as const satisfies readonly (readonly [ViewportName, boolean])[]) {
-    const tag = `${viewport}${js ? '' : '-nojs'}`;
+  // With JavaScript walked once on a phone, each state checked at both widths; without it on a phone.
+  for (const [viewport, js] of [['phone', true], ['phone', false]] as const satisfies readonly (readonly [ViewportName, boolean])[]) {
+    const tag = js ? 'js' : 'phone-nojs';
 
     it(`tenancy application: every field type, its errors, check answers, submit, complete (${tag})`, async () => {
       const s = await newSession(t, ws, 'tenancy_application', { return_url: 'https://acme.example/homes/back' });
@@ -126,7 +136,9 @@ describeInBrowser('applicant app in a browser: address, phone, radios, money and
     }, 180_000);
   }
 
-  for (const viewport of ['phone', 'desktop'] as const) {
+  // Walked on a phone; each state checked at both widths.
+  {
+    const viewport: ViewportName = 'phone';
     it(`a file that could not be read: what to do, and a replacement in its place (${viewport})`, async () => {
       const s = await newSession(t, ws, 'tenancy_application');
       const context = await newContext(browser, { viewport });
@@ -143,14 +155,14 @@ describeInBrowser('applicant app in a browser: address, phone, radios, money and
         return page.getByText('Could not be read').count();
       }, { timeout: 60_000, interval: 500 }).toBe(1);
       await page.getByText('This file seems to be damaged').waitFor();
-      await look(page, `tenancy-unreadable-${viewport}`);
+      await look(page, 'tenancy-unreadable');
 
       await page.getByLabel('Replacement for scan.pdf').setInputFiles({ name: 'bill.pdf', mimeType: 'application/pdf', buffer: Buffer.from(await bill()) });
       await page.getByRole('button', { name: 'Replace scan.pdf' }).click();
       await page.getByText('bill.pdf has been uploaded.').waitFor();
       expect(await page.getByText('scan.pdf').count()).toBe(0);
       expect(await page.getByText('Could not be read').count()).toBe(0);
-      await look(page, `tenancy-replaced-${viewport}`);
+      await look(page, 'tenancy-replaced');
       await context.close();
     }, 120_000);
   }

@@ -6,7 +6,7 @@ import { parseCaseTypeDefinition } from '../../src/domain/case-types/definition.
 import { translatableTexts } from '../../src/domain/case-types/translations.ts';
 import { en } from '../../src/web/i18n/en.ts';
 import { createTestApp, type TestApp, type TestWorkspace } from '../support/harness.ts';
-import { describeInBrowser, expectAccessible, expectNoHorizontalScroll, launchBrowser, listen, newContext, screenshot, type TestBrowser, type ViewportName } from '../support/browser.ts';
+import { atBothWidths, describeInBrowser, expectAccessible, expectNoHorizontalScroll, launchBrowser, listen, newContext, screenshot, type TestBrowser, type ViewportName } from '../support/browser.ts';
 import { incomeVerification, newSession, withExampleCaseTypes } from '../support/fixtures.ts';
 import { textPdf } from '../extraction/helpers.ts';
 
@@ -96,20 +96,25 @@ describeInBrowser('applicant app in a browser: German and Spanish from start to 
     },
   } as const;
 
+  /** A page state at both widths (what shows differs: a phone hides the drag-and-drop words). */
   async function look(page: Page, locale: 'de' | 'es', state: string) {
     await page.waitForLoadState('load');
-    // The applicant's reference is random letters and digits ("y7or-CvDK"), no word of any language.
-    const references = await page.locator('.mono').allInnerTexts();
-    const visible = references.reduce((text, ref) => text.replaceAll(ref, ' '), `${await page.title()}\n${await page.evaluate(() => document.body.innerText)}`);
-    expect(englishLeft(locale, visible), `English words on "${state}":\n${visible}`).toEqual([]);
-    expect(await page.evaluate(() => document.documentElement.lang)).toBe(locale);
-    await expectAccessible(page, state);
-    await expectNoHorizontalScroll(page, state);
-    await screenshot(page, `applicant-${state}`);
+    await atBothWidths(page, async (viewport) => {
+      const name = `${state}-${viewport}`;
+      // The applicant's reference is random letters and digits ("y7or-CvDK"), no word of any language.
+      const references = await page.locator('.mono').allInnerTexts();
+      const visible = references.reduce((text, ref) => text.replaceAll(ref, ' '), `${await page.title()}\n${await page.evaluate(() => document.body.innerText)}`);
+      expect(englishLeft(locale, visible), `English words on "${name}":\n${visible}`).toEqual([]);
+      expect(await page.evaluate(() => document.documentElement.lang)).toBe(locale);
+      await expectAccessible(page, name);
+      await expectNoHorizontalScroll(page, name);
+      await screenshot(page, `applicant-${name}`);
+    });
   }
 
-  for (const [locale, viewport] of [['de', 'phone'], ['de', 'desktop'], ['es', 'phone'], ['es', 'desktop']] as const satisfies readonly (readonly ['de' | 'es', ViewportName])[]) {
-    const tag = `${locale}-${viewport}`;
+  // Each language walked once, German on a phone and Spanish on a desktop; each state is checked at both widths.
+  for (const [locale, viewport] of [['de', 'phone'], ['es', 'desktop']] as const satisfies readonly (readonly ['de' | 'es', ViewportName])[]) {
+    const tag = locale;
     it(`completes the flow in ${locale === 'de' ? 'German' : 'Spanish'} with no English word left (${viewport})`, async () => {
       const w = WORDS[locale];
       // German is chosen by the applicant with the header's link; Spanish comes with the session.

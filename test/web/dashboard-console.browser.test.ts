@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { createTestApp, until, type TestApp, type TestWorkspace } from '../support/harness.ts';
-import { describeInBrowser, expectAccessible, expectNoHorizontalScroll, launchBrowser, listen, newContext, screenshot, type TestBrowser, type ViewportName } from '../support/browser.ts';
+import { atBothWidths, describeInBrowser, expectAccessible, expectNoHorizontalScroll, launchBrowser, listen, newContext, screenshot, type TestBrowser, type ViewportName } from '../support/browser.ts';
 import { withExampleCaseTypes } from '../support/fixtures.ts';
 import { newOperator } from '../support/web.ts';
 import { readCase } from '../engine/engine-fixtures.ts';
@@ -46,13 +46,19 @@ describeInBrowser('operator console in a browser', () => {
     await page.getByRole('heading', { name: 'Overview' }).waitFor();
   }
 
+  /** A page state at both widths, whichever the flow walks at. */
   async function check(page: Page, state: string) {
-    await expectAccessible(page, state);
-    await expectNoHorizontalScroll(page, state);
-    await screenshot(page, state.replace(/[^a-z0-9]+/gi, '-').toLowerCase());
+    await atBothWidths(page, async (viewport) => {
+      const name = `${state} ${viewport}`;
+      await expectAccessible(page, name);
+      await expectNoHorizontalScroll(page, name);
+      await screenshot(page, name.replace(/[^a-z0-9]+/gi, '-').toLowerCase());
+    });
   }
 
-  for (const viewport of ['phone', 'desktop'] as const satisfies readonly ViewportName[]) {
+  // Walked once, on a desktop (where the first screen is measured); each state is checked at both widths.
+  {
+    const viewport: ViewportName = 'desktop';
     it(`finds a case by its external id, checks the blocking fact against the page, corrects a fact and approves (${viewport})`, async () => {
       const external = `loan-${viewport}`;
       const { caseId } = await processedCase(t, ws, docs.url('/stub.pdf'), external);
@@ -60,15 +66,15 @@ describeInBrowser('operator console in a browser', () => {
       const context = await newContext(browser, { viewport });
       const page = await context.newPage();
       await signIn(page, op.email, op.password);
-      await check(page, `console overview ${viewport}`);
+      await check(page, 'console overview');
 
       await page.getByRole('link', { name: 'Cases', exact: true }).click();
       await page.getByRole('heading', { name: 'Cases', exact: true }).waitFor();
-      await check(page, `console queue ${viewport}`);
+      await check(page, 'console queue');
       await page.getByLabel('Search cases').fill(external);
       await page.getByRole('button', { name: 'Apply' }).click();
       await page.getByRole('heading', { name: `Cases matching “${external}”` }).waitFor();
-      await check(page, `console search ${viewport}`);
+      await check(page, 'console search');
       await page.getByRole('link', { name: caseId }).click();
       await page.getByRole('heading', { name: `Case ${external}` }).waitFor();
       if (viewport === 'desktop') {
@@ -102,7 +108,7 @@ describeInBrowser('operator console in a browser', () => {
       });
       expect(loaded).toEqual({ status: 200, type: 'image/jpeg' });
       expect((await image.boundingBox())!.height).toBeGreaterThan(200);
-      await check(page, `console case ${viewport}`);
+      await check(page, 'console case');
 
       // Correct a fact: a missing reason is refused with the value kept, then it saves.
       await page.getByText('Correct Gross pay').click();
@@ -113,18 +119,18 @@ describeInBrowser('operator console in a browser', () => {
       await page.getByRole('heading', { name: 'There is a problem' }).waitFor();
       expect(await page.title()).toMatch(/^Error: /);
       expect(await page.locator('#fact-gross_pay').getByLabel('Correct value').inputValue()).toBe('2500.00');
-      await check(page, `console correction error ${viewport}`);
+      await check(page, 'console correction error');
       await page.locator('#fact-gross_pay').getByLabel('Reason for the correction').fill('Checked against the bank statement');
       await page.locator('#fact-gross_pay').getByRole('button', { name: 'Save correction' }).click();
       await page.getByText('Correction saved').waitFor();
       expect(await page.locator('#fact-gross_pay').getByText('Checked against the bank statement').count()).toBe(1);
-      await check(page, `console corrected ${viewport}`);
+      await check(page, 'console corrected');
 
       // Approve with a reason: the API reads the case complete and the receiver has the signed handoff.
       await page.getByLabel(/^Reason \(optional to approve/).fill('Nickname on the stub; employer confirmed by phone');
       await page.getByRole('button', { name: 'Approve' }).click();
       await page.getByText('Case approved').waitFor();
-      await check(page, `console approved ${viewport}`);
+      await check(page, 'console approved');
       expect(await readCase(t, ws, caseId)).toMatchObject({ runtime_status: 'complete', case_status: 'approved' });
       const delivered = await until(() => receiver.requests.find((r) => JSON.parse(r.rawBody).case_id === caseId));
       verifySignatures(delivered, secret);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
 import { createTestApp, until, type TestApp, type TestWorkspace } from '../support/harness.ts';
-import { describeInBrowser, expectAccessible, expectNoHorizontalScroll, launchBrowser, listen, newContext, screenshot, type TestBrowser, type ViewportName } from '../support/browser.ts';
+import { atBothWidths, describeInBrowser, expectAccessible, expectNoHorizontalScroll, launchBrowser, listen, newContext, screenshot, type TestBrowser, type ViewportName } from '../support/browser.ts';
 import { newOperator } from '../support/web.ts';
 import { incomeVerification } from '../support/fixtures.ts';
 import { createOrg } from '../../src/domain/orgs/orgs.ts';
@@ -9,11 +9,16 @@ import { putCaseType } from '../../src/domain/case-types/case-types.ts';
 import { systemClock } from '../../src/ports/clock.ts';
 import { caseEvent, enqueue, insertCase, startDeliveries, startReceiver, verifySignatures, type Receiver, type RunningDeliveries } from '../webhooks/fixtures.ts';
 
-/** Checks a page state as the UI guide asks: axe clean, no sideways scrolling, and a screenshot to look at. */
-async function check(page: Page, state: string, viewport: ViewportName): Promise<void> {
-  await expectAccessible(page, `${state} (${viewport})`);
-  await expectNoHorizontalScroll(page, `${state} (${viewport})`);
-  await screenshot(page, `developers-${state}-${viewport}`);
+/**
+ * Checks a page state as the UI guide asks, at both widths whichever the flow walks at: axe clean,
+ * no sideways scrolling, and a screenshot to look at.
+ */
+async function check(page: Page, state: string): Promise<void> {
+  await atBothWidths(page, async (viewport) => {
+    await expectAccessible(page, `${state} (${viewport})`);
+    await expectNoHorizontalScroll(page, `${state} (${viewport})`);
+    await screenshot(page, `developers-${state}-${viewport}`);
+  });
 }
 
 describeInBrowser('developer settings in a browser', () => {
@@ -52,15 +57,17 @@ describeInBrowser('developer settings in a browser', () => {
     return { context, page };
   }
 
-  for (const viewport of ['phone', 'desktop'] as const satisfies readonly ViewportName[]) {
+  // Walked once, at one width; each state is checked at both (issue 24 §7).
+  {
+    const viewport: ViewportName = 'phone';
     it(`creates an API key, calls the API with it, and revokes it (${viewport})`, async () => {
       const { context, page } = await signedIn(viewport);
       await page.goto(`${origin}/dashboard/developers/keys`);
-      await check(page, 'keys', viewport);
+      await check(page, 'keys');
 
       await page.getByRole('button', { name: 'Create key' }).click();
       await page.getByRole('heading', { name: 'There is a problem' }).waitFor();
-      await check(page, 'keys-errors', viewport);
+      await check(page, 'keys-errors');
 
       const name = `Backend ${viewport}`;
       await page.getByLabel('Name', { exact: true }).fill(name);
@@ -73,43 +80,45 @@ describeInBrowser('developer settings in a browser', () => {
       await page.getByRole('button', { name: 'Copy key' }).click();
       await page.getByRole('button', { name: 'Copied' }).waitFor();
       expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(key);
-      await check(page, 'keys-created', viewport);
+      await check(page, 'keys-created');
 
       const call = () => fetch(`${origin}/api/v1/cases`, { headers: { authorization: `Bearer ${key}` } }).then((r) => r.status);
       expect(await call()).toBe(200);
 
       await page.getByRole('link', { name: `Revoke ${name}` }).click();
       await page.getByRole('heading', { name: `Revoke “${name}”?` }).waitFor();
-      await check(page, 'keys-revoke-confirm', viewport);
+      await check(page, 'keys-revoke-confirm');
       await page.getByRole('button', { name: 'Revoke key' }).click();
       await page.getByText(`The key “${name}” is revoked.`).waitFor();
       const started = Date.now();
       await until(async () => (await call()) === 401, 5_000);
       expect(Date.now() - started).toBeLessThan(5_000);
-      await check(page, 'keys-revoked', viewport);
+      await check(page, 'keys-revoked');
       await context.close();
     }, 60_000);
   }
 
-  for (const viewport of ['phone', 'desktop'] as const satisfies readonly ViewportName[]) {
+  // Walked once, at one width; each state is checked at both (issue 24 §7).
+  {
+    const viewport: ViewportName = 'desktop';
     it(`adds an endpoint, sends a verified test event, watches failed attempts and retries one (${viewport})`, async () => {
       receiver.respond(() => ({ status: 200, body: 'ok' }));
       const { context, page } = await signedIn(viewport);
       await page.goto(`${origin}/dashboard/developers/webhooks`);
-      await check(page, 'webhooks', viewport);
+      await check(page, 'webhooks');
 
       const url = `${receiver.url}?viewport=${viewport}`;
       await page.getByLabel('Endpoint URL').fill(url);
       await page.getByRole('button', { name: 'Add endpoint' }).click();
       await page.getByRole('heading', { name: 'There is a problem' }).waitFor();
       expect(await page.getByLabel('Endpoint URL').inputValue()).toBe(url);
-      await check(page, 'webhooks-errors', viewport);
+      await check(page, 'webhooks-errors');
       await page.getByLabel('All events').check();
       await page.getByRole('button', { name: 'Add endpoint' }).click();
       await page.getByText('Endpoint added: its signing secret').waitFor();
       const secret = (await page.locator('#signing-secret').textContent())!.trim();
       expect(secret).toMatch(/^whsec_/);
-      await check(page, 'endpoint-secret', viewport);
+      await check(page, 'endpoint-secret');
       const endpointUrl = page.url();
       await page.goto(endpointUrl);
       expect(await page.locator('#signing-secret').count(), 'the secret is shown once').toBe(0);
@@ -117,7 +126,7 @@ describeInBrowser('developer settings in a browser', () => {
       const before = receiver.requests.length;
       await page.getByRole('button', { name: 'Send test event' }).click();
       await page.getByText('Test event delivered').waitFor();
-      await check(page, 'endpoint-test-sent', viewport);
+      await check(page, 'endpoint-test-sent');
       const test = receiver.requests[before]!;
       expect(JSON.parse(test.rawBody).event_type).toBe('v1.webhook.test');
       verifySignatures(test, secret);
@@ -138,7 +147,7 @@ describeInBrowser('developer settings in a browser', () => {
         await page.goto(`${endpointUrl}?status=failed`);
         return (await page.getByRole('link', { name: new RegExp(`delivery ${deliveryId}`) }).count()) > 0;
       }, 20_000, 500);
-      await check(page, 'delivery-log-failed', viewport);
+      await check(page, 'delivery-log-failed');
       await page.getByLabel('Case id').fill(caseId);
       await page.getByRole('button', { name: 'Filter' }).click();
       await page.getByRole('link', { name: new RegExp(`delivery ${deliveryId}`) }).click();
@@ -148,7 +157,7 @@ describeInBrowser('developer settings in a browser', () => {
       // The body indented for reading, and byte for byte as sent (compact JSON) in its details (issue 27 §6).
       expect(await page.locator('pre.request-body').textContent()).toContain(`\n  "delivery_id": "${deliveryId}",\n`);
       expect(await page.locator('#raw-body').inputValue()).toContain(`"delivery_id":"${deliveryId}"`);
-      await check(page, 'delivery-detail-failed', viewport);
+      await check(page, 'delivery-detail-failed');
 
       receiver.respond(() => ({ status: 200, body: 'ok' }));
       await page.getByRole('button', { name: 'Retry delivery' }).click();
@@ -157,12 +166,12 @@ describeInBrowser('developer settings in a browser', () => {
         await page.reload();
         return (await page.getByText('Delivered', { exact: true }).count()) > 0;
       }, 10_000, 300);
-      await check(page, 'delivery-detail-retried', viewport);
+      await check(page, 'delivery-detail-retried');
       expect(endpointId).toMatch(/^ep_/);
 
       await page.goto(endpointUrl);
       await page.getByRole('link', { name: 'Rotate secret' }).click();
-      await check(page, 'endpoint-rotate-confirm', viewport);
+      await check(page, 'endpoint-rotate-confirm');
       await page.getByRole('button', { name: 'Rotate secret' }).click();
       await page.getByText('The new signing secret').waitFor();
       const rotated = (await page.locator('#signing-secret').textContent())!.trim();
@@ -170,7 +179,7 @@ describeInBrowser('developer settings in a browser', () => {
       page.once('dialog', (d) => void d.accept());
       await page.getByRole('button', { name: 'Disable endpoint' }).click();
       await page.getByText('The endpoint is disabled').waitFor();
-      await check(page, 'endpoint-disabled', viewport);
+      await check(page, 'endpoint-disabled');
       await page.getByRole('button', { name: 'Enable endpoint' }).click();
       await page.getByText('The endpoint is enabled.').waitFor();
       await context.close();
@@ -212,22 +221,24 @@ describeInBrowser('developer settings in a browser', () => {
     }, 60_000);
   }
 
-  for (const viewport of ['phone', 'desktop'] as const satisfies readonly ViewportName[]) {
+  // Walked once, at one width; each state is checked at both (issue 24 §7).
+  {
+    const viewport: ViewportName = 'phone';
     it(`shows case type problems at their JSON paths, accepts the terms for a live session, and reads notifications (${viewport})`, async () => {
       const org = await createOrg(t.ctx, { name: `Terms ${viewport}`, billing: 'active' });
       for (const environment of ['test', 'live'] as const) await putCaseType(t.ctx, { orgId: org.org_id, environment, definition: incomeVerification });
       const { context, page } = await signedIn(viewport, 'admin', org.org_id);
       await page.goto(`${origin}/dashboard/developers/case-types`);
-      await check(page, 'case-types', viewport);
+      await check(page, 'case-types');
       const broken = { ...structuredClone(incomeVerification), case_type_id: 'Not An Id', facts: 'none' };
       await page.getByLabel('The case type as JSON').fill(JSON.stringify(broken));
       await page.getByRole('button', { name: 'Upload case type' }).click();
       await page.getByRole('heading', { name: 'There is a problem' }).waitFor();
       expect(await page.locator('.problems code').allTextContents()).toEqual(expect.arrayContaining(['$.case_type_id', '$.facts']));
-      await check(page, 'case-types-problems', viewport);
+      await check(page, 'case-types-problems');
       await page.goto(`${origin}/dashboard/developers/case-types/income_verification`);
       await page.getByText(/^Why: /).first().waitFor();
-      await check(page, 'case-type-view', viewport);
+      await check(page, 'case-type-view');
 
       const live = await t.createKey(org.org_id, { environment: 'live' });
       const createLive = () =>
@@ -240,10 +251,10 @@ describeInBrowser('developer settings in a browser', () => {
       expect(refused.status).toBe(428);
       expect((await refused.json()).error.code).toBe('legal_acceptance_required');
       await page.goto(`${origin}/dashboard/developers/account`);
-      await check(page, 'account', viewport);
+      await check(page, 'account');
       await page.getByRole('button', { name: 'Accept terms' }).click();
       await page.getByText('You accepted the legal terms').waitFor();
-      await check(page, 'account-terms-accepted', viewport);
+      await check(page, 'account-terms-accepted');
       expect((await createLive()).status).toBe(201);
 
       await t.ctx.db
@@ -252,7 +263,7 @@ describeInBrowser('developer settings in a browser', () => {
         .execute();
       await page.goto(`${origin}/dashboard/developers/notifications`);
       await page.getByRole('link', { name: /Notifications\s*1 unread/ }).waitFor();
-      await check(page, 'notifications', viewport);
+      await check(page, 'notifications');
       await page.getByRole('button', { name: 'Mark as read' }).click();
       await page.getByText('Read', { exact: true }).waitFor();
       expect(await page.getByText('1 unread').count()).toBe(0);
@@ -263,7 +274,7 @@ describeInBrowser('developer settings in a browser', () => {
         const res = await reviewer.page.goto(`${origin}/dashboard/developers/${path}`);
         expect(res?.status(), path).toBe(403);
       }
-      await check(reviewer.page, 'reviewer-refused', viewport);
+      await check(reviewer.page, 'reviewer-refused');
       await reviewer.context.close();
     }, 90_000);
   }

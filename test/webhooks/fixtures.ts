@@ -11,8 +11,7 @@ import { webhookDeliveryTask, type WebhookDeliveryOptions, type WebhookDeliveryT
 import { Worker } from '../../src/jobs/worker.ts';
 import { randomBase62 } from '../../src/ports/ids.ts';
 import { inTransaction } from '../../src/storage/unit-of-work.ts';
-import { inject } from 'vitest';
-import type { BackendKind } from '../support/harness.ts';
+import { postgresUrlOf, type BackendKind } from '../support/harness.ts';
 
 /** Every outbound request in these tests goes to loopback receivers, which needs this. */
 export const PRIVATE_NETWORK_ENV = { DOSSIER_ALLOW_PRIVATE_NETWORK: 'true' };
@@ -174,7 +173,7 @@ export interface RunningDeliveries {
 
 /** A Worker running only the delivery task; on PostgreSQL it LISTENs on the test database. */
 export function startDeliveries(ctx: AppContext, backend: BackendKind, options: WebhookDeliveryOptions = {}): RunningDeliveries {
-  const task = webhookDeliveryTask({ pollMs: 200, listenUrl: backend === 'postgres' ? inject('postgresUrl') : null, ...options });
+  const task = webhookDeliveryTask({ pollMs: 200, listenUrl: backend === 'postgres' ? postgresUrlOf(ctx) : null, ...options });
   const worker = new Worker(ctx, [task]);
   worker.start();
   return {

@@ -277,7 +277,7 @@ describe.skipIf(!postgres)('dossier listen, end to end [postgres]', () => {
     const ws = await workspace('Local mode');
     const local = await receiver();
     const p = await startListen(['--forward-to', local.url, '--base-url', served.url, '--org', ws.orgId], {
-      env: { DATABASE_URL: postgresUrlForSchema(postgres!, (db.target as { schema: string }).schema), DOSSIER_SECRET: SECRET },
+      env: { DATABASE_URL: postgresUrlForSchema((db.target as { url: string }).url, (db.target as { schema: string }).schema), DOSSIER_SECRET: SECRET },
     });
     running.push(p);
     expect(p.lines()[0]).toMatchObject({ type: 'ready', workspace: 'Local mode' });

@@ -48,10 +48,19 @@ function answerFromRecord(record: IdempotencyRow, fingerprint: string, secret: s
  * reads the row as before. Bounded (oldest out first); each entry is one small answer, a signed
  * link in clear only in this process's memory, where it also is while the request is answered.
  */
-const committedAnswers = new Map<string, { fingerprint: string; status: number; body: Record<string, unknown>; expiresAt: number }>();
+const committedAnswers = new Map<
+  string,
+  { fingerprint: string; status: number; body: Record<string, unknown>; expiresAt: number; rawText?: string }
+>();
 const COMMITTED_ANSWERS_LIMIT = 5_000;
+/**
+ * Raw body texts longer than this are not kept beside an answer (they take the canonical path):
+ * the bound keeps the copies' memory at a few megabytes at most (5 000 × 2 KB).
+ */
+const RAW_TEXT_LIMIT = 2_048;
 
-const answerKey = (s: IdempotencyScope) => JSON.stringify([s.orgId, s.environment, s.operation, s.key]);
+// The key comes last and the other parts hold no line feed, so the text names one scope.
+const answerKey = (s: IdempotencyScope) => `${s.orgId}\n${s.environment}\n${s.operation}\n${s.key}`;
 
 function scopeOf(request: IdempotentRequest): IdempotencyScope {
   return { orgId: request.orgId, environment: request.environment, operation: request.operation, key: request.key };
@@ -108,11 +117,25 @@ export async function replayRecorded(
  * Safe to call before the body is validated: an equal fingerprint means the body equals, in
  * canonical JSON, one that passed validation when it was first sent, so a known replay need not be
  * validated again (issue 16: zod and the fingerprint were a tenth of a replay's CPU).
+ *
+ * `rawText`, the body's text as received, is a fast path (issue 29): the contract's "same
+ * request" is the canonical JSON without `idempotency_key` (product contract, idempotency), so
+ * equal fingerprints are what must replay, and another spacing or key order of the same body still
+ * does. But equal text parses to an equal body and so has an equal fingerprint; the text of the
+ * last replay that matched is kept beside the answer, and the next replay with the same text is
+ * recognised by one string comparison, without canonical JSON and SHA-256.
  */
-export function knownReplay(request: IdempotentRequest, now: Date): { status: number; body: Readonly<Record<string, unknown>> } | undefined {
+export function knownReplay(
+  request: IdempotentRequest,
+  now: Date,
+  rawText?: string,
+): { status: number; body: Readonly<Record<string, unknown>> } | undefined {
   const known = committedAnswers.get(answerKey(scopeOf(request)));
   if (!known || known.expiresAt <= now.getTime()) return undefined;
-  if (known.fingerprint !== requestFingerprint(request.body)) return undefined;
+  if (rawText === undefined || known.rawText !== rawText) {
+    if (known.fingerprint !== requestFingerprint(request.body)) return undefined;
+    if (rawText !== undefined && rawText.length <= RAW_TEXT_LIMIT) known.rawText = rawText;
+  }
   return { status: known.status, body: known.body };
 }
 

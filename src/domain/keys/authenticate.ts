@@ -9,6 +9,8 @@ export interface AuthenticationDeps {
   clock: Clock;
   acceptedEnvironments: readonly Environment[];
   findKeyByHash(hash: string): Promise<StoredKey | undefined>;
+  /** Keys verified a moment ago under the exact header text (verified-key-cache.ts); optional. */
+  verifiedHeaders?: { forHeader(authorization: string): StoredKey | undefined; rememberHeader(authorization: string, key: StoredKey): void };
 }
 
 const BEARER = /^Bearer[ ]+(\S+)\s*$/i;
@@ -31,6 +33,10 @@ export async function authenticateApiKey(
   deps: AuthenticationDeps,
   authorization: string | undefined,
 ): Promise<Result<AuthenticatedKey>> {
+  // A header that verified a moment ago (≤ 4 s) in this process: the same text is the same key, so
+  // neither the parse nor the SHA-256 is needed again; revocation and expiry are still checked.
+  const cached = authorization === undefined ? undefined : deps.verifiedHeaders?.forHeader(authorization);
+  if (cached !== undefined) return checkStoredKey(cached, deps.clock.now().getTime(), authorization!.trim());
   if (authorization === undefined || authorization.trim() === '') {
     return invalidKey('No API key provided. Send it as "Authorization: Bearer <API_KEY>".');
   }
@@ -48,20 +54,34 @@ export async function authenticateApiKey(
   const stored = await deps.findKeyByHash(hashApiKey(token));
   if (stored === undefined) return invalidKey(`Invalid API key ending in ${token.slice(-4)}.`);
   if (stored.environment !== environment) return invalidKey(`Invalid API key ending in ${token.slice(-4)}.`);
-  const now = deps.clock.now().getTime();
+  const checked = checkStoredKey(stored, deps.clock.now().getTime(), token);
+  if (checked.ok) deps.verifiedHeaders?.rememberHeader(authorization, stored);
+  return checked;
+}
+
+/** One AuthenticatedKey per stored row: a cached key answers every request with the same object. */
+const authenticatedOf = new WeakMap<StoredKey, AuthenticatedKey>();
+
+/** Revocation and expiry, checked on every use, cached or not. */
+function checkStoredKey(stored: StoredKey, now: number, token: string): Result<AuthenticatedKey> {
   if (stored.revokedAt !== null && stored.revokedAt.getTime() <= now) {
     return invalidKey(`The API key ending in ${token.slice(-4)} has been revoked.`);
   }
   if (stored.expiresAt !== null && stored.expiresAt.getTime() <= now) {
     return invalidKey(`The API key ending in ${token.slice(-4)} has expired.`);
   }
-  return ok({
-    keyId: stored.keyId,
-    orgId: stored.orgId,
-    environment: stored.environment,
-    scopes: stored.scopes,
-    rateLimitPerMinute: stored.rateLimitPerMinute,
-  });
+  let key = authenticatedOf.get(stored);
+  if (key === undefined) {
+    key = Object.freeze({
+      keyId: stored.keyId,
+      orgId: stored.orgId,
+      environment: stored.environment,
+      scopes: stored.scopes,
+      rateLimitPerMinute: stored.rateLimitPerMinute,
+    });
+    authenticatedOf.set(stored, key);
+  }
+  return ok(key);
 }
 
 export function requireScope(key: AuthenticatedKey, scope: Scope): Result<AuthenticatedKey> {

@@ -46,7 +46,7 @@ export function registerAuthentication(app: FastifyInstance, ctx: AppContext): v
       if (hash === undefined || !(await ctx.keys.isKnown(hash))) throw AppError.from(refused);
     }
     const authenticated = await authenticateApiKey(
-      { clock: ctx.clock, acceptedEnvironments: ctx.config.acceptedKeyEnvironments, findKeyByHash: ctx.keys.find },
+      { clock: ctx.clock, acceptedEnvironments: ctx.config.acceptedKeyEnvironments, findKeyByHash: ctx.keys.find, verifiedHeaders: ctx.keys },
       request.headers.authorization,
     );
     if (!authenticated.ok) {

@@ -1,6 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../../domain/errors.ts';
 
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The JSON body's text as received, for a known replay's fingerprint (sessions.create.ts). */
+    rawJsonBody?: string;
+  }
+}
+
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
 /**
@@ -83,6 +90,7 @@ export function registerJsonBody(app: FastifyInstance): void {
       } else if (parsed.value === null || typeof parsed.value !== 'object' || Array.isArray(parsed.value)) {
         done(new AppError('invalid_request', 'The request body must be a JSON object.'), undefined);
       } else {
+        request.rawJsonBody = body as string;
         done(null, parsed.value);
       }
     },

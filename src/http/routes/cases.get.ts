@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../domain/deps.ts';
 import { CODE_FINGERPRINT } from '../../code-fingerprint.ts';
+import { heldCaseRecords } from '../../domain/cases/held-case-records.ts';
 import { readCaseRecordText } from '../../domain/cases/read-case.ts';
 import { unwrap } from '../../domain/errors.ts';
 import { authOf } from '../plugins/authenticate.ts';
@@ -20,6 +21,8 @@ function matchesIfNoneMatch(header: string | undefined, etag: string): boolean {
 
 /** GET /api/v1/cases/{case_id} (spec §4.1). */
 export const getCaseRoute: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
+  // Text this process served, re-sent while the revision mirror says it is current (issue 29).
+  const held = ctx.caseRevisions ? { records: heldCaseRecords(), revisions: ctx.caseRevisions } : undefined;
   app.get(
     '/api/v1/cases/:case_id',
     {
@@ -45,7 +48,7 @@ export const getCaseRoute: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (a
     async (request, reply) => {
       const record = unwrap(
         await readCaseRecordText(
-          { db: ctx.db, format: CODE_FINGERPRINT, verify: ctx.config.validateResponses },
+          { db: ctx.db, format: CODE_FINGERPRINT, verify: ctx.config.validateResponses, held },
           { tenant: authOf(request), caseId: request.params.case_id },
         ),
       );

@@ -90,6 +90,7 @@ export const createSessionRoute: FastifyPluginAsyncZod<{ ctx: AppContext }> = as
         const known = knownReplay(
           { orgId: key.orgId, environment: key.environment, operation: 'sessions.create', key: idempotencyKey, body },
           ctx.clock.now(),
+          request.rawJsonBody,
         );
         if (!known) return;
         let text = replayTexts.get(known.body);

@@ -21,6 +21,7 @@ import { webhookListeners } from './0023_webhook_listeners.ts';
 import { operatorInvitations } from './0024_operator_invitations.ts';
 import { caseAssignmentAndSearch } from './0025_case_assignment_and_search.ts';
 import { correctionEvidence } from './0026_correction_evidence.ts';
+import { caseRevisionNotices } from './0027_case_revision_notices.ts';
 import { caseSearchText } from './0028_case_search_text.ts';
 
 /** A forward-only schema step. Applied once, in order, inside one transaction. */
@@ -53,5 +54,6 @@ export const MIGRATIONS: readonly Migration[] = [
   operatorInvitations,
   caseAssignmentAndSearch,
   correctionEvidence,
+  caseRevisionNotices,
   caseSearchText,
 ];
