@@ -64,11 +64,12 @@ function indexedPart(term: string): string {
  * A case matches by an id exactly, or by a part of one of its external ids, of a value of the
  * applicant's answers or prefill (values only, never the keys: "name" does not match every case),
  * or of a fact's value; in any letter case, LIKE's wildcards in the term taken literally. The
- * candidates are a union of arms, one per index on PostgreSQL: the primary key and external-id
- * indexes for the exact arm; the trigram index on `cases.search_text` (migration 0028: external
- * ids and values, lowered, one per line) and the one on the facts' lowered values (0025) for the
- * "part of" arms, each confirmed by `strpos` on the same text. The embedded database has no
- * pg_trgm and scans the same arms.
+ * cases are read in one scan whose condition ORs one arm per index, so PostgreSQL ORs their
+ * bitmaps (a case two arms find is read once, with nothing to deduplicate): the primary key and
+ * external-id indexes for the exact ids; the trigram index on `cases.search_text` (migration
+ * 0028: external ids and values, lowered, one per line) and, through the ids of the facts it
+ * finds, the one on the facts' lowered values (0025) for the "part of" arms, each confirmed by
+ * `strpos` on the same text. The embedded database has no pg_trgm and scans.
  */
 export async function searchQueue(db: Executor, f: QueueFilter, search: string): Promise<{ rows: QueueRow[]; hasMore: boolean; counts: Record<string, number> }> {
   const result = await searchQueueStatement(f, search).execute(db);
@@ -89,7 +90,6 @@ export function searchQueueStatement(f: QueueFilter, search: string) {
         or exists (select 1 from jsonb_each_text(c.structured_inputs) v where strpos(lower(v.value), lower(${term})) > 0)
         or exists (select 1 from jsonb_each_text(c.prefill) v where strpos(lower(v.value), lower(${term})) > 0))`
     : sql``;
-  const hit = sql`c.case_id, c.queue_category, c.status_changed_at, c.runtime_status, c.case_type_id, c.assigned_to`;
   const onPage: RawBuilder<unknown>[] = [];
   if (f.queueCategory) onPage.push(sql`h.queue_category = ${f.queueCategory}`);
   if (f.runtimeStatus) onPage.push(sql`h.runtime_status = ${f.runtimeStatus}`);
@@ -105,14 +105,13 @@ export function searchQueueStatement(f: QueueFilter, search: string) {
   const prepared = /[\p{L}\p{N}]{3}/u.test(indexedPart(term)) ? sql.raw(PREPARED) : sql``;
   return sql<Partial<QueueRow> & { x_counts: Record<string, number | string> | null }>`${prepared}
     with hits as materialized (
-      select ${hit} from cases c where ${tenantOf('c')}
-        and (c.case_id = ${term} or c.external_case_id = ${term} or c.external_applicant_id = ${term} or c.external_customer_id = ${term})
-      union
-      select ${hit} from cases c where ${tenantOf('c')}
-        and c.search_text like lower(${like}) and strpos(c.search_text, lower(${term})) > 0 ${withinOneValue}
-      union
-      select ${hit} from cases c where ${tenantOf('c')}
-        and c.case_id in (select f.case_id from facts f where ${tenantOf('f')} and lower(f.value) like lower(${like}) and strpos(lower(f.value), lower(${term})) > 0)
+      select c.case_id, c.queue_category, c.status_changed_at, c.runtime_status, c.case_type_id, c.assigned_to
+      from cases c
+      where ${tenantOf('c')} and (
+        c.case_id = ${term} or c.external_case_id = ${term} or c.external_applicant_id = ${term} or c.external_customer_id = ${term}
+        or (c.search_text like lower(${like}) and strpos(c.search_text, lower(${term})) > 0 ${withinOneValue})
+        or c.case_id = any (array(
+          select f.case_id from facts f where ${tenantOf('f')} and lower(f.value) like lower(${like}) and strpos(lower(f.value), lower(${term})) > 0)))
     ),
     page as (
       select h.case_id, h.status_changed_at from hits h ${onPage.length > 0 ? sql`where ${sql.join(onPage, sql` and `)}` : sql``}
