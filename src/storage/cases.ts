@@ -88,7 +88,8 @@ async function readCaseSnapshot(db: Executor, caseId: string, scope: Tenant | nu
       ${scope ? sql`and c.org_id = ${scope.orgId} and c.environment = ${scope.environment}` : sql``}`.execute(db);
   const found = result.rows[0];
   if (!found) return undefined;
-  const { x_facts, x_documents, x_jobs, x_session, x_calls, revision, ...row } = found as typeof found & { revision: string };
+  // search_text (migration 0028) is the queue search's, not part of a case's row.
+  const { x_facts, x_documents, x_jobs, x_session, x_calls, revision, search_text: _searchText, ...row } = found as typeof found & { revision: string; search_text?: string };
   const facts = (x_facts as Record<string, unknown>[]).map((f) => ({ ...f, updated_at: toDate(f.updated_at) }) as FactRow);
   const documents = (x_documents as Record<string, unknown>[]).map(
     (d) => ({ ...d, created_at: toDate(d.created_at), updated_at: toDate(d.updated_at), erased_at: toDate(d.erased_at) }) as DocumentRow,

@@ -1,5 +1,5 @@
 import type { RuntimeStatus } from '../../storage/tables/cases.ts';
-import { countDoneCases, countOpenQueueCategories, countSearchedQueueCategories, listQueueRows } from '../../storage/queue.ts';
+import { countDoneCases, countOpenQueueCategories, listQueueRows, searchQueue, type QueueFilter } from '../../storage/queue.ts';
 import type { Clock } from '../../ports/clock.ts';
 import { selectCaseTypes } from '../../storage/case-types.ts';
 import { selectOperatorEmails } from '../../storage/operators.ts';
@@ -110,22 +110,26 @@ export async function readConsoleQueue(
   const { tenant, query } = input;
   const after = query.after === undefined ? undefined : decodeQueueCursor(query.after);
   if (query.after !== undefined && !after) return fail('invalid_request', 'That page link is not valid any more. Start from the first page.');
-  const [listed, counts, types] = await Promise.all([
-    listQueueRows(db, {
-      orgId: tenant.orgId,
-      environment: tenant.environment,
-      ...(query.category ? { queueCategory: query.category } : {}),
-      ...(query.runtimeStatus ? { runtimeStatus: query.runtimeStatus } : {}),
-      ...(query.caseTypeId ? { caseTypeId: query.caseTypeId } : {}),
-      ...(query.search ? { search: query.search } : {}),
-      ...(query.assignee === 'unassigned' ? { assignedTo: null } : query.assignee === 'mine' && input.viewerOperatorId ? { assignedTo: input.viewerOperatorId } : {}),
-      ...(after ? { after } : {}),
-      limit: query.limit,
-    }),
-    // While searching, the tabs count what the search finds (issue 27 §3).
-    query.search
-      ? countSearchedQueueCategories(db, tenant, query.search).then((found) => Object.fromEntries(QUEUE_CATEGORIES.map((c) => [c, found[c] ?? 0])) as Record<QueueCategory, number>)
-      : queueCategoryCounts(deps, tenant),
+  const filter: QueueFilter = {
+    orgId: tenant.orgId,
+    environment: tenant.environment,
+    ...(query.category ? { queueCategory: query.category } : {}),
+    ...(query.runtimeStatus ? { runtimeStatus: query.runtimeStatus } : {}),
+    ...(query.caseTypeId ? { caseTypeId: query.caseTypeId } : {}),
+    ...(query.assignee === 'unassigned' ? { assignedTo: null } : query.assignee === 'mine' && input.viewerOperatorId ? { assignedTo: input.viewerOperatorId } : {}),
+    ...(after ? { after } : {}),
+    limit: query.limit,
+  };
+  const { search } = query;
+  const [{ listed, counts }, types] = await Promise.all([
+    // While searching, the tabs count what the search finds (issue 27 §3): the page and the counts
+    // come from one statement that finds the candidates once.
+    search
+      ? searchQueue(db, filter, search).then(({ counts: found, ...listed }) => ({
+          listed,
+          counts: Object.fromEntries(QUEUE_CATEGORIES.map((c) => [c, found[c] ?? 0])) as Record<QueueCategory, number>,
+        }))
+      : Promise.all([listQueueRows(db, filter), queueCategoryCounts(deps, tenant)]).then(([listed, counts]) => ({ listed, counts })),
     selectCaseTypes(db, tenant),
   ]);
   const last = listed.rows.at(-1);

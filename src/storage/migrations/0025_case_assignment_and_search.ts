@@ -8,7 +8,8 @@ import type { Migration } from './index.ts';
  * trusted extension, so the database owner may create it; where it is already installed (in any
  * schema) it is used from there. The embedded database has no pg_trgm (PGlite ships it as an
  * optional bundle we do not load), so there the search scans the workspace's cases, which is what
- * a one-process deployment holds (docs/decisions.md).
+ * a one-process deployment holds (docs/decisions.md). Migration 0028 replaces the case-row index
+ * with one on a stored column of values only (`cases.search_text`).
  */
 export const caseAssignmentAndSearch: Migration = {
   id: '0025_case_assignment_and_search',
@@ -32,7 +33,7 @@ const CASE_SEARCH_TEXT = sql`lower(coalesce(external_case_id, '') || ' ' || coal
 type Tx = Parameters<Migration['up']>[0];
 
 /** The schema pg_trgm lives in, installing it here when it is available but not yet installed; null without it. */
-async function trigramSchema(trx: Tx): Promise<string | null> {
+export async function trigramSchema(trx: Tx): Promise<string | null> {
   const installed = await sql<{ schema: string }>`select n.nspname as schema from pg_extension e join pg_namespace n on n.oid = e.extnamespace where e.extname = 'pg_trgm'`.execute(trx);
   if (installed.rows[0]) return installed.rows[0].schema;
   const available = await sql`select 1 from pg_available_extensions where name = 'pg_trgm'`.execute(trx);

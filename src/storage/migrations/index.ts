@@ -22,6 +22,7 @@ import { operatorInvitations } from './0024_operator_invitations.ts';
 import { caseAssignmentAndSearch } from './0025_case_assignment_and_search.ts';
 import { correctionEvidence } from './0026_correction_evidence.ts';
 import { caseRevisionNotices } from './0027_case_revision_notices.ts';
+import { caseSearchText } from './0028_case_search_text.ts';
 
 /** A forward-only schema step. Applied once, in order, inside one transaction. */
 export interface Migration {
@@ -54,4 +55,5 @@ export const MIGRATIONS: readonly Migration[] = [
   caseAssignmentAndSearch,
   correctionEvidence,
   caseRevisionNotices,
+  caseSearchText,
 ];
