@@ -7,7 +7,7 @@ import { EmbeddedDatabaseBusyError } from '../storage/database.ts';
 import { embeddedOwner } from '../storage/embedded-lock.ts';
 import { executeAdminCommand, findAdminCommand, parseAdminCommand, type CommandOutcome } from './admin-commands.ts';
 import { adminSocketPath, runThroughAdminSocket } from './admin-socket.ts';
-import { cliError, printResult, report, type CliError, type Output } from './output.ts';
+import { cliError, printResult, report, type CliError, type CommandLineIo } from './output.ts';
 
 export const USAGE = `usage: dossier <command> [--json]
 
@@ -38,18 +38,6 @@ export const USAGE = `usage: dossier <command> [--json]
   backup --out FILE       a consistent copy of the embedded database (while a server runs, too)
   restore --in FILE [--force]   a backup into DATA_DIR (empty, unless --force; no server running)
   documents migrate --to s3|database [--batch N]   move document bytes between the database and DOCUMENT_STORE's bucket (while serving)`;
-
-/**
- * What a command line reads and writes: the environment its configuration comes from (the only
- * input besides argv) and the two streams it prints to. `dossier` passes the process's own
- * (src/cli/main.ts); the tests pass a DATA_DIR of their own and buffers, and run admin commands
- * in their own process instead of starting Node and loading the app for each.
- */
-export interface CommandLineIo {
-  env: Record<string, string | undefined>;
-  stdout: Output;
-  stderr: Output;
-}
 
 /**
  * `serve` and `worker` run until a signal and exit the process when they stop (commands/shutdown.ts):

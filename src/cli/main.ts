@@ -1,4 +1,5 @@
-import { expectedFailure, runCommandLine, type CommandLineIo } from './command-line.ts';
+import { expectedFailure, runCommandLine } from './command-line.ts';
+import type { CommandLineIo } from './output.ts';
 import { cliError, report } from './output.ts';
 
 /**

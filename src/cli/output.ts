@@ -39,3 +39,15 @@ export interface CliError {
 export function cliError(code: string, message: string): CliError {
   return { error: { code, message } };
 }
+
+/**
+ * What a command line reads and writes: the environment its configuration comes from (the only
+ * input besides argv) and the two streams it prints to. `dossier` passes the process's own
+ * (src/cli/main.ts); the tests pass a DATA_DIR of their own and buffers, and run admin commands
+ * in their own process instead of starting Node and loading the app for each.
+ */
+export interface CommandLineIo {
+  env: Record<string, string | undefined>;
+  stdout: Output;
+  stderr: Output;
+}

@@ -9,7 +9,7 @@ import { EmbeddedDatabaseBusyError } from '../storage/database.ts';
 import { embeddedOwner } from '../storage/embedded-lock.ts';
 import { executeAdminCommand, parseAdminCommand, type CommandOutcome } from './admin-commands.ts';
 import { adminSocketPath, runThroughAdminSocket } from './admin-socket.ts';
-import type { CommandLineIo } from './command-line.ts';
+import type { CommandLineIo } from './output.ts';
 import { cliError, printResult, report } from './output.ts';
 
 /** Runtime statuses a case passes through on its own; any other is where it waits for someone. */

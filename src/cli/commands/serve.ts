@@ -7,7 +7,7 @@ import { createLogger } from '../../logging.ts';
 import { openRuntime } from '../../runtime.ts';
 import { describeDemo } from './demo.ts';
 import { startAdminSocket, stopAdminSocket } from '../admin-socket.ts';
-import type { CommandLineIo } from '../command-line.ts';
+import type { CommandLineIo } from '../output.ts';
 import { printResult, type Output } from '../output.ts';
 import { onShutdownSignal } from './shutdown.ts';
 

@@ -5,7 +5,7 @@ import { jobTasks } from '../../jobs/tasks.ts';
 import { Worker } from '../../jobs/worker.ts';
 import { createLogger } from '../../logging.ts';
 import { openRuntime } from '../../runtime.ts';
-import type { CommandLineIo } from '../command-line.ts';
+import type { CommandLineIo } from '../output.ts';
 import { printResult } from '../output.ts';
 import { onShutdownSignal } from './shutdown.ts';
 
