@@ -108,6 +108,12 @@ describeInBrowser('operator console in a browser', () => {
       });
       expect(loaded).toEqual({ status: 200, type: 'image/jpeg' });
       expect((await image.boundingBox())!.height).toBeGreaterThan(200);
+      // Reason codes in words on the first screen; the codes themselves only inside details (issue 27 §1).
+      const employee = page.locator('#fact-employee_name');
+      expect(await employee.getByText('The value does not match the applicant’s answer.').count()).toBe(1);
+      expect(await employee.getByText('input_mismatch', { exact: true }).isVisible()).toBe(false);
+      await employee.getByText('Reason codes').click();
+      expect(await employee.getByText('input_mismatch', { exact: true }).isVisible()).toBe(true);
       await check(page, 'console case');
 
       // Correct a fact: a missing reason is refused with the value kept, then it saves.
@@ -152,7 +158,7 @@ describeInBrowser('operator console in a browser', () => {
       expect(await page.getByRole('link', { name: 'Erase the whole case' }).count(), role).toBe(role === 'admin' ? 1 : 0);
       expect(await page.getByRole('link', { name: /^Erase pay-stub\.pdf$/ }).count(), role).toBe(role === 'admin' ? 1 : 0);
       expect(await page.getByRole('link', { name: 'Download pay-stub.pdf' }).count(), role).toBe(1);
-      await check(page, `console case page as ${role} desktop`);
+      await check(page, `console case page as ${role}`);
       await context.close();
     }
   }, 120_000);
@@ -187,11 +193,11 @@ describeInBrowser('operator console in a browser', () => {
     await page.getByRole('link', { name: 'Next page' }).focus();
     await page.keyboard.press('Enter');
     await page.getByText('page 2 of 3').waitFor();
-    await check(page, 'console case page 2 zoomed desktop');
+    await check(page, 'console case page 2 zoomed');
     // The erasure confirmation names what goes.
     await page.goto(`${origin}/dashboard/cases/${caseId}/erasure?doc=${docId}`);
     await page.getByRole('heading', { name: 'Erase pay-stub.pdf?' }).waitFor();
-    await check(page, 'console erase confirmation desktop');
+    await check(page, 'console erase confirmation');
     await context.close();
   }, 120_000);
 });

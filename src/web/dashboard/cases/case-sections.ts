@@ -10,6 +10,7 @@ import { documentFileUrl, type ViewerLinks, type Zoom } from './evidence-viewer.
 import { CATEGORY_TABS, caseStatusTone, FACT_STATUS, humanize, RUNTIME_STATUS_TEXT, timeText } from './format.ts';
 import type { QueueCategory } from '../../../domain/cases/queue.ts';
 import { handoffValue } from './handoff.ts';
+import { reasonInWords } from './reason-words.ts';
 
 /** What an operator typed into a form that came back with errors: shown again, kept. */
 export interface CaseFormState {
@@ -142,7 +143,7 @@ export function factList(viewer: DashboardViewer, c: ConsoleCase, selected: stri
             <div><dt>Value</dt><dd class=${f.value === null ? 'muted' : 'fact__value'} title=${f.value !== null && shownValue(f) !== f.value ? `Stored as ${f.value}` : undefined}>${shownValue(f)}</dd></div>
             ${f.source ? html`<div><dt>Source</dt><dd>${humanize(f.source)}</dd></div>` : null}
             ${f.anchor_match_quality !== null ? html`<div><dt>Match</dt><dd>${matchWords(f.anchor_match_quality)}</dd></div>` : null}
-            ${f.reason_codes.length > 0 ? html`<div><dt>Reason codes</dt><dd>${f.reason_codes.map((r) => html`<code class="code-chip">${r}</code> `)}</dd></div>` : null}
+            ${f.reason_codes.length > 0 ? html`<div class="fact__notes"><dt>Notes</dt><dd>${f.reason_codes.map((r) => html`<p class="small">${reasonInWords(r)}</p>`)}${details('Reason codes', html`<p class="small">${f.reason_codes.map((r) => html`<code class="code-chip">${r}</code> `)}</p>`)}</dd></div>` : null}
             ${f.verification_metadata.length > 0 ? html`<div class="fact__verification"><dt>Check</dt><dd>${f.verification_metadata.map((item) => html`<p class="small">${verificationSentence(item)}</p>`)}${details('Check details', verificationList(f.verification_metadata))}</dd></div>` : null}
           </dl>
           ${f.evidence.length > 0 || originalEvidenceOf(f, c.corrections[f.fact_id])
