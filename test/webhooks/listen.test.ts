@@ -192,7 +192,8 @@ describe.skipIf(!postgres)('dossier listen, end to end [postgres]', () => {
     expect(JSON.parse(request.rawBody)).toMatchObject({ delivery_id: deliveryId, case_id: caseId, event_type: 'v1.case.completed' });
 
     await until(async () => (await caseHandoff(served.runtime.ctx, caseId)).handoff_state === 'acknowledged', 20_000);
-    expect(acks.at(-1)).toBe(200);
+    // The state is committed before the receiver's fetch has its answer: wait for the answer too.
+    await until(() => acks.at(-1) === 200, 5_000);
     const row = await deliveryRow(served.runtime.ctx, deliveryId!);
     expect(row).toMatchObject({ status: 'delivered', attempt_count: 1, last_status_code: 200 });
     expect(await attempts(served, deliveryId!)).toMatchObject([{ attempt_number: 1, status_code: 200, error: null, response_excerpt: 'thanks' }]);
