@@ -73,8 +73,8 @@ const DEFAULT_MAX_HEAP_MB = 1024;
  * which allocates a document's font programs and operator lists afresh each time — spent twice
  * the garbage collection a process of its own did (child profile, 800 text PDFs: 0.94 s against
  * 0.45 s in process). With 16 MB semi-spaces the child's CPU per one-page text PDF went
- * 6.8 → 5.5 ms (median of 4 passes × 2 runs each, load average ~9; issue 28 §5). At most
- * 3 × 16 MB more resident, well inside the 1.5 GB cap.
+ * 7.1 → 5.4 ms (medians of 8 passes over 200 corpus PDFs, load average ~9; issue 28 §5); 32 MB
+ * did no better. At most 3 × 16 MB more resident, well inside the 1.5 GB cap.
  */
 const SEMI_SPACE_MB = 16;
 
