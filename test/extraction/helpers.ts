@@ -93,16 +93,20 @@ export function pngHeader(width: number, height: number): Uint8Array {
 }
 
 /**
- * An image as the OCR engine is handed it, decoded for a test to look at: a binary PPM (pages and
- * crops the pipeline changed, ocr/raster.ts) or the PNG/JPEG that came in.
+ * An image as the OCR engine is handed it, decoded for a test to look at: a binary PPM or, when
+ * every pixel is grey, PGM (pages and crops the pipeline changed, ocr/raster.ts) or the PNG/JPEG
+ * that came in.
  */
 export async function imageSeenByOcr(bytes: Uint8Array): Promise<Raster> {
-  const header = new TextDecoder().decode(bytes.subarray(0, 40)).match(/^P6\n(\d+) (\d+)\n255\n/);
+  const header = new TextDecoder().decode(bytes.subarray(0, 40)).match(/^P([56])\n(\d+) (\d+)\n255\n/);
   if (!header) return decodeRaster(bytes);
-  const [width, height] = [Number(header[1]), Number(header[2])];
-  const rgb = bytes.subarray(header[0].length);
+  const [channels, width, height] = [header[1] === '5' ? 1 : 3, Number(header[2]), Number(header[3])];
+  const data = bytes.subarray(header[0].length);
   const rgba = new Uint8ClampedArray(width * height * 4);
-  for (let i = 0; i < width * height; i++) rgba.set([rgb[3 * i]!, rgb[3 * i + 1]!, rgb[3 * i + 2]!, 255], 4 * i);
+  for (let i = 0; i < width * height; i++) {
+    const [r, g, b] = channels === 1 ? [data[i]!, data[i]!, data[i]!] : [data[3 * i]!, data[3 * i + 1]!, data[3 * i + 2]!];
+    rgba.set([r, g, b, 255], 4 * i);
+  }
   return rasterOfPixels(width, height, rgba);
 }
 

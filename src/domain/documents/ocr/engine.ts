@@ -45,8 +45,8 @@ export interface OcrImageResult {
  */
 export interface OcrEngine {
   /**
-   * Recognises one PNG, JPEG or binary PPM image (pages and crops this service changed are handed
-   * over as PPM: raster.ts), in `languages` (Tesseract codes, the first read first) or
+   * Recognises one PNG, JPEG or binary PPM/PGM image (pages and crops this service changed are
+   * handed over as PPM, or PGM when grey: raster.ts), in `languages` (Tesseract codes, the first read first) or
    * the engine's own default. When `signal` aborts while this image is being recognised
    * the engine is torn down (there is no other way to stop a running WASM call) and the promise
    * rejects; later calls start a fresh engine.
