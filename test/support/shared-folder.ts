@@ -1,6 +1,5 @@
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { TestContext } from 'vitest';
 
 const ROOT = join(import.meta.dirname, '../..');
 const SPEC = 'spec/api-spec.md';
@@ -21,17 +20,4 @@ export function findSharedFolder(): { ok: true; dir: string } | { ok: false; rea
     if (dirname(dir) === dir) break;
   }
   return { ok: false, reason: `no shared/${SPEC} beside ${ROOT} or in any folder above it; set DOSSIER_SHARED_DIR to the shared folder` };
-}
-
-/**
- * A file of the shared folder, for a test that needs it. A fresh clone has no shared folder beside
- * it: there the test is skipped with the reason (the closing line counts it, the summary reporter
- * prints why). Under CI=true it fails instead: a spec test that cannot read the spec must not pass
- * quietly where the spec is meant to be.
- */
-export function sharedFileOrSkip(ctx: TestContext, ...parts: string[]): string {
-  const found = findSharedFolder();
-  if (found.ok) return join(found.dir, ...parts);
-  if (process.env.CI === 'true') throw new Error(`${found.reason} (required under CI=true)`);
-  return ctx.skip(found.reason);
 }
