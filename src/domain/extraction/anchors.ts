@@ -126,14 +126,24 @@ function tooFewShared(anchor: string, line: string, maxCost: number): boolean {
   }
   const needed = anchor.length - maxCost;
   if (needed <= 0) return false;
-  const anchorCounts = new Map<number, number>();
-  for (let i = 0; i < anchor.length; i++) {
-    const code = anchor.charCodeAt(i);
-    anchorCounts.set(code, (anchorCounts.get(code) ?? 0) + 1);
-  }
   let shared = 0;
-  for (const [code, count] of anchorCounts) shared += Math.min(count, lineCounts.get(code) ?? 0);
+  for (const [code, count] of characterCounts(anchor)) shared += Math.min(count, lineCounts.get(code) ?? 0);
   return shared < needed;
+}
+
+/** An anchor's characters with their repeats, counted once per anchor (a document's lines ask again and again). */
+const anchorCounts = new Map<string, ReadonlyMap<number, number>>();
+function characterCounts(anchor: string): ReadonlyMap<number, number> {
+  let counts = anchorCounts.get(anchor);
+  if (counts === undefined) {
+    const counting = new Map<number, number>();
+    for (let i = 0; i < anchor.length; i++) counting.set(anchor.charCodeAt(i), (counting.get(anchor.charCodeAt(i)) ?? 0) + 1);
+    // Anchors come from case types: bounded, but a long-running process sees many; keep the cache small.
+    if (anchorCounts.size >= 10_000) anchorCounts.clear();
+    anchorCounts.set(anchor, counting);
+    counts = counting;
+  }
+  return counts;
 }
 
 /**
