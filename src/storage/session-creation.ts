@@ -1,9 +1,9 @@
 import { sql } from 'kysely';
 import { PREPARED } from './database.ts';
-import { claimIdempotencyKeyQuery, completeIdempotencyRecordQuery, type IdempotencyScope } from './idempotency.ts';
+import { claimIdempotencyKeyQuery, completeIdempotencyRecordQuery, type IdempotencyRow, type IdempotencyScope } from './idempotency.ts';
 import type { CaseEventRow } from './case-events.ts';
 import type { CaseRow, FactRow, SessionRow } from './cases.ts';
-import type { OrgRow, Tx } from './schema.ts';
+import type { Executor, OrgRow, Tx } from './schema.ts';
 import type { CaseEventsTable, CasesTable, FactsTable, SessionsTable } from './tables/cases.ts';
 import { incrementUsageCounterQuery, type UsagePeriodKey } from './usage-counters.ts';
 import type { Tenant } from '../ports/tenant.ts';
@@ -163,6 +163,9 @@ const SESSION_COLUMNS = columnsOf<SessionsTable>({
   expires_at: true, submitted_at: true, created_at: true,
 });
 
+/** The columns a creation writes, by table: migration 0029's function must name the same. */
+export const CREATION_COLUMNS = { cases: CASE_COLUMNS, facts: FACT_COLUMNS, case_events: EVENT_COLUMNS, sessions: SESSION_COLUMNS } as const;
+
 /**
  * `insert into <table> (<columns>) select <columns> from jsonb_populate_recordset(null::<table>, $n)`:
  * the rows go as one JSON parameter, so the text does not depend on the data (one prepared
@@ -189,4 +192,76 @@ export async function insertSessionWithCase(tx: Tx, input: NewSessionWithCase): 
     counted as (${incrementUsageCounterQuery(input.usage.key, input.usage.shard, input.usage.below)})
     select exists (select 1 from counted) as counted`.execute(tx);
   return { counted: result.rows[0]!.counted };
+}
+
+/** What a one-call creation decided on, re-read by the function in the same transaction as its write. */
+export interface SessionDecisionInputs extends Tenant {
+  /** The workspace's gate columns as the domain read them. */
+  org: Pick<OrgRow, 'billing_status' | 'legal_terms_version' | 'live_usage_cap'>;
+  caseTypeId: string;
+  workflowVersion: string;
+  externalCaseId: string | null;
+}
+
+export interface SessionAtOnce {
+  decidedOn: SessionDecisionInputs;
+  claim: { scope: IdempotencyScope; fingerprint: string; now: Date; expiresAt: Date };
+  /** The cap that applies (null: none); the function refuses from `cap - nearCapMargin` on. */
+  usage: { key: UsagePeriodKey; shard: number; cap: number | null; nearCapMargin: number; lockKey: string };
+  rows: Pick<NewSessionWithCase, 'caseRow' | 'facts' | 'events' | 'session'>;
+  answer: NewSessionWithCase['answer'];
+}
+
+/**
+ * `created`: committed. `recorded`: the key's committed record (a replay or a conflict). `stale`
+ * and `declined`: nothing was written, and the caller takes the general path (migration 0029).
+ */
+export type SessionAtOnceOutcome =
+  | { outcome: 'created' | 'stale' | 'declined' }
+  | { outcome: 'recorded'; record: Pick<IdempotencyRow, 'fingerprint' | 'response_status' | 'response_body' | 'expires_at'> };
+
+/**
+ * A whole session creation as one statement outside any transaction (migration 0029,
+ * `create_session_at_once`): one round trip where the general path makes four.
+ */
+export async function createSessionAtOnce(db: Executor, input: SessionAtOnce): Promise<SessionAtOnceOutcome> {
+  const { decidedOn: d, claim, usage, rows, answer } = input;
+  const p = {
+    gate: {
+      org_id: d.orgId,
+      environment: d.environment,
+      billing_status: d.org.billing_status,
+      legal_terms_version: d.org.legal_terms_version,
+      live_usage_cap: d.org.live_usage_cap,
+      case_type_id: d.caseTypeId,
+      workflow_version: d.workflowVersion,
+      external_case_id: d.externalCaseId,
+    },
+    claim: {
+      operation: claim.scope.operation,
+      key: claim.scope.key,
+      fingerprint: claim.fingerprint,
+      now: claim.now.toISOString(),
+      expires_at: claim.expiresAt.toISOString(),
+      status: answer.status,
+      answer: answer.body,
+    },
+    usage: { period: usage.key.period, shard: usage.shard, cap: usage.cap, margin: usage.nearCapMargin, lock_key: usage.lockKey },
+    case: rows.caseRow,
+    facts: rows.facts,
+    events: rows.events,
+    session: rows.session,
+  };
+  try {
+    const result = await sql<{ answer: { outcome: 'created' | 'stale' } | { outcome: 'recorded'; fingerprint: string; status: number; body: Record<string, unknown>; expires_at: string } }>`${sql.raw(PREPARED)}select create_session_at_once(${JSON.stringify(p)}::jsonb) as answer`.execute(db);
+    const answer = result.rows[0]!.answer;
+    if (answer.outcome !== 'recorded') return { outcome: answer.outcome };
+    return {
+      outcome: 'recorded',
+      record: { fingerprint: answer.fingerprint, response_status: answer.status, response_body: answer.body, expires_at: new Date(answer.expires_at) },
+    };
+  } catch (err) {
+    if ((err as { code?: unknown }).code === 'DS001') return { outcome: 'declined' };
+    throw err;
+  }
 }

@@ -8,6 +8,7 @@ import { forgetCommittedAnswers, knownReplay } from '../../src/domain/idempotenc
 import { updateOrg } from '../../src/domain/orgs/orgs.ts';
 import { ManualClock } from '../../src/ports/clock.ts';
 import { hashSessionToken } from '../../src/domain/sessions/session-token.ts';
+import { forgetGates } from '../../src/domain/sessions/gate-memory.ts';
 import { createTestApp, describeEachBackend, itOnPostgres, type TestApp, type TestWorkspace } from '../support/harness.ts';
 import { uniqueKey, withExampleCaseTypes } from '../support/fixtures.ts';
 import { dossierError, dossierFor, statusOf } from '../support/dossier-client.ts';
@@ -77,15 +78,28 @@ describeEachBackend('POST /api/v1/sessions', (backend) => {
       ]);
     });
 
-    it('sends five statements for a new key, one for a replay of a key read from the database, none for one this process knows (issue 16)', async () => {
-      // The committed-record read, BEGIN, the claim with the gate read, the one write, COMMIT.
+    it('sends five statements for a new key, then one; one for a replay of a key read from the database, none for one this process knows (issues 16, 29)', async () => {
+      // Under a workspace and case type this process has not created under: the committed-record
+      // read, BEGIN, the claim with the gate read, the one write, COMMIT.
       const statements = () => t.runtime.database.poolStats().statements;
+      forgetGates({ orgId: ws.orgId, environment: 'test' }, 'income_verification');
       const key = uniqueKey();
       const payload = { case_type_id: 'income_verification', external_case_id: `pin-${key}`, metadata: { branch: 'north' } };
       const before = statements();
       const first = await post(payload, { 'idempotency-key': key });
       expect(first.statusCode, first.body).toBe(201);
       expect(statements() - before).toBe(5);
+      // Then the gates it decided on are remembered, and a new key is one call (migration 0029).
+      const next = uniqueKey();
+      const atOnce = statements();
+      const second = await post({ ...payload, external_case_id: `pin-${next}` }, { 'idempotency-key': next });
+      expect(second.statusCode, second.body).toBe(201);
+      expect(statements() - atOnce).toBe(1);
+      const secondEvents = await t.ctx.db.selectFrom('case_events').select(['event_type', 'cursor']).where('case_id', '=', second.json().case_id).orderBy('cursor').execute();
+      expect(secondEvents).toEqual([
+        { event_type: 'case.created', cursor: 1 },
+        { event_type: 'session.created', cursor: 2 },
+      ]);
       // This process committed the answer: its replay needs no statement.
       const known = statements();
       const again = await post(payload, { 'idempotency-key': key });

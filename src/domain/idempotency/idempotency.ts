@@ -31,7 +31,7 @@ function keyConflict() {
   );
 }
 
-function answerFromRecord(record: IdempotencyRow, fingerprint: string, secret: string, scope: IdempotencyScope): Result<IdempotentResponse> {
+function answerFromRecord(record: Pick<IdempotencyRow, 'fingerprint' | 'response_status' | 'response_body'>, fingerprint: string, secret: string, scope: IdempotencyScope): Result<IdempotentResponse> {
   if (record.fingerprint !== fingerprint) return keyConflict();
   const sealed = (record.response_body as { sealed?: string }).sealed;
   const text = sealed === undefined ? undefined : open(secret, snapshotLabel(scope), sealed);
@@ -105,7 +105,17 @@ export async function replayRecorded(
   }
   const record = await findCommittedIdempotencyRecord(db, scope);
   if (!record || record.response_status === 0 || record.expires_at <= deps.now) return undefined;
-  const answer = answerFromRecord(record, fingerprint, deps.secret, scope);
+  return answerFromCommittedRecord(deps.secret, request, record);
+}
+
+/** The answer of a committed, unexpired record of `request`'s key (a replay or a conflict), remembered by this process. */
+export function answerFromCommittedRecord(
+  secret: string,
+  request: IdempotentRequest,
+  record: Pick<IdempotencyRow, 'fingerprint' | 'response_status' | 'response_body' | 'expires_at'>,
+): Result<IdempotentResponse> {
+  const scope = scopeOf(request);
+  const answer = answerFromRecord(record, requestFingerprint(request.body), secret, scope);
   if (answer.ok) rememberAnswer(scope, record.fingerprint, record.response_status, answer.value.body, record.expires_at);
   return answer;
 }
@@ -196,6 +206,16 @@ export interface KeyAnswer {
   body: Record<string, unknown>;
 }
 
+/** The claim of a request's key at `now`, for an operation that runs it in its own statement. */
+export function keyClaimOf(request: IdempotentRequest, now: Date): KeyClaim {
+  return { scope: scopeOf(request), fingerprint: requestFingerprint(request.body), now, expiresAt: new Date(now.getTime() + IDEMPOTENCY_RETENTION_MS) };
+}
+
+/** The answer to store on a key's record, sealed under the deployment secret (see runIdempotent). */
+export function sealedAnswer(secret: string, scope: IdempotencyScope, status: number, body: Record<string, unknown>): KeyAnswer {
+  return { scope, status, body: { sealed: seal(secret, snapshotLabel(scope), JSON.stringify(body)) } };
+}
+
 /**
  * `runIdempotent` for an operation that folds the key's claim into its first statement and the
  * stored answer into its last (session creation: two statements instead of four, issue 16).
@@ -210,15 +230,15 @@ export async function runIdempotentFolded<R extends { claimed: boolean }>(
   read: (claim: KeyClaim) => Promise<R>,
   create: (read: R, answerFor: (status: number, body: Record<string, unknown>) => KeyAnswer) => Promise<Result<{ status: number; body: Record<string, unknown> }>>,
 ): Promise<Result<IdempotentResponse>> {
-  const scope = scopeOf(request);
-  const fingerprint = requestFingerprint(request.body);
-  const got = await read({ scope, fingerprint, now: deps.now, expiresAt: new Date(deps.now.getTime() + IDEMPOTENCY_RETENTION_MS) });
+  const claim = keyClaimOf(request, deps.now);
+  const { scope, fingerprint } = claim;
+  const got = await read(claim);
   if (!got.claimed) {
     const existing = await findIdempotencyRecord(tx, scope);
     if (!existing) throw new Error('idempotency record vanished between claim and read');
     return answerFromRecord(existing, fingerprint, deps.secret, scope);
   }
-  const created = await create(got, (status, body) => ({ scope, status, body: { sealed: seal(deps.secret, snapshotLabel(scope), JSON.stringify(body)) } }));
+  const created = await create(got, (status, body) => sealedAnswer(deps.secret, scope, status, body));
   if (!created.ok) return created;
   return ok({ ...created.value, replay: false });
 }

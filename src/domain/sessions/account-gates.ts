@@ -47,6 +47,8 @@ export function checkLiveAccess(gate: { environment: Environment; selfServeWebho
 }
 
 export interface SessionAllowance {
+  /** The workspace the gates passed on. */
+  org: OrgRow;
   cap: number | null;
   /** Sessions counted this month when the gate read it. */
   used: number;
@@ -64,7 +66,7 @@ export function checkSessionGates(gate: GateContext, read: { org: OrgRow | undef
   const cap = gate.environment === 'live' ? access.value.live_usage_cap : gate.testSessionsPerMonth;
   const used = cap === null ? 0 : read.used;
   if (cap !== null && used >= cap) return sessionCapFailure(gate, cap);
-  return ok({ cap, used });
+  return ok({ org: access.value, cap, used });
 }
 
 /** 402 live cap or 429 test cap, in the contract's words. */

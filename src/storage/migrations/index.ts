@@ -23,6 +23,7 @@ import { caseAssignmentAndSearch } from './0025_case_assignment_and_search.ts';
 import { correctionEvidence } from './0026_correction_evidence.ts';
 import { caseRevisionNotices } from './0027_case_revision_notices.ts';
 import { caseSearchText } from './0028_case_search_text.ts';
+import { createSessionFunction } from './0029_create_session_function.ts';
 
 /** A forward-only schema step. Applied once, in order, inside one transaction. */
 export interface Migration {
@@ -56,4 +57,5 @@ export const MIGRATIONS: readonly Migration[] = [
   correctionEvidence,
   caseRevisionNotices,
   caseSearchText,
+  createSessionFunction,
 ];
