@@ -19,8 +19,9 @@ import type { Migration } from './index.ts';
  *                  process decided on, or the month's count is near the cap;
  *   'recorded'     the idempotency key is not new: its committed record comes with the answer
  *                  (`fingerprint`, `status`, `body`, `expires_at`), for a replay or a conflict;
- *   'created'      everything is written: the claim, the case, its facts, its two events, the
- *                  session, the count and the completed idempotency record.
+ *   'created'      everything is written: the key's record with its answer (the claim and the
+ *                  answer are one row written once: the answer is known before the call), the
+ *                  case, its facts, its two events, the session and the count.
  *
  * After the claim the function declines by raising `DS001`, which rolls the claim back too: when
  * the external id is taken (the general path words the conflict), and when the count crossed the
@@ -63,10 +64,10 @@ export const createSessionFunction: Migration = {
         end if;
 
         insert into idempotency_records (org_id, environment, operation, idempotency_key, fingerprint, response_status, response_body, created_at, expires_at)
-          values (g->>'org_id', g->>'environment', k->>'operation', k->>'key', k->>'fingerprint', 0, '{}'::jsonb,
+          values (g->>'org_id', g->>'environment', k->>'operation', k->>'key', k->>'fingerprint', (k->>'status')::int, k->'answer',
                   (k->>'now')::timestamptz, (k->>'expires_at')::timestamptz)
           on conflict (org_id, environment, operation, idempotency_key) do update
-            set fingerprint = excluded.fingerprint, response_status = 0, response_body = excluded.response_body,
+            set fingerprint = excluded.fingerprint, response_status = excluded.response_status, response_body = excluded.response_body,
                 created_at = excluded.created_at, expires_at = excluded.expires_at
             where idempotency_records.expires_at <= (k->>'now')::timestamptz;
         if not found then
@@ -109,6 +110,8 @@ export const createSessionFunction: Migration = {
             handoff_delivery_id, handoff_acknowledged_at, last_event_cursor, status_changed_at, queue_category, queue_status,
             queue_row, assigned_to, assigned_at, created_at, updated_at
           from jsonb_populate_record(null::cases, p->'case');
+        -- The case is this transaction's: its children need not move its revision (migration 0030).
+        perform set_config('dossier.creating_case', 'on', true);
         insert into facts (case_id, fact_id, org_id, environment, fact_label, status, value, candidate_id, anchor_match_quality,
             source, reason_codes, provenance, evidence, verification_metadata, corrected_by, updated_at)
           select case_id, fact_id, org_id, environment, fact_label, status, value, candidate_id, anchor_match_quality,
@@ -123,8 +126,7 @@ export const createSessionFunction: Migration = {
             submitted_at, created_at
           from jsonb_populate_record(null::sessions, p->'session');
 
-        update idempotency_records set response_status = (k->>'status')::int, response_body = k->'answer'
-          where org_id = g->>'org_id' and environment = g->>'environment' and operation = k->>'operation' and idempotency_key = k->>'key';
+        perform set_config('dossier.creating_case', 'off', true);
         return '{"outcome": "created"}';
       end $$`.execute(trx);
   },

@@ -24,6 +24,7 @@ import { correctionEvidence } from './0026_correction_evidence.ts';
 import { caseRevisionNotices } from './0027_case_revision_notices.ts';
 import { caseSearchText } from './0028_case_search_text.ts';
 import { createSessionFunction } from './0029_create_session_function.ts';
+import { caseTouchByKey } from './0030_case_touch_by_key.ts';
 
 /** A forward-only schema step. Applied once, in order, inside one transaction. */
 export interface Migration {
@@ -58,4 +59,5 @@ export const MIGRATIONS: readonly Migration[] = [
   caseRevisionNotices,
   caseSearchText,
   createSessionFunction,
+  caseTouchByKey,
 ];
