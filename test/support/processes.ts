@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const CLI = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
+const CLI = fileURLToPath(new URL('../../bin/dossier.js', import.meta.url));
 
 export interface CliRun {
   code: number | null;

@@ -18,7 +18,7 @@ import { freePort, startReceiverExample, type RunningReceiver } from '../support
  * approved in the dashboard, and the receiver verifying and acknowledging the handoff.
  */
 
-const CLI = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
+const CLI = fileURLToPath(new URL('../../bin/dossier.js', import.meta.url));
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 interface Listener {

@@ -21,7 +21,7 @@ import { caseEvent, caseHandoff, deliveryRow, enqueue, insertCase, startDeliveri
  * make its key, which an in-memory PGlite cannot offer to another process.
  */
 
-const CLI = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
+const CLI = fileURLToPath(new URL('../../bin/dossier.js', import.meta.url));
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SECRET = 'test-secret-test-secret-test-secret-0123';
 const SERVER_ENV = { DOSSIER_SECRET: SECRET, VALIDATE_RESPONSES: 'true', LOG_LEVEL: 'silent', WEBHOOK_RETRY_DELAYS: '2,30,30,30', AUTH_FAILURES_PER_MINUTE: '1000000' };
