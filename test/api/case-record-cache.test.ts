@@ -140,6 +140,30 @@ describeEachBackend('stored case records', (backend) => {
     expect(results.slice(2)).toEqual([undefined, undefined, undefined]);
   });
 
+  it('asks the revision mirror about held text while the rate limit is counted, not after (issue 29)', async () => {
+    expect((await read()).statusCode).toBe(200); // now held by this process
+    // PostgreSQL without Redis has no mirror (reads check the database); the embedded database's is in process.
+    if (backend === 'postgres') return expect(t.ctx.caseRevisions).toBeNull();
+    const order: string[] = [];
+    const revisions = t.ctx.caseRevisions!;
+    const { current } = revisions;
+    const { hit } = t.ctx.rateLimits;
+    revisions.current = (id) => (order.push('mirror'), current.call(revisions, id));
+    t.ctx.rateLimits.hit = async (key, window) => {
+      order.push('rate limit asked');
+      const count = await hit.call(t.ctx.rateLimits, key, window);
+      order.push('rate limit answered');
+      return count;
+    };
+    try {
+      expect((await read()).statusCode).toBe(200);
+    } finally {
+      revisions.current = current;
+      t.ctx.rateLimits.hit = hit;
+    }
+    expect(order).toEqual(['mirror', 'rate limit asked', 'rate limit answered']);
+  });
+
   it('another workspace cannot read the case, stored or not', async () => {
     const other = await t.workspace();
     const res = await t.app.inject({ method: 'GET', url: `/api/v1/cases/${caseId}`, headers: { authorization: `Bearer ${other.key}` } });

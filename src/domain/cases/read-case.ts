@@ -44,7 +44,7 @@ export interface CaseRecordText {
  */
 export async function readCaseRecordText(
   deps: { db: Executor; format: string; verify: boolean; held?: { records: HeldCaseRecords; revisions: CaseRevisions } },
-  input: { tenant: Tenant; caseId: string },
+  input: { tenant: Tenant; caseId: string; /** The mirror's answer for this case, asked for earlier in this request. */ mirrored?: Promise<number | undefined> },
 ): Promise<Result<CaseRecordText>> {
   const { held } = deps;
   let mirrored: number | undefined;
@@ -52,7 +52,7 @@ export async function readCaseRecordText(
   if (held) {
     const record = held.records.get(input.caseId);
     if (record && record.orgId === input.tenant.orgId && record.environment === input.tenant.environment) {
-      mirrored = await held.revisions.current(input.caseId);
+      mirrored = await (input.mirrored ?? held.revisions.current(input.caseId));
       if (mirrored === record.revision) {
         if (!deps.verify) return ok({ json: record.json, revision: record.revision });
         trusted = record;
