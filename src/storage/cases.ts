@@ -44,10 +44,6 @@ export async function externalCaseIdTaken(db: Executor, tenant: Tenant, external
   return row !== undefined;
 }
 
-export async function insertFacts(tx: Tx, rows: Insertable<FactsTable>[]): Promise<void> {
-  if (rows.length > 0) await tx.insertInto('facts').values(rows).execute();
-}
-
 export interface CaseSnapshot {
   row: CaseRow;
   facts: FactRow[];

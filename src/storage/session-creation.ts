@@ -2,9 +2,9 @@ import { sql } from 'kysely';
 import { PREPARED } from './database.ts';
 import { claimIdempotencyKeyQuery, completeIdempotencyRecordQuery, type IdempotencyRow, type IdempotencyScope } from './idempotency.ts';
 import type { CaseEventRow } from './case-events.ts';
-import type { CaseRow, FactRow, SessionRow } from './cases.ts';
+import type { CaseRow, SessionRow } from './cases.ts';
 import type { Executor, OrgRow, Tx } from './schema.ts';
-import type { CaseEventsTable, CasesTable, FactsTable, SessionsTable } from './tables/cases.ts';
+import type { CaseEventsTable, CasesTable, SessionsTable } from './tables/cases.ts';
 import { incrementUsageCounterQuery, type UsagePeriodKey } from './usage-counters.ts';
 import type { Tenant } from '../ports/tenant.ts';
 
@@ -14,7 +14,7 @@ import type { Tenant } from '../ports/tenant.ts';
  *
  *   1. claimKeyAndReadSessionGates: the idempotency claim, the workspace, the month's count, the
  *      case type's version, whether the external id is taken, and the usage lock;
- *   2. insertSessionWithCase: the case, its facts, its two events, the session, the usage count
+ *   2. insertSessionWithCase: the case, its two events, the session, the usage count
  *      and the completed idempotency record.
  *
  * What keeps the guarantees (docs/decisions.md, "Sessions, idempotency and gates"):
@@ -32,7 +32,7 @@ import type { Tenant } from '../ports/tenant.ts';
  *   - Event and outbox atomicity: both statements are in the session's transaction; the two
  *     events of a creation are not webhook events (the domain checks it and enqueues if that
  *     changes).
- *   - cases.revision: the child triggers on facts and sessions skip a case row written by the
+ *   - cases.revision: the child trigger on sessions skips a case row written by the
  *     same transaction, so the statement leaves revision 1, as inserting the rows one by one did.
  */
 
@@ -132,7 +132,6 @@ ${sql.raw(PREPARED)}with claim as (${claimIdempotencyKeyQuery(scope, fingerprint
 export interface NewSessionWithCase {
   /** Rows as they read back (jsonb columns as values): they travel as JSON, one parameter per table. */
   caseRow: CaseRow;
-  facts: FactRow[];
   events: CaseEventRow[];
   session: SessionRow;
   /** `below`: count only while the month's count is below it (null: always count). */
@@ -151,10 +150,6 @@ const CASE_COLUMNS = columnsOf<CasesTable>({
   last_event_cursor: true, status_changed_at: true, queue_category: true, queue_status: true, queue_row: true, assigned_to: true, assigned_at: true,
   created_at: true, updated_at: true,
 });
-const FACT_COLUMNS = columnsOf<FactsTable>({
-  case_id: true, fact_id: true, org_id: true, environment: true, fact_label: true, status: true, value: true, candidate_id: true,
-  anchor_match_quality: true, source: true, reason_codes: true, provenance: true, evidence: true, verification_metadata: true, corrected_by: true, updated_at: true,
-});
 const EVENT_COLUMNS = columnsOf<CaseEventsTable>({
   event_id: true, case_id: true, org_id: true, environment: true, cursor: true, event_type: true, data: true, created_at: true,
 });
@@ -164,16 +159,16 @@ const SESSION_COLUMNS = columnsOf<SessionsTable>({
 });
 
 /** The columns a creation writes, by table: migration 0029's function must name the same. */
-export const CREATION_COLUMNS = { cases: CASE_COLUMNS, facts: FACT_COLUMNS, case_events: EVENT_COLUMNS, sessions: SESSION_COLUMNS } as const;
+export const CREATION_COLUMNS = { cases: CASE_COLUMNS, case_events: EVENT_COLUMNS, sessions: SESSION_COLUMNS } as const;
 
 /**
  * `insert into <table> (<columns>) select <columns> from jsonb_populate_recordset(null::<table>, $n)`:
  * the rows go as one JSON parameter, so the text does not depend on the data (one prepared
- * statement whatever the number of facts) and Kysely does not walk an insert of 60-odd values on
+ * statement whatever the number of rows) and Kysely does not walk an insert of 60-odd values on
  * every creation (its building and compiling were 8 % of the server's CPU under the creation load).
  * Columns left out of the JSON are null; none is, since every column is listed and every row has it.
  */
-function insertFromJson(table: 'cases' | 'facts' | 'case_events' | 'sessions', columns: readonly string[], rows: object[]) {
+function insertFromJson(table: 'cases' | 'case_events' | 'sessions', columns: readonly string[], rows: object[]) {
   const list = columnList(columns);
   return sql`insert into ${sql.raw(table)} (${list}) select ${list} from jsonb_populate_recordset(null::${sql.raw(table)}, ${JSON.stringify(rows)}::jsonb)`;
 }
@@ -185,7 +180,6 @@ function insertFromJson(table: 'cases' | 'facts' | 'case_events' | 'sessions', c
  */
 export async function insertSessionWithCase(tx: Tx, input: NewSessionWithCase): Promise<{ counted: boolean }> {
   const result = await sql<{ counted: boolean }>`${sql.raw(PREPARED)}with new_case as (${insertFromJson('cases', CASE_COLUMNS, [input.caseRow])}),
-    new_facts as (${insertFromJson('facts', FACT_COLUMNS, input.facts)}),
     new_events as (${insertFromJson('case_events', EVENT_COLUMNS, input.events)}),
     new_session as (${insertFromJson('sessions', SESSION_COLUMNS, [input.session])}),
     answered as (${completeIdempotencyRecordQuery(input.answer.scope, input.answer.status, input.answer.body)}),
@@ -208,7 +202,7 @@ export interface SessionAtOnce {
   claim: { scope: IdempotencyScope; fingerprint: string; now: Date; expiresAt: Date };
   /** The cap that applies (null: none); the function refuses from `cap - nearCapMargin` on. */
   usage: { key: UsagePeriodKey; shard: number; cap: number | null; nearCapMargin: number; lockKey: string };
-  rows: Pick<NewSessionWithCase, 'caseRow' | 'facts' | 'events' | 'session'>;
+  rows: Pick<NewSessionWithCase, 'caseRow' | 'events' | 'session'>;
   answer: NewSessionWithCase['answer'];
 }
 
@@ -248,7 +242,6 @@ export async function createSessionAtOnce(db: Executor, input: SessionAtOnce): P
     },
     usage: { period: usage.key.period, shard: usage.shard, cap: usage.cap, margin: usage.nearCapMargin, lock_key: usage.lockKey },
     case: rows.caseRow,
-    facts: rows.facts,
     events: rows.events,
     session: rows.session,
   };

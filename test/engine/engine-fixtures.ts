@@ -1,5 +1,8 @@
 import { saveFormAnswers, submitIntake } from '../../src/domain/intake/submit-intake.ts';
 import { toJsonb } from '../../src/storage/json.ts';
+import { saveFact } from '../../src/domain/cases/case-facts.ts';
+import type { CaseRow } from '../../src/storage/cases.ts';
+import { inTransaction } from '../../src/storage/unit-of-work.ts';
 import { caseJobsTask, CASE_ENGINE_HANDLERS, CASE_ENGINE_OPTIONS } from '../../src/jobs/case-jobs.ts';
 import type { TestApp, TestWorkspace } from '../support/harness.ts';
 import type { ApplicantSession } from '../support/fixtures.ts';
@@ -20,9 +23,9 @@ export async function addProcessedDocument(t: TestApp, caseId: string, kind: str
     .execute();
   for (const [factId, value] of Object.entries(facts)) {
     const quote = value ?? '';
-    await t.ctx.db
-      .updateTable('facts')
-      .set({
+    // Through the domain's write: a fact with no row yet (pending) gets one.
+    await inTransaction(t.ctx.db, (tx) =>
+      saveFact(tx, c as CaseRow, factId, {
         value,
         status: value === null ? 'needs_input' : 'resolved',
         source: 'document_extraction',
@@ -32,10 +35,8 @@ export async function addProcessedDocument(t: TestApp, caseId: string, kind: str
         evidence: toJsonb(value === null ? [] : [{ evidence_id: `ev_${factId}`, quote, location: { char_start: 0, char_end: quote.length }, doc_id: docId, page_index: 0 }]),
         provenance: toJsonb(value === null ? [] : [{ kind: 'document_text', document_id: docId, page_index: 0, quote, char_start: 0, char_end: quote.length }]),
         updated_at: now,
-      })
-      .where('case_id', '=', caseId)
-      .where('fact_id', '=', factId)
-      .execute();
+      }),
+    );
   }
   return docId;
 }

@@ -8,6 +8,9 @@ import { readCase } from '../engine/engine-fixtures.ts';
 import { startDocumentServer } from '../documents/document-server.ts';
 import { addEndpoint, startDeliveries, startReceiver, verifySignatures, type Receiver, type RunningDeliveries } from '../webhooks/fixtures.ts';
 import { payStubPdf, processedCase } from './console-fixtures.ts';
+import { saveFact } from '../../src/domain/cases/case-facts.ts';
+import type { CaseRow } from '../../src/storage/cases.ts';
+import { inTransaction } from '../../src/storage/unit-of-work.ts';
 
 describeInBrowser('operator console in a browser', () => {
   let t: TestApp;
@@ -171,7 +174,8 @@ describeInBrowser('operator console in a browser', () => {
     const page = await context.newPage();
     await signIn(page, op.email, op.password);
     // Clear a value so the case has a second flagged fact.
-    await t.ctx.db.updateTable('facts').set({ status: 'needs_input', value: null }).where('case_id', '=', caseId).where('fact_id', '=', 'employer_name').execute();
+    const caseRow = await t.ctx.db.selectFrom('cases').selectAll().where('case_id', '=', caseId).executeTakeFirstOrThrow();
+    await inTransaction(t.ctx.db, (tx) => saveFact(tx, caseRow as CaseRow, 'employer_name', { status: 'needs_input', value: null }));
     await page.goto(`${origin}/dashboard/cases/${caseId}`);
     const flagged = await page.locator('li[data-flagged]').evaluateAll((els) => els.map((e) => e.id));
     expect(flagged.length).toBeGreaterThanOrEqual(2);

@@ -1,5 +1,5 @@
 import { insertFactCorrection } from '../../storage/fact-corrections.ts';
-import { findFact, updateFactRow } from '../../storage/facts.ts';
+import { caseFacts, saveFact } from './case-facts.ts';
 import type { Db } from '../../storage/schema.ts';
 import { inTransactionResult } from '../../storage/unit-of-work.ts';
 import { toJsonb } from '../../storage/json.ts';
@@ -36,7 +36,7 @@ export async function correctFact(deps: WriterDeps & { db: Db }, input: FactCorr
     const row = await lockCaseRow(tx, { tenant, caseId: input.caseId });
     if (!row) return caseNotFound(input.caseId);
     if (row.runtime_status === 'complete') return fail('invalid_request', `Case ${row.case_id} is complete; its facts can no longer be corrected.`);
-    const fact = await findFact(tx, tenantOfRow(row), row.case_id, input.factId);
+    const fact = (await caseFacts(tx, row)).find((f) => f.fact_id === input.factId);
     if (!fact) return fail('not_found', `Case ${row.case_id} has no fact ${input.factId}.`);
     const status = input.status ?? (input.value === null ? 'needs_input' : 'resolved');
     if (status === 'resolved' && input.value === null) return fail('invalid_request', 'A resolved fact needs a value.');
@@ -59,7 +59,7 @@ export async function correctFact(deps: WriterDeps & { db: Db }, input: FactCorr
         previous_evidence: toJsonb(fact.evidence),
       });
     // The operator's value did not come from a document: the old evidence no longer supports it.
-    await updateFactRow(tx, tenantOfRow(row), row.case_id, fact.fact_id, { value: input.value, status, source: 'operator', corrected_by: 'operator', candidate_id: null, anchor_match_quality: null, evidence: toJsonb([]), provenance: toJsonb([]), updated_at: now });
+    await saveFact(tx, row, fact.fact_id, { value: input.value, status, source: 'operator', corrected_by: 'operator', candidate_id: null, anchor_match_quality: null, evidence: toJsonb([]), provenance: toJsonb([]), updated_at: now });
     await recordCaseEvent(tx, deps, {
       caseRow: row,
       eventType: 'fact.corrected',

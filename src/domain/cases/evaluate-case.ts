@@ -1,7 +1,7 @@
 import { enqueueCaseJob } from '../../storage/case-jobs.ts';
 import type { CaseRow } from '../../storage/cases.ts';
 import { findCaseSnapshotUnscoped } from '../../storage/cases.ts';
-import { selectCaseFacts, updateFactRow } from '../../storage/facts.ts';
+import { saveFact, caseFacts } from './case-facts.ts';
 import { insertFollowUpQuestion, selectOpenFollowUps } from '../../storage/follow-up-questions.ts';
 import { toJsonb } from '../../storage/json.ts';
 import type { Db, Tx } from '../../storage/schema.ts';
@@ -100,7 +100,7 @@ async function applyPlan(tx: Tx, deps: WriterDeps, row: CaseRow, plan: WorkflowP
 
 /** Writes what the gates found onto the facts: rule reason codes, comparisons, and needs_input. */
 async function annotateFacts(tx: Tx, deps: WriterDeps, row: CaseRow, plan: WorkflowPlan): Promise<void> {
-  const facts = await selectCaseFacts(tx, tenantOfRow(row), row.case_id);
+  const facts = await caseFacts(tx, row);
   const needsInput = new Set(plan.evaluations.flatMap((e) => e.needsInputFactIds));
   for (const fact of facts) {
     const ruleCodes = plan.evaluations.flatMap((e) => e.factReasonCodes.get(fact.fact_id) ?? []);
@@ -112,13 +112,13 @@ async function annotateFacts(tx: Tx, deps: WriterDeps, row: CaseRow, plan: Workf
       JSON.stringify(reasonCodes) === JSON.stringify(fact.reason_codes) &&
       JSON.stringify(verifications) === JSON.stringify(fact.verification_metadata);
     if (unchanged) continue;
-    await updateFactRow(tx, tenantOfRow(row), row.case_id, fact.fact_id, { status, reason_codes: toJsonb(reasonCodes), verification_metadata: toJsonb(verifications), updated_at: deps.clock.now() });
+    await saveFact(tx, row, fact.fact_id, { status, reason_codes: toJsonb(reasonCodes), verification_metadata: toJsonb(verifications), updated_at: deps.clock.now() });
   }
 }
 
 async function openFollowUpQuestions(tx: Tx, deps: WriterDeps, row: CaseRow, factIds: string[]): Promise<void> {
   const open = new Set((await selectOpenFollowUps(tx, tenantOfRow(row), row.case_id)).map((r) => r.fact_id));
-  const facts = await selectCaseFacts(tx, tenantOfRow(row), row.case_id);
+  const facts = await caseFacts(tx, row);
   for (const factId of factIds) {
     if (open.has(factId)) continue;
     const label = facts.find((f) => f.fact_id === factId)?.fact_label ?? factId;

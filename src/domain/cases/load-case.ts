@@ -4,6 +4,7 @@ import type { Executor } from '../../storage/schema.ts';
 import { loadPinnedDefinition } from '../case-types/case-types.ts';
 import type { CaseTypeDefinition } from '../case-types/definition.ts';
 import type { CaseState, DocumentState, Evidence, GateRuleResult, Provenance } from './case-state.ts';
+import { withPendingFacts } from './case-facts.ts';
 
 /** The workflow version a case is pinned to (cached per process: versions never change). */
 export function pinnedDefinition(db: Executor, row: CaseRow): Promise<CaseTypeDefinition> {
@@ -55,7 +56,7 @@ export async function stateOfSnapshot(db: Executor, { row, facts, documents, job
     createdAt: row.created_at,
     updatedAt: row.updated_at,
     definition,
-    facts: facts.map((f) => ({
+    facts: withPendingFacts(row, definition, facts).map((f) => ({
       factId: f.fact_id,
       label: f.fact_label,
       status: f.status,

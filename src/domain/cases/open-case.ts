@@ -1,6 +1,7 @@
 import type { Environment } from '../../config.ts';
 import type { Deps } from '../deps.ts';
-import { insertCase, insertFacts, type CaseRow, type FactRow, type NewCaseRow, type NewFactRow } from '../../storage/cases.ts';
+import { insertCase, type CaseRow, type FactRow, type NewCaseRow } from '../../storage/cases.ts';
+import { pendingFact } from './case-facts.ts';
 import { toJsonb } from '../../storage/json.ts';
 import type { Tx } from '../../storage/schema.ts';
 import type { CaseTypeDefinition } from '../case-types/definition.ts';
@@ -26,8 +27,9 @@ export interface OpenCaseInput {
 }
 
 /**
- * The rows of a new case, pinned to a workflow version, with one `pending` fact per fact of its
- * type, as they read back once written (jsonb columns as values). A session's case starts with the
+ * The row of a new case, pinned to a workflow version, as it reads back once written (jsonb
+ * columns as values), and its facts, every one pending: they are not written (a fact row appears
+ * when there is something to say, case-facts.ts) but the queue projection is computed from them. A session's case starts with the
  * applicant; a case created by /process has no applicant and starts processing its document. The
  * queue columns are placeholders until the projection is written.
  */
@@ -71,24 +73,7 @@ export function newCaseRows(deps: Pick<Deps, 'clock' | 'ids'>, input: OpenCaseIn
     created_at: now,
     updated_at: now,
   };
-  const facts: FactRow[] = input.definition.facts.map((f) => ({
-    case_id: row.case_id,
-    fact_id: f.fact_id,
-    org_id: input.orgId,
-    environment: input.environment,
-    fact_label: f.label,
-    status: 'pending' as const,
-    value: null,
-    candidate_id: null,
-    anchor_match_quality: null,
-    corrected_by: null,
-    source: null,
-    reason_codes: [],
-    provenance: [],
-    evidence: [],
-    verification_metadata: [],
-    updated_at: now,
-  }));
+  const facts: FactRow[] = input.definition.facts.map((f) => pendingFact(row, f));
   return { row, facts };
 }
 
@@ -104,17 +89,6 @@ export function caseRowToInsert(row: CaseRow): NewCaseRow {
   };
 }
 
-/** Fact rows as written: jsonb columns as JSON text. */
-export function factRowsToInsert(facts: FactRow[]): NewFactRow[] {
-  return facts.map((f) => ({
-    ...f,
-    reason_codes: toJsonb(f.reason_codes),
-    provenance: toJsonb(f.provenance),
-    evidence: toJsonb(f.evidence),
-    verification_metadata: toJsonb(f.verification_metadata),
-  }));
-}
-
 /**
  * Creates a case (newCaseRows) and its `case.created` event, statement by statement; the queue
  * projection is written before commit. Session creation writes the same rows in one statement
@@ -125,9 +99,9 @@ export async function openCase(
   deps: Pick<Deps, 'clock' | 'ids'> & { enqueueWebhook: WebhookEnqueuer; enqueueActions: ActionEnqueuer },
   input: OpenCaseInput,
 ): Promise<CaseRow> {
-  const { row: newRow, facts } = newCaseRows(deps, input);
+  // Its facts are pending and have no rows until something is said about them (case-facts.ts).
+  const { row: newRow } = newCaseRows(deps, input);
   const row = await insertCase(tx, caseRowToInsert(newRow));
-  await insertFacts(tx, factRowsToInsert(facts));
   await recordCaseEvent(tx, deps, { caseRow: row, eventType: 'case.created', data: caseCreatedData(row), cause: input.cause });
   return row;
 }

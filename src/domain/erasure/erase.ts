@@ -3,7 +3,8 @@ import type { CaseRow } from '../../storage/cases.ts';
 import { updateCaseRow } from '../../storage/cases.ts';
 import { deletePages, findDocument, selectCaseDocuments, updateDocument } from '../../storage/documents.ts';
 import { forgetDocumentSourcedPreviousValues } from '../../storage/fact-corrections.ts';
-import { selectCaseFacts, updateFactRow } from '../../storage/facts.ts';
+import { selectCaseFacts } from '../../storage/facts.ts';
+import { saveFact } from '../cases/case-facts.ts';
 import { toJsonb } from '../../storage/json.ts';
 import type { Db, Tx } from '../../storage/schema.ts';
 import { inTransactionResult } from '../../storage/unit-of-work.ts';
@@ -87,7 +88,7 @@ async function eraseDocuments(tx: Tx, deps: EraseDeps, row: CaseRow, docIds: str
       (f.provenance as Provenance[]).some((p) => erased.has(p.document_id)),
   );
   for (const fact of derived) {
-    await updateFactRow(tx, tenantOfRow(row), row.case_id, fact.fact_id, {
+    await saveFact(tx, row, fact.fact_id, {
         status: 'pending',
         value: null,
         candidate_id: null,

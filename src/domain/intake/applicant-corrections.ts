@@ -1,7 +1,7 @@
 import { tenantOfRow } from '../../ports/tenant.ts';
 import { insertFactCorrection } from '../../storage/fact-corrections.ts';
 import { toJsonb } from '../../storage/json.ts';
-import { selectCaseFacts, updateFactRow } from '../../storage/facts.ts';
+import { saveFact, caseFacts } from '../cases/case-facts.ts';
 import type { Db } from '../../storage/schema.ts';
 import { inTransactionResult } from '../../storage/unit-of-work.ts';
 import { checkAnswers, followUpField, type AnswersRefused } from '../case-types/answer-rules.ts';
@@ -45,7 +45,7 @@ export async function correctFactsAsApplicant(
     const checked = checkAnswers(Object.keys(input.values).map((id) => followUpField(definition, id)), input.values);
     if (!checked.ok) return checked;
 
-    const facts = new Map((await selectCaseFacts(tx, tenantOfRow(row), row.case_id)).map((f) => [f.fact_id, f]));
+    const facts = new Map((await caseFacts(tx, row)).map((f) => [f.fact_id, f]));
     const cause = { traceId: input.traceId, idempotencyKey: null, sessionId: session.session_id };
     const changed: string[] = [];
     for (const [factId, value] of Object.entries(checked.values)) {
@@ -72,7 +72,7 @@ export async function correctFactsAsApplicant(
         created_at: now,
       });
       // A person's value: extraction of a later file never overwrites it (SOURCE_RANK).
-      await updateFactRow(tx, tenantOfRow(row), row.case_id, factId, { value: text, status: 'resolved', source: 'applicant_follow_up', corrected_by: 'applicant', updated_at: now });
+      await saveFact(tx, row, factId, { value: text, status: 'resolved', source: 'applicant_follow_up', corrected_by: 'applicant', updated_at: now });
       await recordCaseEvent(tx, deps, {
         caseRow: row,
         eventType: 'fact.corrected',

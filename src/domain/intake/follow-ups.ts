@@ -1,4 +1,4 @@
-import { updateFactRow } from '../../storage/facts.ts';
+import { saveFact } from '../cases/case-facts.ts';
 import { markFollowUpAnswered, selectOpenFollowUps } from '../../storage/follow-up-questions.ts';
 import type { Db } from '../../storage/schema.ts';
 import { inTransactionResult } from '../../storage/unit-of-work.ts';
@@ -40,7 +40,7 @@ export async function answerFollowUps(
     for (const [factId, value] of Object.entries(checked.values)) {
       // Follow-up fields are never addresses of parts (followUpField), so every value is text.
       const text = typeof value === 'string' ? value : (answerText(value) ?? '');
-      await updateFactRow(tx, tenantOfRow(row), row.case_id, factId, { value: text, status: 'resolved', source: 'applicant_follow_up', candidate_id: null, anchor_match_quality: null, updated_at: now });
+      await saveFact(tx, row, factId, { value: text, status: 'resolved', source: 'applicant_follow_up', candidate_id: null, anchor_match_quality: null, updated_at: now });
       await markFollowUpAnswered(tx, tenantOfRow(row), row.case_id, factId, text, now);
     }
     const cause = { traceId: input.traceId, idempotencyKey: null, sessionId: session.session_id };

@@ -1,6 +1,6 @@
 import { updateCaseRow, updateSessionRow } from '../../storage/cases.ts';
 import { selectCaseDocuments } from '../../storage/documents.ts';
-import { updateFactRow } from '../../storage/facts.ts';
+import { saveFact } from '../cases/case-facts.ts';
 import type { Db } from '../../storage/schema.ts';
 import { toJsonb } from '../../storage/json.ts';
 import { inTransactionResult } from '../../storage/unit-of-work.ts';
@@ -67,7 +67,7 @@ export async function submitIntake(deps: WriterDeps & { db: Db }, input: Applica
       const value = answerText(answers[fact.fact_id]);
       if (value === undefined) continue;
       const source = row.structured_inputs[fact.fact_id] !== undefined ? 'applicant_input' : 'prefill';
-      await updateFactRow(tx, tenantOfRow(row), row.case_id, fact.fact_id, { value, status: 'resolved', source, updated_at: now }, ['pending', 'needs_input']);
+      await saveFact(tx, row, fact.fact_id, { value, status: 'resolved', source, updated_at: now }, ['pending', 'needs_input']);
     }
     await updateCaseRow(tx, tenantOfRow(row), row.case_id, { structured_inputs: toJsonb(row.structured_inputs), updated_at: now });
     const cause: Cause = { traceId: input.traceId, idempotencyKey: null, sessionId: session.session_id };

@@ -4,7 +4,7 @@ import type { OutboundHttp } from '../../net/safe-fetch.ts';
 import type { BlobStore } from '../../ports/blob-store.ts';
 import { findLatestSession, type CaseRow, type DocumentRow, type FactRow } from '../../storage/cases.ts';
 import { findDocument, findDocumentUnscoped, hasUnfinishedDocuments, savePages, updateDocument } from '../../storage/documents.ts';
-import { selectCaseFacts, updateFactRow } from '../../storage/facts.ts';
+import { saveFact, caseFacts } from '../cases/case-facts.ts';
 import { toJsonb } from '../../storage/json.ts';
 import type { Db, Tx } from '../../storage/schema.ts';
 import { inTransaction } from '../../storage/unit-of-work.ts';
@@ -211,12 +211,12 @@ const SOURCE_RANK: Record<string, number> = { operator: 4, applicant_follow_up: 
  * extraction replaces anything less certain; between two documents the better anchor match wins.
  */
 async function mergeExtractedFacts(tx: Tx, deps: WriterDeps, row: CaseRow, extracted: readonly ExtractedFact[]): Promise<string[]> {
-  const stored = new Map((await selectCaseFacts(tx, tenantOfRow(row), row.case_id)).map((f) => [f.fact_id, f]));
+  const stored = new Map((await caseFacts(tx, row)).map((f) => [f.fact_id, f]));
   const changed: string[] = [];
   for (const fact of extracted) {
     const current = stored.get(fact.fact_id);
     if (!current || !shouldTake(current, fact)) continue;
-    await updateFactRow(tx, tenantOfRow(row), row.case_id, fact.fact_id, {
+    await saveFact(tx, row, fact.fact_id, {
         status: fact.status,
         value: fact.value,
         candidate_id: fact.candidate_id,

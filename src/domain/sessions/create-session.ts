@@ -207,11 +207,14 @@ const hasEffects = (e: CaseEventRow) => WEBHOOK_CASE_EVENTS.has(e.event_type) ||
 
 const causeOf = (input: CreateSessionInput) => ({ traceId: input.traceId, idempotencyKey: input.idempotencyKey });
 
-/** The rows of a new case with its session and their two events, and the answer that shows them. */
+/**
+ * The rows of a new case with its session and their two events, and the answer that shows them.
+ * Its facts are all pending, which needs no row (case-facts.ts).
+ */
 async function newSessionRows(db: Executor, creation: Creation, version: CaseTypeTarget) {
   const { deps, input, now, appUrl, tenant } = creation;
   const { key, request } = input;
-  const { row: caseRow, facts } = newCaseRows(deps, {
+  const { row: caseRow } = newCaseRows(deps, {
     ...tenant,
     ...version,
     origin: 'session',
@@ -256,7 +259,7 @@ async function newSessionRows(db: Executor, creation: Creation, version: CaseTyp
   ];
   caseRow.last_event_cursor = events.length;
   // The queue projection from the rows about to be written, instead of reading them back.
-  Object.assign(caseRow, queueColumnsOf(await stateOfSnapshot(db, { row: caseRow, facts, documents: [], jobs: [], session, calls: [], revision: 1 })));
+  Object.assign(caseRow, queueColumnsOf(await stateOfSnapshot(db, { row: caseRow, facts: [], documents: [], jobs: [], session, calls: [], revision: 1 })));
   const body = renderSession({ session, caseRow, signedUrl: signedSessionUrl(appUrl, session.session_id, token.token) });
-  return { caseRow, facts, events, session, body };
+  return { caseRow, events, session, body };
 }

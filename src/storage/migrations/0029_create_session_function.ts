@@ -21,7 +21,8 @@ import type { Migration } from './index.ts';
  *                  (`fingerprint`, `status`, `body`, `expires_at`), for a replay or a conflict;
  *   'created'      everything is written: the key's record with its answer (the claim and the
  *                  answer are one row written once: the answer is known before the call), the
- *                  case, its facts, its two events, the session and the count.
+ *                  case, its two events, the session and the count. A new case's facts are all
+ *                  pending and have no rows (src/domain/cases/case-facts.ts).
  *
  * After the claim the function declines by raising `DS001`, which rolls the claim back too: when
  * the external id is taken (the general path words the conflict), and when the count crossed the
@@ -110,16 +111,11 @@ export const createSessionFunction: Migration = {
             handoff_delivery_id, handoff_acknowledged_at, last_event_cursor, status_changed_at, queue_category, queue_status,
             queue_row, assigned_to, assigned_at, created_at, updated_at
           from jsonb_populate_record(null::cases, p->'case');
-        -- The case is this transaction's: its children need not move its revision (migration 0030).
-        perform set_config('dossier.creating_case', 'on', true);
-        insert into facts (case_id, fact_id, org_id, environment, fact_label, status, value, candidate_id, anchor_match_quality,
-            source, reason_codes, provenance, evidence, verification_metadata, corrected_by, updated_at)
-          select case_id, fact_id, org_id, environment, fact_label, status, value, candidate_id, anchor_match_quality,
-            source, reason_codes, provenance, evidence, verification_metadata, corrected_by, updated_at
-          from jsonb_populate_recordset(null::facts, p->'facts');
         insert into case_events (event_id, case_id, org_id, environment, cursor, event_type, data, created_at)
           select event_id, case_id, org_id, environment, cursor, event_type, data, created_at
           from jsonb_populate_recordset(null::case_events, p->'events');
+        -- The case is this transaction's: its session need not move its revision (migration 0030).
+        perform set_config('dossier.creating_case', 'on', true);
         insert into sessions (session_id, case_id, org_id, environment, status, token_hash, return_url, locale, expires_at,
             submitted_at, created_at)
           select session_id, case_id, org_id, environment, status, token_hash, return_url, locale, expires_at,
