@@ -1,5 +1,6 @@
 import { fromEveryPack } from '../locales/index.ts';
 import { repairOcrDigits, type ParseContext, type ParsedValue } from './common.ts';
+import { parseDate } from './date.ts';
 
 /**
  * Free-text values: person names, organisation strings and identifiers. The caller has already
@@ -66,6 +67,9 @@ export function parseName(raw: string, context: ParseContext): ParsedValue | nul
     const position = accepted.length;
     if (position === 0 && NAME_STOP_WORDS.has(clean.toLowerCase())) return null;
     if (position > 0 && NAME_STOP_WORDS.has(clean.toLowerCase())) break;
+    // A date after the name is another field's value whose column gap was lost ("PATRICIA
+    // HERNANDEZ Jun 6, 2026"): "Jun", "May" or "April" starting a date is not part of the name.
+    if (position > 0 && /^\p{L}/u.test(clean) && parseDate(input.slice(token.start), context)) break;
     const ok =
       NAME_WORD.test(clean) ||
       INITIAL.test(clean) ||
