@@ -78,6 +78,7 @@ describe('addresses on scans', () => {
   it('repairs a UK postcode read with a letter for its digit after the town', () => {
     const parsed = parseAddress({ text: '8 Quarry Lane', start: 0 }, [{ text: 'Leeds LS6 ZQT', start: 20 }], true);
     expect(parsed).toMatchObject({ value: '8 Quarry Lane, Leeds LS6 2QT', reasons: ['ocr_corrected_characters'] });
+    expect(parseAddress({ text: '8 Quarry Lane, Leeds LS6 ZQT', start: 0 }, [], true)).toMatchObject({ value: '8 Quarry Lane, Leeds LS6 2QT', reasons: ['ocr_corrected_characters'] });
     // Typed text is never repaired, and a town without a postcode is not made into one.
     expect(parseAddress({ text: '8 Quarry Lane', start: 0 }, [{ text: 'Leeds LS6 ZQT', start: 20 }], false)?.value).not.toContain('2QT');
     expect(parseAddress({ text: '3 Mill Road', start: 0 }, [{ text: 'Boston', start: 20 }], true)?.value).toBe('3 Mill Road, Boston');

@@ -106,6 +106,14 @@ export function parseAddress(first: AddressPiece, following: readonly (AddressPi
       return fixed;
     });
   }
+  if (ocr) {
+    // A one-line address ends in its postcode too: "155 Mill Road, Leeds LS6 ZQT".
+    const text = first.text.replace(UK_POSTCODE_OCR_AFTER_TOWN, (_, a: string, b: string, c: string, d: string, e: string) => `${a}${POSTCODE_DIGIT_LOOK_ALIKES[b] ?? b}${c}${POSTCODE_DIGIT_LOOK_ALIKES[d] ?? d}${e}`);
+    if (text !== first.text) {
+      first = { ...first, text };
+      repaired.add(first);
+    }
+  }
   const firstText = first.text.trim();
   if (firstText === '' || LABEL_LIKE.test(firstText)) return null;
   if (

@@ -120,6 +120,9 @@ export function hasLostCapitalMark(area: PixelArea, word: WordBox): boolean {
   return !/[JQ]/u.test(word.text) && below.pixels >= minPixels && below.columns >= 2 && below.columns <= letterWidth * 1.5;
 }
 
+/** Small letters that reach the ascender line, and have no dot or mark of their own above it. */
+const ASCENDER_LETTERS = /^[bdhkl]$/u;
+
 /** Small letters whose top is the x-height: nothing of theirs stands above it. */
 const X_HEIGHT_LETTERS = /^[acemnorsuvwxz]$/u;
 
@@ -130,25 +133,45 @@ const X_HEIGHT_LETTERS = /^[acemnorsuvwxz]$/u;
  * the letter's own box does not move it.
  */
 export function hasMarkAbove(area: PixelArea, letters: readonly Letter[], k: number): boolean {
+  return marksAbove(area, letters, k) > 0;
+}
+
+/**
+ * How many marks stand above letter `k` of a word: the runs of columns with ink where a mark would
+ * be (see {@link hasMarkAbove}), so 2 (or more, with noise) for the two dots of a diaeresis ("ö", "Ä") and 1 for an acute,
+ * grave, circumflex, caron, tilde or ring, which are one stroke. 0 when there is no ink there, or
+ * when no other letter of the word sets the line to measure from.
+ */
+export function marksAbove(area: PixelArea, letters: readonly Letter[], k: number): number {
   const letter = letters[k]!;
   const small = letter.text === letter.text.toLowerCase();
-  const peers = letters.filter((l, i) => i !== k && (small ? X_HEIGHT_LETTERS.test(l.text) : /^\p{Lu}$/u.test(l.text) && l.text !== 'Q'));
-  if (peers.length === 0) return false;
+  const capitals = letters.filter((l, i) => i !== k && /^\p{Lu}$/u.test(l.text) && l.text !== 'Q');
+  // A capital starting a word in small letters ("Öberg", "Álvaro") has no other capital to set
+  // the cap line: the ascenders (b, d, h, k, l) stand as high as a capital, or higher, in nearly
+  // every typeface, so a mark above them is above the capital's cap line too.
+  const peers = small ? letters.filter((l, i) => i !== k && X_HEIGHT_LETTERS.test(l.text)) : capitals.length > 0 ? capitals : letters.filter((l) => ASCENDER_LETTERS.test(l.text));
+  if (peers.length === 0) return 0;
   const tops = peers.map((l) => l.y0).sort((a, b) => a - b);
   const bottoms = peers.map((l) => l.y1).sort((a, b) => a - b);
   const line = tops[Math.floor(tops.length / 2)]!;
   const height = bottoms[Math.floor(bottoms.length / 2)]! - line;
-  if (height < 4) return false;
+  if (height < 4) return 0;
   const x0 = Math.max(area.left, Math.round(letter.x0));
   const x1 = Math.min(area.left + area.width, Math.round(letter.x1));
   const y0 = Math.max(area.top, Math.round(line - 0.9 * height));
   const y1 = Math.min(area.top + area.height, Math.round(line - 0.12 * height));
   const level = inkLevel(area.paper);
   let pixels = 0;
-  for (let y = y0; y < y1; y++) {
-    for (let x = x0; x < x1; x++) if (isInkIn(area, x, y, level)) pixels++;
+  let runs = 0;
+  let inRun = false;
+  for (let x = x0; x < x1; x++) {
+    let column = 0;
+    for (let y = y0; y < y1; y++) if (isInkIn(area, x, y, level)) column++;
+    pixels += column;
+    if (column > 0 && !inRun) runs++;
+    inRun = column > 0;
   }
-  return pixels >= 2;
+  return pixels >= 2 ? Math.max(1, runs) : 0;
 }
 
 /**
