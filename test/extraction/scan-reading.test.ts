@@ -3,7 +3,7 @@ import { extractFacts, type ExtractedFact, type FactDefinition } from '../../src
 import { parseAddress } from '../../src/domain/parsers/address.ts';
 import { parseDate } from '../../src/domain/parsers/date.ts';
 import { parseMoney } from '../../src/domain/parsers/money.ts';
-import { parseName } from '../../src/domain/parsers/text.ts';
+import { parseIdNumber, parseName } from '../../src/domain/parsers/text.ts';
 import { fact, page } from './helpers.ts';
 
 /**
@@ -82,6 +82,26 @@ describe('addresses on scans', () => {
     // Typed text is never repaired, and a town without a postcode is not made into one.
     expect(parseAddress({ text: '8 Quarry Lane', start: 0 }, [{ text: 'Leeds LS6 ZQT', start: 20 }], false)?.value).not.toContain('2QT');
     expect(parseAddress({ text: '3 Mill Road', start: 0 }, [{ text: 'Boston', start: 20 }], true)?.value).toBe('3 Mill Road, Boston');
+  });
+});
+
+describe('identifiers with a letter prefix', () => {
+  it('keeps two or more capitals before the first digit as letters, though each looks like a digit', () => {
+    expect(parseIdNumber('BZ-550214/07', ocr)?.value).toBe('BZ-550214/07');
+    expect(parseIdNumber('SO 4471902', ocr)?.value).toBe('SO 4471902');
+    expect(parseIdNumber('GQ88201734', ocr)?.value).toBe('GQ88201734');
+  });
+
+  it('still repairs look-alikes among the digits, and a lone leading one', () => {
+    expect(parseIdNumber('BZ-55O214/07', ocr)).toMatchObject({ value: 'BZ-550214/07', reasons: ['ocr_corrected_characters'] });
+    expect(parseIdNumber('O1442S3', ocr)?.value).toBe('0144253');
+  });
+});
+
+describe('floor ordinals read as degree signs', () => {
+  it('reads "°" after a number in an OCR address as the ordinal "º"', () => {
+    expect(parseAddress({ text: 'Rua do Ouro 40, 2° esq.', start: 0 }, [{ text: '1100-060 Lisboa', start: 30 }], true)?.value).toBe('Rua do Ouro 40, 2º esq., 1100-060 Lisboa');
+    expect(parseAddress({ text: 'Calle Real 7, 4° B', start: 0 }, [], false)?.value).toBe('Calle Real 7, 4° B');
   });
 });
 

@@ -113,6 +113,17 @@ export function parseAddress(first: AddressPiece, following: readonly (AddressPi
       first = { ...first, text };
       repaired.add(first);
     }
+    // The ordinal of a floor or door ("3º C", "8º izda.", "2ª") is read as a degree sign, which
+    // no address has: after a number it is the ordinal. One character for one.
+    const ordinal = (piece: AddressPiece): AddressPiece => {
+      const fixed = piece.text.replace(/(?<=\d)°/gu, 'º');
+      if (fixed === piece.text) return piece;
+      const out = { ...piece, text: fixed };
+      if (repaired.has(piece)) repaired.add(out);
+      return out;
+    };
+    first = ordinal(first);
+    following = following.map((piece) => (piece ? ordinal(piece) : piece));
   }
   const firstText = first.text.trim();
   if (firstText === '' || LABEL_LIKE.test(firstText)) return null;

@@ -218,7 +218,7 @@ function spacedIdentifier(text: string): string | null {
 export function parseIdNumber(input: string, context: ParseContext): ParsedValue | null {
   const lead = input.match(/^\s*/)![0].length;
   const original = input.slice(lead);
-  const repaired = context.ocr ? repairOcrDigits(original) : { text: original, repaired: false };
+  const repaired = context.ocr ? repairIdentifierDigits(original) : { text: original, repaired: false };
   let text = repaired.text;
   let quality = 1;
   const reasons: string[] = [];
@@ -259,6 +259,19 @@ export function parseIdNumber(input: string, context: ParseContext): ParsedValue
     quality *= 0.9;
   }
   return { value: id.toUpperCase(), start, end: start + id.length, quality, reasons };
+}
+
+/**
+ * Digit look-alikes repaired in an identifier, except in its letter prefix: two or more capitals
+ * before its first digit ("DZ-946917/88", "SZ7966370", "QO-464306/23") are the register's or the
+ * office's letters, which the repair would turn into digits ("02-946917/88") because every one of
+ * them looks like a digit. A lone letter before the digits is still read as a digit ("O12345"):
+ * one letter is as often a misread digit as a prefix.
+ */
+function repairIdentifierDigits(text: string): { text: string; repaired: boolean } {
+  const prefix = text.match(/^[A-Z]{2,4}(?=[-/ .]?\d)/)?.[0] ?? '';
+  const rest = repairOcrDigits(text.slice(prefix.length));
+  return { text: prefix + rest.text, repaired: rest.repaired };
 }
 
 /** Digits OCR reads where a capital was printed, at the start of an identifier. */

@@ -192,9 +192,6 @@ const UNSURE_UNMARKED_CONFIDENCE = 93;
  * - `slash`: an "o" with a slash through it ({@link hasSlash}), which may become "ø" and nothing else;
  *   for both, English, read first, is sure of "KOHLER" (96) and "SORENSEN" (95), so the marked
  *   reading needs only to be sure;
- * - `initial mark`: a capital starting a word in small letters with ink above it that the reading
- *   left out ({@link hasMarkAbove}: "Oberg" for "Öberg"); as for capitals, the marked reading needs
- *   only to be sure, and each mark it adds must be ink on the page;
  * - `wrong mark`: a mark read as one stroke where the pixels show two dots, or as a diaeresis
  *   where they show one stroke ("Linkôping", "SEÄN" for "Linköping", "SEÁN": {@link marksAbove});
  *   as for capitals, the marked reading needs only to be sure;
@@ -202,7 +199,7 @@ const UNSURE_UNMARKED_CONFIDENCE = 93;
  *   was unsure of ("Kôhler" 92 for "Köhler"); the marked reading must be surer than it.
  * Whatever the cue, a reading whose marks the pixels contradict is not taken.
  */
-async function markReadingCue(word: OcrWord, page: Drawable): Promise<'capital mark' | 'initial mark' | 'wrong mark' | 'slash' | 'unsure' | undefined> {
+async function markReadingCue(word: OcrWord, page: Drawable): Promise<'capital mark' | 'wrong mark' | 'slash' | 'unsure' | undefined> {
   const letters = word.text.replace(/[.,:;]$/u, '');
   if (!/^\p{L}{2,}$/u.test(letters)) return undefined;
   const capitals = isUnmarkedCapitals(word.text);
@@ -216,9 +213,6 @@ async function markReadingCue(word: OcrWord, page: Drawable): Promise<'capital m
   const marked = unmarked(letters) !== letters;
   if (marked && word.letters && !markShapesAgree(pixelsAround(page, word), word, word.text)) return 'wrong mark';
   if (!/\p{Ll}/u.test(letters)) return undefined;
-  // A capital starting a word in small letters, read without the mark the pixels show above it
-  // ("Oberg", "Alvaro" with full confidence): English, read first, has no "Ö" or "Á" to offer.
-  if (!marked && word.letters && /^\p{Lu}\p{Ll}/u.test(letters) && hasMarkAbove(pixelsAround(page, word), word.letters, 0)) return 'initial mark';
   return word.confidence < (marked ? UNSURE_WORD_CONFIDENCE : UNSURE_UNMARKED_CONFIDENCE) ? 'unsure' : undefined;
 }
 
