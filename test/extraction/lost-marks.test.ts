@@ -5,6 +5,8 @@ import { createTesseractOcr, extractPages, sniffDocumentType } from '../../src/d
 import type { OcrEngine, OcrWord } from '../../src/domain/documents/ocr/engine.ts';
 import { hasLostCapitalMark, hasSlash, isUnmarkedCapitals, type WordBox } from '../../src/domain/documents/ocr/lost-marks.ts';
 import { decodeRaster, pixelArea, rasterOfPixels } from '../../src/domain/documents/ocr/raster.ts';
+import { imageSeenByOcr } from './helpers.ts';
+import { rereadScale } from '../../src/domain/documents/ocr/second-readings.ts';
 import { ocrImageToPage } from '../../src/domain/documents/ocr/words.ts';
 
 /** A canvas of scanned paper to draw on. */
@@ -193,6 +195,95 @@ describe('reading lost marks again, one language at a time', () => {
     const frame = { size: { width: 640, height: 90, unit: 'px' as const }, pixelsPerUnit: 1 };
     const page = await ocrImageToPage(ocr, image, 0, new AbortController().signal, frame);
     expect(page.ok && page.value.text).toBe('KOHLER');
+  });
+});
+
+describe('the shape and place of marks on scans (issue 28, scans)', () => {
+  /** Words drawn as outlined letters (capitals and b, d, h, k, l as tall as each other), each
+   * marked letter with a small block above it, and read as `asRead` with one box per letter. */
+  async function drawn(words: Array<{ drawn: string; asRead: string; x: number; confidence: number }>) {
+    const { canvas, context } = paper(640, 90);
+    const baseline = 55;
+    const read = words.map(({ drawn: text, asRead, x, confidence }): OcrWord => {
+      const letters = [...text].map((character, k) => {
+        const base = character.normalize('NFD')[0]!;
+        const top = /[A-Zbdhkl]/.test(base) ? baseline - 14 : baseline - 10;
+        const left = x + k * 10;
+        outlinedLetter(context, left, top, 8, baseline);
+        // A diaeresis is two dots; every other mark one stroke.
+        if (character.normalize('NFD').includes('\u0308')) { context.fillRect(left + 1, top - 6, 2, 2); context.fillRect(left + 5, top - 6, 2, 2); }
+        else if (character !== base) context.fillRect(left + 2, top - 6, 4, 3);
+        return { text: [...asRead][k]!, x0: left, x1: left + 8, y0: top, y1: baseline };
+      });
+      return { text: asRead, confidence, x0: x, x1: x + 10 * letters.length - 2, top: baseline - 20, bottom: baseline + 5, letters };
+    });
+    return { words: read, image: await decodeRaster(new Uint8Array(await canvas.encode('png'))) };
+  }
+  const frame = { size: { width: 640, height: 90, unit: 'px' as const }, pixelsPerUnit: 1 };
+
+  it('crops a mark reading half a band above the word, and takes no reading whose mark has the wrong shape', async () => {
+    const { words, image } = await drawn([{ drawn: 'MÜLLER', asRead: 'MULLER', x: 20, confidence: 96 }]);
+    const asked: string[] = [];
+    const heights: number[] = [];
+    // Irish is surer, but of an acute: the page shows two dots.
+    const readings: Record<string, string> = { deu: 'MÜLLER', gle: 'MÚLLER' };
+    const ocr: OcrEngine = {
+      markLanguages: ['deu', 'gle'],
+      async recognize() { return { words }; },
+      async recognizeLine(image, options) {
+        asked.push(options?.language ?? 'page');
+        heights.push((await imageSeenByOcr(image)).height);
+        return { words: [{ ...words[0]!, text: readings[options!.language!]!, confidence: options?.language === 'deu' ? 93 : 95 }] };
+      },
+      async close() {},
+    };
+    const page = await ocrImageToPage(ocr, image, 0, new AbortController().signal, frame);
+    expect(page.ok && page.value.text).toBe('MÜLLER');
+    expect(asked).toEqual(['deu', 'gle']);
+    // The crop reaches half a band above the word's band (25 px), where a capital's mark stands,
+    // not the 0.2 of an unsure word's crop; 0.2 below.
+    expect(heights[0]).toBe(Math.round(25 * (1 + 0.5 + 0.2) * rereadScale(25)));
+  });
+
+  it('reads again a word whose mark has another shape on the page, and takes the reading with the right one', async () => {
+    // Read "Linkôping" and "SEÄN"; the page shows two dots over the o and one stroke over the A.
+    const { words, image } = await drawn([{ drawn: 'Linköping', asRead: 'Linkôping', x: 20, confidence: 96 }, { drawn: 'SEÁN', asRead: 'SEÄN', x: 200, confidence: 96 }, { drawn: 'Köln', asRead: 'Köln', x: 320, confidence: 96 }]);
+    const readings: Record<string, Record<string, string>> = { Linkôping: { deu: 'Linköping', gle: 'Linkóping' }, SEÄN: { deu: 'SEÄN', gle: 'SEÁN' } };
+    const asked: string[] = [];
+    const ocr: OcrEngine = {
+      markLanguages: ['deu', 'gle'],
+      async recognize() { return { words }; },
+      async recognizeLine(image, options) {
+        const crop = await imageSeenByOcr(image);
+        const word = crop.width > 250 ? words[0]! : words[1]!;
+        asked.push(`${word.text}:${options?.language}`);
+        return { words: [{ ...word, text: readings[word.text]![options!.language!]!, confidence: 92 }] };
+      },
+      async close() {},
+    };
+    const page = await ocrImageToPage(ocr, image, 0, new AbortController().signal, frame);
+    expect(page.ok && page.value.text).toBe('Linköping\tSEÁN\tKöln');
+    // "Köln", whose dots are on the page, was not read again.
+    expect(asked).toEqual(['Linkôping:deu', 'Linkôping:gle', 'SEÄN:deu', 'SEÄN:gle']);
+  });
+
+  it('keeps a mark the page reading had when a surer second reading drops it and the page shows it', async () => {
+    // Both read unsure (90) with a mark on their e; only "Lefèvre" has ink above it.
+    const { words, image } = await drawn([{ drawn: 'Lefèvre', asRead: 'Lefèvre', x: 20, confidence: 90 }, { drawn: 'Vernon', asRead: 'Vérnon', x: 200, confidence: 90 }]);
+    const again = ['Lefevre', 'Vernon'];
+    const ocr: OcrEngine = {
+      markLanguages: [],
+      async recognize() { return { words }; },
+      // The enlarged reading, in crop pixels: each word without its mark, and surer.
+      async recognizeLine(image) {
+        const crop = await imageSeenByOcr(image);
+        return { words: [{ text: again.shift()!, confidence: 96, x0: 5, x1: crop.width - 5, top: 0, bottom: crop.height }] };
+      },
+      async close() {},
+    };
+    const page = await ocrImageToPage(ocr, image, 0, new AbortController().signal, frame);
+    expect(page.ok && page.value.text).toBe('Lefèvre\tVernon');
+    expect(again).toEqual([]);
   });
 });
 

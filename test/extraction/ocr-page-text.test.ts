@@ -126,6 +126,23 @@ describe('second reading of unsure words', () => {
     expect(heights[1]).toBe(Math.round(60 * (REREAD_BAND_HEIGHT / 60)));
   });
 
+  it('does not lay out twice a word the page reading boxed inside an unsure one (regression: "BlueBlue Ridge")', async () => {
+    const { ocrImageToPage } = await import('../../src/domain/documents/ocr/words.ts');
+    const { rereadScale } = await import('../../src/domain/documents/ocr/second-readings.ts');
+    const ocr: OcrEngine = {
+      // "EMPLOYER" (unsure) was boxed over "Acme" after it; "Ltd" stands apart.
+      async recognize() { return { words: [word('EMPLOYER', 76, 10, 170), word('Acme', 96, 130, 168), word('Ltd', 96, 180, 210)] }; },
+      async recognizeLine() {
+        // The crop runs from page x 0 (half a line before the run) to 175 (halfway to "Ltd").
+        const at = (x: number) => x * rereadScale(20);
+        return { words: [word('EMPLOYER', 93, at(10), at(120)), word('Acme', 93, at(130), at(168))] };
+      },
+      async close() {},
+    };
+    const page = await ocrImageToPage(ocr, await blankPage(), 0, new AbortController().signal, frame);
+    expect(page.ok && page.value.text.replace(/\s+/g, ' ')).toBe('EMPLOYER Acme Ltd');
+  });
+
   it('keeps the first reading when the second is less sure, changes more than letters, or fails', async () => {
     const { ocrImageToPage } = await import('../../src/domain/documents/ocr/words.ts');
     const first = async () => ({ words: [word('Koln', 91, 90, 150)] });

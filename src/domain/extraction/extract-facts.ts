@@ -230,12 +230,18 @@ function readCandidate(
   let region: { start: number; end: number; line: PageLine; segment: Segment } | undefined;
   // On OCR pages a lone character left at the end of the label's cell, before a next cell, is a
   // speck read as a letter ("EMPLOYEE H ⇥ ROBERT PRICE"): the value is the next cell.
-  const speckBeforeGap = ocr && regionEnd === segment.end && /^\s*[^\s\d\p{Sc}]\s*$/u.test(text.slice(cursor, regionEnd)) && line.segments[segment.column + 1] !== undefined;
-  if (text.slice(cursor, regionEnd).trim() !== '' && !speckBeforeGap) {
+  // A lone symbol there ("EMPLOYEE ©", "Tenant ®") is a speck wherever the value is: no value of
+  // any type is one mark that is neither a letter, a digit nor a currency.
+  const leftover = text.slice(cursor, regionEnd);
+  const speckBeforeGap =
+    ocr && regionEnd === segment.end && (/^\s*[^\s\p{L}\p{N}\p{Sc}]\s*$/u.test(leftover) || (/^\s*[^\s\d\p{Sc}]\s*$/u.test(leftover) && line.segments[segment.column + 1] !== undefined));
+  if (leftover.trim() !== '' && !speckBeforeGap) {
     region = { start: cursor, end: regionEnd, line, segment };
   } else {
-    // 2. The next cell of the same line.
-    const next = line.segments[segment.column + 1];
+    // 2. The next cell of the same line; on OCR pages a cell of nothing but specks between the
+    // label and its value ("Employee name: ⇥ ' ⇥ David Williams") is passed over.
+    let next = line.segments[segment.column + 1];
+    if (ocr && next && isSpeckCell(next) && line.segments[next.column + 1]) next = line.segments[next.column + 1];
     if (next && !isLabelCell(next, lineMatches, text)) {
       placement = 'next_column';
       region = { start: next.start, end: next.end, line, segment: next };
@@ -295,6 +301,13 @@ function readCandidate(
       parsed = { ...joined, quality: joined.quality * 0.9, reasons: [...joined.reasons, 'ocr_corrected_characters'] };
     }
   }
+  if (!parsed && ocr && placement === 'next_line' && (fact.type === 'date' || fact.type === 'money')) {
+    // The line under a row of labels has fewer cells than the labels: OCR lost a column gap and
+    // joined two values ("PATRICIA HERNANDEZ Jun 6, 2026" under "LESSEE ⇥ TENANCY START"). A date
+    // or an amount that is the whole end of the joined cell is taken, at a lower score.
+    const tail = valueEndingCell(text.slice(region.start, region.end), (part) => PARSERS[fact.type as 'date' | 'money'](part, context));
+    if (tail) parsed = { ...tail, quality: tail.quality * 0.9, reasons: [...tail.reasons, 'ocr_corrected_characters'] };
+  }
   if (!parsed) return { ...base, value: null, score: 0, spans: [trimmedSpan(text, region.start, region.end)], reasons: [...reasons, 'unparseable_value'] };
   return {
     ...base,
@@ -303,6 +316,16 @@ function readCandidate(
     spans: [{ start: region.start + parsed.start, end: region.start + parsed.end }],
     reasons: [...reasons, ...parsed.reasons],
   };
+}
+
+/** A value read from a later word of `cell` to its very end (the longest such tail), with offsets into `cell`. */
+function valueEndingCell(cell: string, parse: (part: string) => ParsedValue | null): ParsedValue | null {
+  const end = cell.trimEnd().length;
+  for (const word of cell.matchAll(/(?<=\s)\S/g)) {
+    const found = parse(cell.slice(word.index));
+    if (found && found.start === 0 && word.index + found.end === end) return { ...found, start: word.index + found.start, end: word.index + found.end };
+  }
+  return null;
 }
 
 const PARSERS: Record<Exclude<FactType, 'address'>, (text: string, context: ParseContext) => ParsedValue | null> = {
@@ -326,6 +349,11 @@ function closesWithColon(text: string, from: number, limit: number): boolean {
 function isLabelCell(cell: Segment, matches: readonly AnchorMatch[], text: string): boolean {
   if (matches.some((m) => m.start >= cell.start && m.start < cell.end && !/[\p{L}\p{N}]/u.test(text.slice(cell.start, m.start)))) return true;
   return isLabelLike(cell.text);
+}
+
+/** An OCR cell of stray marks only ("'", ". ,", "|"): no letter, digit or currency in it. */
+function isSpeckCell(cell: Segment): boolean {
+  return !/[\p{L}\p{N}\p{Sc}]/u.test(cell.text) && cell.text.length <= 3;
 }
 
 /** "Something:" — but not an amount whose currency OCR gave a colon ("Rs: 8,013.99"). */

@@ -79,6 +79,8 @@ const MAX_LINES = 5;
 /** OCR look-alikes of the digits a UK postcode must have in its digit places. */
 const POSTCODE_DIGIT_LOOK_ALIKES: Record<string, string> = { I: '1', l: '1', O: '0', S: '5', Z: '2', B: '8' };
 const UK_POSTCODE_OCR = /^(\s*[A-Z]{1,2})([\dIlOSZB])([A-Z\d]?\s?)([\dIlOSZB])([A-Z]{2}\.?\s*)$/;
+/** The same postcode at the end of a line after its town ("London SW1A SEX"), its two parts spaced as printed. */
+const UK_POSTCODE_OCR_AFTER_TOWN = /^(.*\p{L},?\s+[A-Z]{1,2})([\dIlOSZB])([A-Z\d]?\s)([\dIlOSZB])([A-Z]{2}\.?\s*)$/u;
 
 /**
  * A line that is a UK postcode once OCR look-alikes in its two digit places are digits ("MI 3NP",
@@ -86,7 +88,7 @@ const UK_POSTCODE_OCR = /^(\s*[A-Z]{1,2})([\dIlOSZB])([A-Z\d]?\s?)([\dIlOSZB])([
  * hold. Lines that are not postcode-shaped come back unchanged.
  */
 function repairOcrPostcode(text: string): string {
-  const m = text.match(UK_POSTCODE_OCR);
+  const m = text.match(UK_POSTCODE_OCR) ?? text.match(UK_POSTCODE_OCR_AFTER_TOWN);
   if (!m) return text;
   const digit = (c: string) => POSTCODE_DIGIT_LOOK_ALIKES[c] ?? c;
   return `${m[1]}${digit(m[2]!)}${m[3]}${digit(m[4]!)}${m[5]}`;
@@ -104,6 +106,25 @@ export function parseAddress(first: AddressPiece, following: readonly (AddressPi
       return fixed;
     });
   }
+  if (ocr) {
+    // A one-line address ends in its postcode too: "155 Mill Road, Leeds LS6 ZQT".
+    const text = first.text.replace(UK_POSTCODE_OCR_AFTER_TOWN, (_, a: string, b: string, c: string, d: string, e: string) => `${a}${POSTCODE_DIGIT_LOOK_ALIKES[b] ?? b}${c}${POSTCODE_DIGIT_LOOK_ALIKES[d] ?? d}${e}`);
+    if (text !== first.text) {
+      first = { ...first, text };
+      repaired.add(first);
+    }
+    // The ordinal of a floor or door ("3º C", "8º izda.", "2ª") is read as a degree sign, which
+    // no address has: after a number it is the ordinal. One character for one.
+    const ordinal = (piece: AddressPiece): AddressPiece => {
+      const fixed = piece.text.replace(/(?<=\d)°/gu, 'º');
+      if (fixed === piece.text) return piece;
+      const out = { ...piece, text: fixed };
+      if (repaired.has(piece)) repaired.add(out);
+      return out;
+    };
+    first = ordinal(first);
+    following = following.map((piece) => (piece ? ordinal(piece) : piece));
+  }
   const firstText = first.text.trim();
   if (firstText === '' || LABEL_LIKE.test(firstText)) return null;
   if (
@@ -115,6 +136,10 @@ export function parseAddress(first: AddressPiece, following: readonly (AddressPi
     !STREET_SUFFIX.test(firstText)
   ) return null;
   const lines: AddressPiece[] = [first];
+  if (ocr) {
+    // A line of specks alone (".", "' ,") between two lines of an address is dust, not a line.
+    following = following.filter((piece) => !piece || /[\p{L}\p{N}]/u.test(piece.text) || piece.text.trim().length > 3);
+  }
   for (let i = 0; i < following.length && lines.length < MAX_LINES; i++) {
     if (isPostalLine(lines[lines.length - 1]!.text.trim(), lines.length === 1)) break;
     const piece = following[i];

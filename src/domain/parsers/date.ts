@@ -18,7 +18,22 @@ import { alternation, DIGIT_LOOK_ALIKES, repairOcrDigits, type DateOrder, type P
  */
 
 /** Month names of every locale pack, each with its month; packs agree where they share a name (test/extraction/locale-packs.test.ts). */
-const MONTHS: Readonly<Record<string, number>> = Object.assign({}, ...LOCALE_PACKS.map((pack) => pack.dates.months));
+const PACK_MONTHS: Readonly<Record<string, number>> = Object.assign({}, ...LOCALE_PACKS.map((pack) => pack.dates.months));
+/**
+ * The month names as read without their marks: OCR drops them ("20. Marz 2024", "3 fevrier
+ * 2026", "14 pazdziernika"), and so do systems that print ASCII only. A bare form is added only
+ * where it names no other month in any pack.
+ */
+const MONTHS: Readonly<Record<string, number>> = (() => {
+  const months: Record<string, number> = { ...PACK_MONTHS };
+  for (const [name, month] of Object.entries(PACK_MONTHS)) {
+    const bare = name.normalize('NFD').replace(/\p{M}/gu, '').normalize('NFC');
+    if (bare === name) continue;
+    if (months[bare] === undefined) months[bare] = month;
+    else if (months[bare] !== month) throw new Error(`month name "${bare}" read without its marks is ambiguous`);
+  }
+  return months;
+})();
 const MONTH = `(${alternation(Object.keys(MONTHS))})\\.?`;
 const WEEKDAY = `(?:(?:${alternation(fromEveryPack((pack) => pack.dates.weekdays))})\\.?,?\\s+)?`;
 /** What may follow a day's number: the packs' suffixes ("14th", "1er"), or a full stop in any language ("14. März"). */

@@ -60,7 +60,7 @@ export interface MoneyReading extends ParsedValue {
 export function parseMoney(input: string, context: ParseContext): MoneyReading | null {
   const lead = input.match(/^\s*/)![0].length;
   const original = input.slice(lead);
-  const repaired = context.ocr ? repairOcrDigits(original) : { text: original, repaired: false };
+  const repaired = context.ocr ? repairOcrDigits(leadingOne(original)) : { text: original, repaired: false };
   let read = repaired.text;
   let m = read.match(MONEY);
   if (!m && context.ocr) {
@@ -117,6 +117,15 @@ export function parseMoney(input: string, context: ParseContext): MoneyReading |
     reasons,
     ...(prefix || suffix ? { currency: (prefix ?? suffix)! } : {}),
   };
+}
+
+/**
+ * A leading "1" that OCR read as a letter or bar standing apart from its thousands group: "I 646,32
+ * SEK", "l 250,00 €" (space-grouped amounts, where a thin "1" is followed by a space anyway). Only a
+ * lone look-alike before a group of three digits and a decimal or group mark; one character for one.
+ */
+function leadingOne(text: string): string {
+  return text.replace(/^((?:[^\s\d]{1,4}\s?)?)[Il|!](?= \d{3}[ .,\u00a0]\d)/u, (_, currency: string) => `${currency}1`);
 }
 
 /** Each marker the packs print for exactly one currency, upper-cased, with that currency's code: "£" → GBP, "RS" → INR. */

@@ -1,5 +1,6 @@
 import { fromEveryPack } from '../locales/index.ts';
 import { repairOcrDigits, type ParseContext, type ParsedValue } from './common.ts';
+import { parseDate } from './date.ts';
 
 /**
  * Free-text values: person names, organisation strings and identifiers. The caller has already
@@ -66,6 +67,9 @@ export function parseName(raw: string, context: ParseContext): ParsedValue | nul
     const position = accepted.length;
     if (position === 0 && NAME_STOP_WORDS.has(clean.toLowerCase())) return null;
     if (position > 0 && NAME_STOP_WORDS.has(clean.toLowerCase())) break;
+    // A date after the name is another field's value whose column gap was lost ("PATRICIA
+    // HERNANDEZ Jun 6, 2026"): "Jun", "May" or "April" starting a date is not part of the name.
+    if (position > 0 && /^\p{L}/u.test(clean) && parseDate(input.slice(token.start), context)) break;
     const ok =
       NAME_WORD.test(clean) ||
       INITIAL.test(clean) ||
@@ -214,7 +218,7 @@ function spacedIdentifier(text: string): string | null {
 export function parseIdNumber(input: string, context: ParseContext): ParsedValue | null {
   const lead = input.match(/^\s*/)![0].length;
   const original = input.slice(lead);
-  const repaired = context.ocr ? repairOcrDigits(original) : { text: original, repaired: false };
+  const repaired = context.ocr ? repairIdentifierDigits(original) : { text: original, repaired: false };
   let text = repaired.text;
   let quality = 1;
   const reasons: string[] = [];
@@ -255,6 +259,19 @@ export function parseIdNumber(input: string, context: ParseContext): ParsedValue
     quality *= 0.9;
   }
   return { value: id.toUpperCase(), start, end: start + id.length, quality, reasons };
+}
+
+/**
+ * Digit look-alikes repaired in an identifier, except in its letter prefix: two or more capitals
+ * before its first digit ("DZ-946917/88", "SZ7966370", "QO-464306/23") are the register's or the
+ * office's letters, which the repair would turn into digits ("02-946917/88") because every one of
+ * them looks like a digit. A lone letter before the digits is still read as a digit ("O12345"):
+ * one letter is as often a misread digit as a prefix.
+ */
+function repairIdentifierDigits(text: string): { text: string; repaired: boolean } {
+  const prefix = text.match(/^[A-Z]{2,4}(?=[-/ .]?\d)/)?.[0] ?? '';
+  const rest = repairOcrDigits(text.slice(prefix.length));
+  return { text: prefix + rest.text, repaired: rest.repaired };
 }
 
 /** Digits OCR reads where a capital was printed, at the start of an identifier. */

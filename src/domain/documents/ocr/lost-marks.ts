@@ -130,25 +130,44 @@ const X_HEIGHT_LETTERS = /^[acemnorsuvwxz]$/u;
  * the letter's own box does not move it.
  */
 export function hasMarkAbove(area: PixelArea, letters: readonly Letter[], k: number): boolean {
+  return marksAbove(area, letters, k) > 0;
+}
+
+/**
+ * How many marks stand above letter `k` of a word: the runs of columns with ink where a mark would
+ * be (see {@link hasMarkAbove}), so 2 (or more, with noise) for the two dots of a diaeresis ("ö",
+ * "Ä") and 1 for an acute, grave, circumflex, caron, tilde or ring, which are one stroke. 0 when
+ * there is no ink there, or when no other letter of the word sets the line to measure from.
+ */
+export function marksAbove(area: PixelArea, letters: readonly Letter[], k: number): number {
   const letter = letters[k]!;
   const small = letter.text === letter.text.toLowerCase();
+  // A capital starting a word in small letters has no peer: the ascenders (b, d, h, l) were tried
+  // as its line, and found "marks" above 20 plain English capitals in 30 corpus scans ("Payroll",
+  // "November": the capital or the line above reaching past them), so such a capital is not judged.
   const peers = letters.filter((l, i) => i !== k && (small ? X_HEIGHT_LETTERS.test(l.text) : /^\p{Lu}$/u.test(l.text) && l.text !== 'Q'));
-  if (peers.length === 0) return false;
+  if (peers.length === 0) return 0;
   const tops = peers.map((l) => l.y0).sort((a, b) => a - b);
   const bottoms = peers.map((l) => l.y1).sort((a, b) => a - b);
   const line = tops[Math.floor(tops.length / 2)]!;
   const height = bottoms[Math.floor(bottoms.length / 2)]! - line;
-  if (height < 4) return false;
+  if (height < 4) return 0;
   const x0 = Math.max(area.left, Math.round(letter.x0));
   const x1 = Math.min(area.left + area.width, Math.round(letter.x1));
   const y0 = Math.max(area.top, Math.round(line - 0.9 * height));
   const y1 = Math.min(area.top + area.height, Math.round(line - 0.12 * height));
   const level = inkLevel(area.paper);
   let pixels = 0;
-  for (let y = y0; y < y1; y++) {
-    for (let x = x0; x < x1; x++) if (isInkIn(area, x, y, level)) pixels++;
+  let runs = 0;
+  let inRun = false;
+  for (let x = x0; x < x1; x++) {
+    let column = 0;
+    for (let y = y0; y < y1; y++) if (isInkIn(area, x, y, level)) column++;
+    pixels += column;
+    if (column > 0 && !inRun) runs++;
+    inRun = column > 0;
   }
-  return pixels >= 2;
+  return pixels >= 2 ? Math.max(1, runs) : 0;
 }
 
 /**
