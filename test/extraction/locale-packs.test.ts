@@ -46,7 +46,7 @@ describe('locale packs', () => {
 
   it('says which languages have Tesseract data installed, as package.json does (nothing is downloaded)', () => {
     for (const pack of LOCALE_PACKS) expect([pack.locale, pack.ocr.installed]).toEqual([pack.locale, `@tesseract.js-data/${pack.ocr.code}` in packageJson.dependencies]);
-    expect(LOCALE_PACKS.filter((pack) => !pack.ocr.installed).map((pack) => pack.locale)).toEqual(['es', 'it', 'nl', 'pl', 'sv']);
+    expect(LOCALE_PACKS.filter((pack) => !pack.ocr.installed).map((pack) => pack.locale)).toEqual(['es', 'it', 'nl', 'sv']);
   });
 
   it('packs agree where they share a word', () => {
@@ -141,15 +141,15 @@ describe('OCR languages from the case', () => {
     expect(DEFAULT_OCR_LANGUAGES.page).toEqual(fallback);
     expect(chooseOcrLanguages({}).page).toEqual(fallback);
     expect(chooseOcrLanguages({ sessionLocale: 'en', caseTypeLocales: ['en'] }).page).toEqual(fallback);
-    // Spanish and Polish have no model installed; an unknown locale has no pack.
+    // Spanish has no model installed; an unknown locale has no pack. Polish has one (issue 28 §2).
     expect(chooseOcrLanguages({ sessionLocale: 'es', caseTypeLocales: ['en', 'es'] }).page).toEqual(fallback);
-    expect(chooseOcrLanguages({ sessionLocale: 'pl' }).page).toEqual(fallback);
+    expect(chooseOcrLanguages({ sessionLocale: 'pl' }).page).toEqual(['pol', 'eng']);
     expect(chooseOcrLanguages({ sessionLocale: 'xx' }).page).toEqual(fallback);
   });
 
   it('reads marks in every installed marked language, the page languages first; Irish only for marks', () => {
-    expect(DEFAULT_OCR_LANGUAGES.marks).toEqual(['fra', 'deu', 'por', 'dan', 'gle']);
-    expect(chooseOcrLanguages({ sessionLocale: 'da', caseTypeLocales: ['en'] })).toEqual({ page: ['dan', 'eng'], marks: ['dan', 'fra', 'deu', 'por', 'gle'] });
+    expect(DEFAULT_OCR_LANGUAGES.marks).toEqual(['fra', 'deu', 'por', 'dan', 'pol', 'gle']);
+    expect(chooseOcrLanguages({ sessionLocale: 'da', caseTypeLocales: ['en'] })).toEqual({ page: ['dan', 'eng'], marks: ['dan', 'fra', 'deu', 'por', 'pol', 'gle'] });
     expect(chooseOcrLanguages({ sessionLocale: 'ga', caseTypeLocales: ['en'] }).page).toEqual(['eng', 'fra', 'deu', 'por', 'dan']);
   });
 

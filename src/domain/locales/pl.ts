@@ -40,6 +40,6 @@ export const pl: LocalePack = {
   ],
   postcodes: [{ pattern: String.raw`\d{2}-\d{3}`, placement: 'before city', example: '80-827 Gdańsk' }],
   numbers: { decimal: ',', grouping: [' ', '\u00a0'] },
-  // No Polish model is installed: none of the others has "ł", "ś" or "ż"; they are read without marks.
-  ocr: { code: 'pol', installed: false, reads: 'pages', markedLetters: 'ąćęłńóśźż', script: 'Latin' },
+  // Polish pages are read in Polish: no other model has "ł", "ś" or "ż", which it reads.
+  ocr: { code: 'pol', installed: true, reads: 'pages', markedLetters: 'ąćęłńóśźż', script: 'Latin' },
 };
