@@ -39,6 +39,8 @@ import { inTransaction } from '../src/storage/unit-of-work.ts';
 const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const DELIVERIES = Number(process.env.BENCH_DELIVERIES ?? 10_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
+/** BENCH_CLAIM_LANES: the worker's claim sessions (default: the task's own, 2). */
+const CLAIM_LANES = process.env.BENCH_CLAIM_LANES ? Number(process.env.BENCH_CLAIM_LANES) : undefined;
 const ENDPOINTS = 10;
 const CONCURRENCY = 32;
 const LATENCY_SAMPLES = 100;
@@ -54,7 +56,7 @@ type StatementClass = 'claim' | 'outcome' | 'enqueue' | 'other';
 const statementsByClass: Record<StatementClass, number> = { claim: 0, outcome: 0, enqueue: 0, other: 0 };
 function classOf(texts: readonly string[]): StatementClass {
   const all = texts.join('\n');
-  if (all.includes('with picked as')) return 'claim';
+  if (all.includes('picked as (')) return 'claim';
   if (all.includes('webhook_delivery_attempts')) return 'outcome';
   if (all.includes('insert into "webhook_deliveries"')) return 'enqueue';
   return 'other';
@@ -82,7 +84,7 @@ pg.Client.prototype.query = function (this: object, ...args: unknown[]) {
   } else {
     statementsByClass[classOf([text])]++;
   }
-  if (text.includes('with picked as') && typeof args.at(-1) !== 'function') {
+  if (text.includes('picked as (') && typeof args.at(-1) !== 'function') {
     const started = performance.now();
     const result = clientQuery.apply(this, args) as Promise<{ rowCount: number | null }>;
     void result.then((r) => {
@@ -181,6 +183,8 @@ interface FanRun {
   connections: number;
   recordedSeconds: number;
   statements: Record<StatementClass | 'total', number>;
+  /** Attempts in flight, sampled every millisecond while sending. */
+  meanInFlight: number;
   /** Claim statements in the run: how many, their round trip (p50, ms) and rows (p50). */
   claims: { count: number; p50Ms: number; p50Rows: number };
 }
@@ -239,13 +243,27 @@ async function fanRun(orgId: string, caseId: string, count: number, label: strin
   const before = { ...statementsByClass, total: statements() };
   claimTimes.length = 0;
   claimRows.length = 0;
-  const task = webhookDeliveryTask({ maxInFlight: CONCURRENCY, listenUrl: DATABASE_URL });
+  const task = webhookDeliveryTask({ maxInFlight: CONCURRENCY, listenUrl: DATABASE_URL, ...(CLAIM_LANES ? { claimLanes: CLAIM_LANES } : {}) });
   const worker = new Worker(ctx, [task]);
   await profiler?.post('Profiler.start');
   const cpu = process.cpuUsage();
   const started = performance.now();
   worker.start();
+  // Attempts in flight, sampled every millisecond: below CONCURRENCY, the worker waits for claims.
+  const inFlightSamples: number[] = [];
+  const readySamples: number[] = [];
+  const claimSamples: number[] = [];
+  const unwrittenSamples: number[] = [];
+  const sampler = setInterval(() => {
+    inFlightSamples.push(task.inFlight);
+    const ahead = task.leasedAhead;
+    readySamples.push(ahead.ready);
+    claimSamples.push(ahead.claims);
+    unwrittenSamples.push(ahead.unwritten);
+  }, 1);
   await waitForCount(count, label);
+  clearInterval(sampler);
+  if (process.env.BENCH_DEBUG) log(`  ready ${mean(readySamples).toFixed(1)}, claims running ${mean(claimSamples).toFixed(2)}, unwritten ${mean(unwrittenSamples).toFixed(1)}`);
   const seconds = (performance.now() - started) / 1000;
   // Recorded: polled on the bench's own connection, outside the pool, so it is not counted.
   for (;;) {
@@ -261,7 +279,7 @@ async function fanRun(orgId: string, caseId: string, count: number, label: strin
   const per = (k: StatementClass | 'total') => (after[k] - before[k]) / count;
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
   const claims = { count: claimTimes.length, p50Ms: median(claimTimes), p50Rows: median(claimRows) };
-  return { rate: count / seconds, cpuUs: (used.user + used.system) / count, connections: (await receiverCount()).connections, recordedSeconds, claims, statements: { total: per('total'), claim: per('claim'), outcome: per('outcome'), enqueue: per('enqueue'), other: per('other') } };
+  return { rate: count / seconds, cpuUs: (used.user + used.system) / count, connections: (await receiverCount()).connections, recordedSeconds, claims, meanInFlight: mean(inFlightSamples), statements: { total: per('total'), claim: per('claim'), outcome: per('outcome'), enqueue: per('enqueue'), other: per('other') } };
 }
 
 const mean = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
@@ -292,7 +310,7 @@ try {
     log(
       `round ${round} B Dossier:     ${fmt(fan.rate).padStart(6)} deliveries/s, ${fmt(fan.cpuUs)} µs CPU each, ${fan.connections} connections, all recorded at ${fan.recordedSeconds.toFixed(2)} s; ` +
         `statements per delivery ${s.total.toFixed(2)} (claims ${s.claim.toFixed(2)}, outcomes ${s.outcome.toFixed(2)}, other ${(s.other + s.enqueue).toFixed(2)}); ` +
-        `${fan.claims.count} claims, one at a time, p50 ${fan.claims.p50Ms.toFixed(1)} ms for ${fan.claims.p50Rows} rows`,
+        `${fan.claims.count} claims, p50 ${fan.claims.p50Ms.toFixed(1)} ms for ${fan.claims.p50Rows} rows; ${fan.meanInFlight.toFixed(1)} in flight on average`,
     );
   }
 
@@ -301,7 +319,7 @@ try {
   const soloEndpoint = await createEndpoint(ctx, { tenant: { orgId: solo.org_id, environment: 'test' }, url: `http://127.0.0.1:${port}/solo`, events: ['*'] });
   if (!soloEndpoint.ok) throw new Error(soloEndpoint.message);
   receiver.send({ type: 'latency' });
-  const task = webhookDeliveryTask({ maxInFlight: CONCURRENCY, listenUrl: DATABASE_URL });
+  const task = webhookDeliveryTask({ maxInFlight: CONCURRENCY, listenUrl: DATABASE_URL, ...(CLAIM_LANES ? { claimLanes: CLAIM_LANES } : {}) });
   const worker = new Worker(ctx, [task]);
   worker.start();
   await new Promise((r) => setTimeout(r, 200));

@@ -64,9 +64,8 @@ export function outcomeOfAttempt(
 
 /**
  * Records one outcome with its consequences in one transaction, guarded by the lease
- * (`recordAttemptOutcomesUnscoped`: `locked_by` for a row lease; for a session's advisory lock,
- * released inside the transaction, `deps.db` must be that session): the delivery worker's path
- * for outcomes with side effects, and
+ * (`recordAttemptOutcomesUnscoped`: `locked_by` for a row lease, the attempt count for both):
+ * the delivery worker's path for outcomes with side effects, and
  * `dossier listen`'s for every result. Returns whether it was recorded (false: the lease had run
  * out and the delivery was taken over, so this late outcome does not count).
  */

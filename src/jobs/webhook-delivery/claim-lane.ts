@@ -1,21 +1,24 @@
 import type { DatabaseSession } from '../../storage/database.ts';
 import type { Db } from '../../storage/schema.ts';
-import type { DeliveryLease, LeaseHolder } from '../../storage/webhooks/deliveries.ts';
+import { releaseLeaseUnscoped, releaseSessionLocksUnscoped, SESSION, type DeliveryLease, type LeaseHolder } from '../../storage/webhooks/deliveries.ts';
 
 /**
- * One connection a delivery worker claims on, and what it holds there. On PostgreSQL each lane is
- * a session of its own (`DatabaseSession`) and leases with that session's advisory locks, so the
- * outcome (or the hand-back) of a delivery must be written on the lane that claimed it: that is
- * what `OutcomeWriter` per lane does. Two lanes let two claims overlap. On the embedded database
- * there is one lane, on the shared connection, leasing rows (`DeliveryLease`).
+ * One connection a delivery worker claims on, and the leases it holds there. On PostgreSQL each
+ * lane is a session of its own (`DatabaseSession`) leasing with that session's advisory locks
+ * (`DeliveryLease`), so a delivery is released on the lane that claimed it; outcomes are recorded
+ * on any pooled connection first. Two lanes let two claims overlap. On the embedded database
+ * there is one lane, on the shared connection, leasing rows.
  */
 export class ClaimLane {
   readonly lease: DeliveryLease;
   readonly db: Db;
   readonly #session: DatabaseSession | null;
   readonly #workerId: string;
-  /** Delivery id → the session generation it was claimed under: claimed, not yet recorded or handed back. */
+  /** Delivery id → the session generation it was claimed under: claimed, and its lock not yet released. */
   readonly #held = new Map<string, number>();
+  /** Locks to release, gathered while a release statement is out: one statement per gathering. */
+  #toRelease: string[] = [];
+  #releasing: Promise<void> | undefined;
   /** A claim is running on this lane (one at a time: a connection runs one statement at a time). */
   claiming = false;
 
@@ -32,7 +35,12 @@ export class ClaimLane {
     }
   }
 
-  /** The deliveries this lane's session holds the locks of (the claim must not take them again). */
+  /** Who records these deliveries' outcomes. */
+  get holder(): LeaseHolder {
+    return this.lease === 'row' ? this.#workerId : SESSION;
+  }
+
+  /** The deliveries whose lock this lane's session holds: its claims must not take them again (session locks are re-entrant). */
   get heldIds(): string[] {
     return [...this.#held.keys()];
   }
@@ -41,24 +49,47 @@ export class ClaimLane {
     return this.#session?.generation ?? 0;
   }
 
+  /** Releases in progress (stop waits for them before the session closes). */
+  get busy(): Promise<void> | undefined {
+    return this.#releasing;
+  }
+
   hold(deliveryIds: readonly string[], generation: number): void {
-    for (const id of deliveryIds) this.#held.set(id, generation);
+    if (this.lease === 'session') for (const id of deliveryIds) this.#held.set(id, generation);
   }
 
-  /** Whether the lock taken for this delivery still stands (its connection was not replaced since). */
+  /** Whether the lease taken for this delivery still stands: a row lease does, a lock only while its connection was not replaced. */
   stillHeld(deliveryId: string): boolean {
-    return this.#held.get(deliveryId) === this.generation;
+    return this.lease === 'row' || this.#held.get(deliveryId) === this.generation;
   }
 
-  /** Who writes these deliveries' outcomes: the worker id, or this session with the locks it still holds. */
-  holderOf(deliveryIds: readonly string[]): LeaseHolder {
-    if (this.lease === 'row') return this.#workerId;
-    return { session: true, unlock: new Set(deliveryIds.filter((id) => this.stillHeld(id))) };
+  /**
+   * Done with these deliveries. After their outcomes were written, a row lease has been cleared
+   * by the outcome and a lock is released here; `handBack` (no outcome was written) also clears
+   * a row lease. A failure is logged by the caller: the lock then ends with the connection, the
+   * row lease runs out.
+   */
+  release(deliveryIds: readonly string[], options: { handBack: boolean }): Promise<void> {
+    if (this.lease === 'row') return options.handBack ? releaseLeaseUnscoped(this.db, this.#workerId, deliveryIds) : Promise.resolve();
+    for (const id of deliveryIds) {
+      // A lock taken on an earlier connection went with it: nothing to release.
+      if (this.stillHeld(id)) this.#toRelease.push(id);
+      else this.#held.delete(id);
+    }
+    this.#releasing ??= this.#releaseGathered().finally(() => (this.#releasing = undefined));
+    return this.#releasing;
   }
 
-  /** Recorded or handed back: nothing more to release. */
-  forget(deliveryIds: readonly string[]): void {
-    for (const id of deliveryIds) this.#held.delete(id);
+  async #releaseGathered(): Promise<void> {
+    while (this.#toRelease.length > 0) {
+      const ids = this.#toRelease;
+      this.#toRelease = [];
+      try {
+        await releaseSessionLocksUnscoped(this.db, ids);
+      } finally {
+        for (const id of ids) this.#held.delete(id);
+      }
+    }
   }
 
   /** Ends the session: PostgreSQL releases whatever it still holds. */
