@@ -2,6 +2,7 @@ import type { AppContext } from '../domain/deps.ts';
 import { claimDueDeliveriesUnscoped, DELIVERY_CHANNEL, type ClaimedDelivery } from '../storage/webhooks/deliveries.ts';
 import { attemptDelivery, type AttemptOutcome } from './webhook-delivery/attempt.ts';
 import { ClaimLane } from './webhook-delivery/claim-lane.ts';
+import { claimCapsOf, nextClaimOffer, type ClaimOffer } from './webhook-delivery/claim-offers.ts';
 import { EndpointCounts } from './webhook-delivery/endpoint-counts.ts';
 import { OutcomeWriter } from './webhook-delivery/outcome-writer.ts';
 import { SigningSecretCache } from './webhook-delivery/secret-cache.ts';
@@ -42,14 +43,6 @@ interface InHand {
   claimedAt: number;
 }
 
-/** What a running claim was offered: its slots are not free to another claim until it returns. */
-interface Offer {
-  limit: number;
-  /** Offered to an endpoint not in `caps`. */
-  defaultCap: number;
-  caps: ReadonlyMap<string, number>;
-}
-
 /**
  * The delivery engine of one worker: the leased pipeline (`leased-tasks.ts`) specialised with
  * slot scheduling. It leases due deliveries up to its free slots, sends each as soon as it is
@@ -84,7 +77,7 @@ export class WebhookDeliveryTask extends LeasedTask {
   /** Delivery id → the lane holding its lease, from launch until its outcome is written. */
   readonly #unrecorded = new Map<string, ClaimLane>();
   /** Claims running now, with what each was offered. */
-  readonly #claims = new Map<Offer, Promise<number>>();
+  readonly #claims = new Map<ClaimOffer, Promise<number>>();
   /** Leased ahead of a free slot, oldest first. */
   #ready: InHand[] = [];
   #ctx: AppContext | undefined;
@@ -194,42 +187,27 @@ export class WebhookDeliveryTask extends LeasedTask {
     }
   }
 
-  /**
-   * What the next claim is offered. With more than one lane, half (rounded up) of what is free:
-   * of the room, and of every endpoint's slots, where an endpoint's free slots are its limit less
-   * what is in hand for it and what running claims were offered for it. Two claims started back
-   * to back get ⌈f/2⌉ and ⌈(f − ⌈f/2⌉)/2⌉ ≤ f − ⌈f/2⌉, so the limit holds exactly.
-   */
-  #offer(room: number): Offer {
-    const share = (free: number) => (this.#lanes.length > 1 ? Math.ceil(free / 2) : free);
-    const limit = this.#endpoints.limit;
-    const running = [...this.#claims.keys()];
-    const offeredTo = (endpointId: string | undefined) => running.reduce((n, o) => n + (endpointId === undefined ? o.defaultCap : (o.caps.get(endpointId) ?? o.defaultCap)), 0);
-    const defaultCap = share(Math.max(0, limit - offeredTo(undefined)));
-    const named = new Set([...this.#endpoints.counts.keys(), ...running.flatMap((o) => [...o.caps.keys()])]);
-    const caps = new Map<string, number>();
-    for (const endpointId of named) caps.set(endpointId, share(Math.max(0, limit - (this.#endpoints.counts.get(endpointId) ?? 0) - offeredTo(endpointId))));
-    // The room is shared the same way, but never below a claim batch: a claim's cost is mostly its
-    // round trip, so small claims cost more statements than the overlap saves (measured: claims
-    // of 4 rows doubled the statements per delivery).
-    return { limit: Math.max(Math.min(room, CLAIM_BATCH), share(room)), defaultCap, caps };
+  /** What the next claim is offered (`claim-offers.ts`): with more than one lane, half of what is free. */
+  #offer(room: number): ClaimOffer {
+    return nextClaimOffer({
+      room,
+      perEndpointLimit: this.#endpoints.limit,
+      inHand: this.#endpoints.counts,
+      running: [...this.#claims.keys()],
+      shared: this.#lanes.length > 1,
+      // A claim's cost is mostly its round trip, so small claims cost more statements than the
+      // overlap saves (measured: claims of 4 rows doubled the statements per delivery).
+      minimum: CLAIM_BATCH,
+    });
   }
 
-  async #claimOn(ctx: AppContext, lane: ClaimLane, offer: Offer): Promise<number> {
+  async #claimOn(ctx: AppContext, lane: ClaimLane, offer: ClaimOffer): Promise<number> {
     lane.claiming = true;
     let claimed: ClaimedDelivery[];
     let generation: number;
     const now = ctx.clock.now();
     try {
-      const lease = this.lease(ctx, offer.limit);
-      // The storage statement takes "not free" per endpoint: what the default offer leaves out.
-      const notFree = new Map([...offer.caps].map(([id, cap]) => [id, offer.defaultCap - cap]));
-      claimed = await claimDueDeliveriesUnscoped(lane.db, {
-        ...lease,
-        lease: lane.lease,
-        perEndpointLimit: offer.defaultCap,
-        inFlight: notFree,
-      });
+      claimed = await claimDueDeliveriesUnscoped(lane.db, { ...this.lease(ctx, offer.limit), lease: lane.lease, ...claimCapsOf(offer) });
       // Read after the claim returned: had the connection been replaced since, the locks are gone and the launch drops them.
       generation = lane.generation;
     } catch (err) {
