@@ -53,12 +53,13 @@ interface InHand {
  * outcome writes (`outcome-writer.ts`).
  *
  * On PostgreSQL a delivery is leased by an advisory lock of the session that claimed it
- * (`DeliveryLease`, issue 29): the claim writes no row, the outcome statement records the attempt
- * and releases the lock, and a worker that dies has its sessions, and so its locks, ended by
- * PostgreSQL, which makes its deliveries claimable again at once. Two sessions (lanes) let a claim
- * start while the other's round trip is still out; each claim is offered half of every endpoint's
- * free slots (and of the room in hand), and a running claim's offer counts as taken until it
- * returns, so the per-endpoint limit holds exactly however the claims overlap.
+ * (`DeliveryLease`, issue 29): the claim writes no row, the outcome (one statement: the row and
+ * its attempt) is recorded on any pooled connection, and then the lock is released on the
+ * claiming session; a worker that dies has its sessions, and so its locks, ended by PostgreSQL,
+ * which makes its deliveries claimable again at once. Two sessions (lanes) let a claim start
+ * while the other's round trip is still out; each claim is offered half of every endpoint's free
+ * slots (`claim-offers.ts`), and a running claim's offer counts as taken until it returns, so the
+ * per-endpoint limit holds exactly however the claims overlap.
  *
  * Idle, it waits for a wake-up: NOTIFY (on PostgreSQL), an in-process enqueue, a freed slot
  * while work remains, or a retry falling due, up to `pollMs`.

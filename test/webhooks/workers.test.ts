@@ -180,6 +180,7 @@ describe.runIf(postgres)('one of several worker processes killed in the middle o
     // Each attempt recorded once: a delivery sent twice (the killed worker's, sent again) has one attempt row.
     const attempts = await runtime.ctx.db.selectFrom('webhook_delivery_attempts').select('delivery_id').execute();
     expect(new Set(attempts.map((a) => a.delivery_id)).size).toBe(1200);
+    expect(attempts).toHaveLength(1200);
 
     // The supervisor stops every worker it started on SIGTERM.
     expect(await supervisor.stop('SIGTERM')).toBe(0);

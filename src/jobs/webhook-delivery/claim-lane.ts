@@ -40,11 +40,6 @@ export class ClaimLane {
     return this.lease === 'row' ? this.#workerId : SESSION;
   }
 
-  /** The deliveries whose lock this lane's session holds: its claims must not take them again (session locks are re-entrant). */
-  get heldIds(): string[] {
-    return [...this.#held.keys()];
-  }
-
   get generation(): number {
     return this.#session?.generation ?? 0;
   }
