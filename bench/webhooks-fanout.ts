@@ -17,8 +17,8 @@
  * Goals: ratio ≥ 0.50 of the raw loop, idle p50 ≤ 25 ms. BENCH_ROUNDS (default 2), BENCH_DELIVERIES
  * (default 10 000).
  */
-import { fork } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { fork, spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -39,6 +39,12 @@ import { inTransaction } from '../src/storage/unit-of-work.ts';
 const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const DELIVERIES = Number(process.env.BENCH_DELIVERIES ?? 10_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
+/**
+ * BENCH_WORKERS=N: the deliveries are sent by `dossier worker --concurrency N` (N processes, each
+ * with the same 32 in flight) instead of one worker in this process; their CPU is read from /proc.
+ * They are started after the deliveries are queued, and timed from the first receipt.
+ */
+const WORKERS = Number(process.env.BENCH_WORKERS ?? 0);
 /** BENCH_CLAIM_LANES: the worker's claim sessions (default: the task's own, 2). */
 const CLAIM_LANES = process.env.BENCH_CLAIM_LANES ? Number(process.env.BENCH_CLAIM_LANES) : undefined;
 const ENDPOINTS = 10;
@@ -228,6 +234,32 @@ if (profiler) {
   await profiler.post('Profiler.enable');
 }
 
+/** CPU time (user + system, every thread) a process has used, in µs, from /proc (Linux clock ticks of 10 ms). */
+function processCpuUs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10_000;
+}
+
+/** `dossier worker --concurrency WORKERS` on the bench's schema; resolves with the workers' pids once the supervisor has printed them. */
+function startWorkerProcesses(): { supervisor: ChildProcess; pids: Promise<number[]> } {
+  const url = new URL(DATABASE_URL);
+  url.searchParams.set('options', `-c search_path=${schema}`);
+  const supervisor = spawn(process.execPath, [fileURLToPath(new URL('../src/cli/main.ts', import.meta.url)), 'worker', '--concurrency', String(WORKERS), '--json'], {
+    env: { ...process.env, DATABASE_URL: url.toString(), DOSSIER_SECRET: config.secret!, DOSSIER_ALLOW_PRIVATE_NETWORK: 'true', LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const pids = new Promise<number[]>((resolve) => {
+    let out = '';
+    supervisor.stdout!.on('data', (c: Buffer) => {
+      out += c.toString();
+      if (!out.includes('\n')) return;
+      const started = JSON.parse(out.split('\n')[0]!) as { pid: number; workers?: number[] };
+      resolve(started.workers ?? [started.pid]);
+    });
+  });
+  return { supervisor, pids };
+}
+
 /** B: `count` deliveries queued (untimed), then one worker started and timed until all are received and recorded. */
 async function fanRun(orgId: string, caseId: string, count: number, label: string): Promise<FanRun> {
   await admin.query(`truncate ${table('webhook_delivery_attempts')}, ${table('webhook_deliveries')}`);
@@ -240,6 +272,7 @@ async function fanRun(orgId: string, caseId: string, count: number, label: strin
   }
   log(`  ${label}: queued ${fmt(count)} deliveries in ${((performance.now() - queueStart) / 1000).toFixed(1)} s; sending`);
 
+  if (WORKERS > 0) return workerRun(count, label);
   const before = { ...statementsByClass, total: statements() };
   claimTimes.length = 0;
   claimRows.length = 0;
@@ -280,6 +313,35 @@ async function fanRun(orgId: string, caseId: string, count: number, label: strin
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
   const claims = { count: claimTimes.length, p50Ms: median(claimTimes), p50Rows: median(claimRows) };
   return { rate: count / seconds, cpuUs: (used.user + used.system) / count, connections: (await receiverCount()).connections, recordedSeconds, claims, meanInFlight: mean(inFlightSamples), statements: { total: per('total'), claim: per('claim'), outcome: per('outcome'), enqueue: per('enqueue'), other: per('other') } };
+}
+
+/**
+ * B with BENCH_WORKERS: the worker processes are started after the deliveries are queued, and the
+ * clock (and their CPU count) starts at the first receipt, so their start-up is not timed.
+ */
+async function workerRun(count: number, label: string): Promise<FanRun> {
+  const { supervisor, pids: started } = startWorkerProcesses();
+  const stopped = new Promise<void>((resolve) => supervisor.once('exit', () => resolve()));
+  try {
+    while ((await receiverCount()).count === 0) await new Promise((r) => setTimeout(r, 2));
+    const startedAt = performance.now();
+    const pids = await started;
+    const cpuBefore = pids.reduce((n, pid) => n + processCpuUs(pid), 0);
+    await waitForCount(count, label);
+    const seconds = (performance.now() - startedAt) / 1000;
+    for (;;) {
+      const left = await admin.query<{ n: string }>(`select count(*) as n from ${table('webhook_deliveries')} where status <> 'delivered'`);
+      if (Number(left.rows[0]!.n) === 0) break;
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    const recordedSeconds = (performance.now() - startedAt) / 1000;
+    const cpuUs = (pids.reduce((n, pid) => n + processCpuUs(pid), 0) - cpuBefore) / count;
+    const none = { total: Number.NaN, claim: Number.NaN, outcome: Number.NaN, enqueue: Number.NaN, other: Number.NaN };
+    return { rate: count / seconds, cpuUs, connections: (await receiverCount()).connections, recordedSeconds, meanInFlight: Number.NaN, claims: { count: 0, p50Ms: 0, p50Rows: 0 }, statements: none };
+  } finally {
+    supervisor.kill('SIGTERM');
+    await stopped;
+  }
 }
 
 const mean = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
