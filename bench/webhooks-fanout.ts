@@ -47,6 +47,8 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 const WORKERS = Number(process.env.BENCH_WORKERS ?? 0);
 /** BENCH_CLAIM_LANES: the worker's claim sessions (default: the task's own, 2). */
 const CLAIM_LANES = process.env.BENCH_CLAIM_LANES ? Number(process.env.BENCH_CLAIM_LANES) : undefined;
+/** BENCH_PER_ENDPOINT: the in-process worker's per-endpoint limit (default: the task's own, 8). */
+const PER_ENDPOINT = process.env.BENCH_PER_ENDPOINT ? Number(process.env.BENCH_PER_ENDPOINT) : undefined;
 const ENDPOINTS = 10;
 const CONCURRENCY = 32;
 const LATENCY_SAMPLES = 100;
@@ -276,7 +278,7 @@ async function fanRun(orgId: string, caseId: string, count: number, label: strin
   const before = { ...statementsByClass, total: statements() };
   claimTimes.length = 0;
   claimRows.length = 0;
-  const task = webhookDeliveryTask({ maxInFlight: CONCURRENCY, listenUrl: DATABASE_URL, ...(CLAIM_LANES ? { claimLanes: CLAIM_LANES } : {}) });
+  const task = webhookDeliveryTask({ maxInFlight: CONCURRENCY, listenUrl: DATABASE_URL, ...(CLAIM_LANES ? { claimLanes: CLAIM_LANES } : {}), ...(PER_ENDPOINT ? { perEndpointInFlight: PER_ENDPOINT } : {}) });
   const worker = new Worker(ctx, [task]);
   await profiler?.post('Profiler.start');
   const cpu = process.cpuUsage();
@@ -381,7 +383,7 @@ try {
   const soloEndpoint = await createEndpoint(ctx, { tenant: { orgId: solo.org_id, environment: 'test' }, url: `http://127.0.0.1:${port}/solo`, events: ['*'] });
   if (!soloEndpoint.ok) throw new Error(soloEndpoint.message);
   receiver.send({ type: 'latency' });
-  const task = webhookDeliveryTask({ maxInFlight: CONCURRENCY, listenUrl: DATABASE_URL, ...(CLAIM_LANES ? { claimLanes: CLAIM_LANES } : {}) });
+  const task = webhookDeliveryTask({ maxInFlight: CONCURRENCY, listenUrl: DATABASE_URL, ...(CLAIM_LANES ? { claimLanes: CLAIM_LANES } : {}), ...(PER_ENDPOINT ? { perEndpointInFlight: PER_ENDPOINT } : {}) });
   const worker = new Worker(ctx, [task]);
   worker.start();
   await new Promise((r) => setTimeout(r, 200));

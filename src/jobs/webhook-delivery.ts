@@ -207,11 +207,14 @@ export class WebhookDeliveryTask extends LeasedTask {
     let claimed: ClaimedDelivery[];
     let generation: number;
     const now = ctx.clock.now();
+    const release = lane.lease === 'session' ? lane.takeReleases() : [];
     try {
-      claimed = await claimDueDeliveriesUnscoped(lane.db, { ...this.lease(ctx, offer.limit), lease: lane.lease, ...claimCapsOf(offer) });
+      claimed = await claimDueDeliveriesUnscoped(lane.db, { ...this.lease(ctx, offer.limit), lease: lane.lease, release, ...claimCapsOf(offer) });
+      lane.settleReleases(release, true);
       // Read after the claim returned: had the connection been replaced since, the locks are gone and the launch drops them.
       generation = lane.generation;
     } catch (err) {
+      lane.settleReleases(release, false);
       ctx.logger.error({ err }, 'webhook delivery claim failed');
       return 0;
     } finally {

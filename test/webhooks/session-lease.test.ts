@@ -8,6 +8,7 @@ import type { DatabaseSession } from '../../src/storage/database.ts';
 import type { Executor } from '../../src/storage/schema.ts';
 import {
   claimDueDeliveriesUnscoped,
+  DELIVERY_LOCK_CLASS,
   recordAttemptOutcomesUnscoped,
   releaseSessionLocksUnscoped,
   SESSION,
@@ -98,6 +99,34 @@ describe.runIf(postgres)('session leases of webhook deliveries', () => {
     await sql`select 1`.execute(a.db).catch(() => undefined);
     await sql`select 1`.execute(a.db);
     expect(a.generation).toBeGreaterThan(generation);
+  });
+
+  it('is released by the next claim of its session, in the same statement, even one that claims nothing', async () => {
+    const id = await oneDelivery('carried');
+    const a = session();
+    const [claimed] = (await claim(a.db)).filter((d) => d.delivery_id === id);
+    expect(claimed).toBeDefined();
+    const locks = async () =>
+      Number(
+        (
+          await sql<{ n: string }>`select count(*) as n from pg_locks where locktype = 'advisory' and classid = ${sql.raw(String(DELIVERY_LOCK_CLASS))}
+            and objsubid = 2 and objid = (hashtext(${id})::bigint & 4294967295)::text::oid`.execute(runtime.ctx.db)
+        ).rows[0]!.n,
+      );
+    expect(await locks()).toBe(1);
+    const now = new Date();
+    const record = {
+      delivery_id: id, attempt_number: 1, attempted_at: now, status_code: 200, duration_ms: 3, error: null,
+      response_excerpt: 'ok', status: 'delivered' as const, attempt_count: 1, next_attempt_at: null,
+    };
+    expect(await recordAttemptOutcomesUnscoped(runtime.ctx.db, SESSION, [record], now, { relaxed: true })).toEqual([id]);
+    expect(await locks()).toBe(1);
+    const later = new Date(Date.now() + 1_000);
+    const none = await claimDueDeliveriesUnscoped(a.db, {
+      workerId: 'w', now: later, leaseUntil: later, limit: 10, perEndpointLimit: 8, inFlight: new Map(), lease: 'session', release: [id], endpointId: 'ep_none',
+    });
+    expect(none).toEqual([]);
+    expect(await locks()).toBe(0);
   });
 
   it('stays held after its outcome is recorded, until it is released: a due retry is not claimed before', async () => {

@@ -9,6 +9,9 @@ import { releaseLeaseUnscoped, releaseSessionLocksUnscoped, SESSION, type Delive
  * on any pooled connection first. Two lanes let two claims overlap. On the embedded database
  * there is one lane, on the shared connection, leasing rows.
  */
+/** How long locks to release wait for a claim to carry them before they go in a statement of their own. */
+const RELEASE_DELAY_MS = 2;
+
 export class ClaimLane {
   readonly lease: DeliveryLease;
   readonly db: Db;
@@ -16,9 +19,11 @@ export class ClaimLane {
   readonly #workerId: string;
   /** Delivery id → the session generation it was claimed under: claimed, and its lock not yet released. */
   readonly #held = new Map<string, number>();
-  /** Locks to release, gathered while a release statement is out: one statement per gathering. */
+  /** Locks to release, gathered for the next claim on this lane (or a statement of their own). */
   #toRelease: string[] = [];
+  #releaseTimer: NodeJS.Timeout | undefined;
   #releasing: Promise<void> | undefined;
+  #closed = false;
   /** A claim is running on this lane (one at a time: a connection runs one statement at a time). */
   claiming = false;
 
@@ -60,9 +65,11 @@ export class ClaimLane {
 
   /**
    * Done with these deliveries. After their outcomes were written, a row lease has been cleared
-   * by the outcome and a lock is released here; `handBack` (no outcome was written) also clears
-   * a row lease. A failure is logged by the caller: the lock then ends with the connection, the
-   * row lease runs out.
+   * by the outcome and a lock is to be released here; `handBack` (no outcome was written) also
+   * clears a row lease. Locks are released by the next claim on this lane, in its own statement
+   * (`takeReleases`), or after RELEASE_DELAY_MS by a statement of their own if no claim came: a
+   * release no longer waits in front of a claim on the lane's one connection. A failure is
+   * logged by the caller: the lock then ends with the connection, the row lease runs out.
    */
   release(deliveryIds: readonly string[], options: { handBack: boolean }): Promise<void> {
     if (this.lease === 'row') return options.handBack ? releaseLeaseUnscoped(this.db, this.#workerId, deliveryIds) : Promise.resolve();
@@ -71,24 +78,51 @@ export class ClaimLane {
       if (this.stillHeld(id)) this.#toRelease.push(id);
       else this.#held.delete(id);
     }
-    this.#releasing ??= this.#releaseGathered().finally(() => (this.#releasing = undefined));
-    return this.#releasing;
+    if (this.#toRelease.length > 0) this.#scheduleRelease();
+    return Promise.resolve();
+  }
+
+  /** The locks the claim about to run here releases first. */
+  takeReleases(): string[] {
+    clearTimeout(this.#releaseTimer);
+    this.#releaseTimer = undefined;
+    const ids = this.#toRelease;
+    this.#toRelease = [];
+    return ids;
+  }
+
+  /** The claim that carried these releases completed: they are released (or, if it failed, are to be released again). */
+  settleReleases(deliveryIds: readonly string[], ok: boolean): void {
+    if (ok) for (const id of deliveryIds) this.#held.delete(id);
+    else if (deliveryIds.length > 0) this.release(deliveryIds, { handBack: true }).catch(() => {});
+  }
+
+  #scheduleRelease(): void {
+    if (this.#releaseTimer || this.#releasing || this.#closed) return;
+    this.#releaseTimer = setTimeout(() => {
+      this.#releaseTimer = undefined;
+      // A claim is out on this lane: the next one will carry them; look again after it.
+      if (this.claiming) return this.#scheduleRelease();
+      this.#releasing = this.#releaseGathered().finally(() => {
+        this.#releasing = undefined;
+        if (this.#toRelease.length > 0) this.#scheduleRelease();
+      });
+    }, RELEASE_DELAY_MS);
   }
 
   async #releaseGathered(): Promise<void> {
-    while (this.#toRelease.length > 0) {
-      const ids = this.#toRelease;
-      this.#toRelease = [];
-      try {
-        await releaseSessionLocksUnscoped(this.db, ids);
-      } finally {
-        for (const id of ids) this.#held.delete(id);
-      }
+    const ids = this.takeReleases();
+    try {
+      await releaseSessionLocksUnscoped(this.db, ids);
+    } finally {
+      for (const id of ids) this.#held.delete(id);
     }
   }
 
   /** Ends the session: PostgreSQL releases whatever it still holds. */
   async close(): Promise<void> {
+    this.#closed = true;
+    clearTimeout(this.#releaseTimer);
     this.#held.clear();
     await this.#session?.close();
   }

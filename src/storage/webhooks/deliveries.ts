@@ -69,6 +69,11 @@ export interface ClaimRequest {
   /** Per endpoint, slots that are not free (in flight, or offered to a claim still running). */
   inFlight: ReadonlyMap<string, number>;
   /**
+   * `session` only: locks of this session to release first, in the same statement (deliveries
+   * whose outcome has committed, or handed back): saves the release its own round trip.
+   */
+  release?: readonly string[];
+  /**
    * One endpoint only: a `dossier listen` stream claiming its listener's deliveries. Without it
    * (the delivery worker), a listener with a stream connected is skipped: the stream takes them.
    */
@@ -83,9 +88,10 @@ export interface ClaimRequest {
  *   `dossier listen` streams use (their lease spans HTTP requests, on any pooled connection) and
  *   what the embedded database uses (one connection is one session: see below).
  * - `session`: a session-level advisory lock (`pg_try_advisory_lock(DELIVERY_LOCK_CLASS,
- *   hashtext(delivery_id))`) taken by the claim and released by the outcome statement on the same
- *   connection, or by PostgreSQL when that connection ends (a worker killed, a network cut): the
- *   delivery is claimable again at once, with no lease to run out. The claim writes no row, so
+ *   hashtext(delivery_id))`) taken by the claim and released on the same connection once the
+ *   outcome has committed (by the next claim there, or `releaseSessionLocksUnscoped`), or by
+ *   PostgreSQL when that connection ends (a worker killed, a network cut): the delivery is
+ *   claimable again at once, with no lease to run out. The claim writes no row, so
  *   each delivery costs one write (its outcome) instead of two (issue 29). Only on a connection
  *   of its own (`DatabaseHandle.openSession`): a pooled connection would carry the lock to
  *   whichever caller used it next.
@@ -133,7 +139,10 @@ export async function claimDueDeliveriesUnscoped(db: Executor, claim: ClaimReque
   // and claims run one at a time per worker, so their round trip bounds its rate (issue 16).
   const picked = sql`with ${
     session
-      ? sql`held_locks as (
+      ? sql`released as (
+      select count(pg_advisory_unlock(${sql.raw(String(DELIVERY_LOCK_CLASS))}, hashtext(id))) as n from unnest(${claim.release ?? []}::text[]) as id
+    ),
+    held_locks as (
       select coalesce(array_agg((l.objid::bigint - case when l.objid::bigint >= 2147483648 then 4294967296 else 0 end)::int), '{}') as keys
       from pg_locks l
       where l.locktype = 'advisory' and l.classid = ${sql.raw(String(DELIVERY_LOCK_CLASS))} and l.objsubid = 2
@@ -181,9 +190,13 @@ export async function claimDueDeliveriesUnscoped(db: Executor, claim: ClaimReque
       for update of d skip locked
     )
     select locked.*
-    from locked, ${relaxedCommit} relaxed
-    where pg_try_advisory_lock(${sql.raw(String(DELIVERY_LOCK_CLASS))}, hashtext(locked.delivery_id))`.execute(db);
-    return result.rows;
+    from (select n from released, ${relaxedCommit} relaxed) first
+    left join locked on pg_try_advisory_lock(${sql.raw(String(DELIVERY_LOCK_CLASS))}, hashtext(locked.delivery_id))`.execute(db);
+    // The left join from `released` (one row) runs the releases whether or not anything is
+    // claimed; with nothing claimed it yields one row of nulls. Whether they run before or after
+    // the walk reads pg_locks, both are safe: a released delivery's outcome has committed, so it
+    // may be claimed again now (a due retry) or is skipped until the next claim.
+    return result.rows.filter((r) => r.delivery_id !== null);
   }
   const result = await sql<ClaimedDelivery>`${sql.raw(PREPARED)}
     ${picked},
