@@ -79,6 +79,8 @@ export class WebhookDeliveryTask extends LeasedTask {
   readonly #unrecorded = new Map<string, ClaimLane>();
   /** Claims running now, with what each was offered. */
   readonly #claims = new Map<ClaimOffer, Promise<number>>();
+  /** Deliveries brought by claims that returned since `claimAndRun` last answered. */
+  #claimedSinceRun = 0;
   /** Leased ahead of a free slot, oldest first. */
   #ready: InHand[] = [];
   #ctx: AppContext | undefined;
@@ -137,11 +139,18 @@ export class WebhookDeliveryTask extends LeasedTask {
     return Math.max(0, Math.min(this.pollMs, this.#nextDueAt - ctx.clock.now().getTime()));
   }
 
-  /** Starts claims on the idle lanes while there is room, and returns when the first running claim does. */
+  /**
+   * Starts claims on the idle lanes while there is room, and returns once a claim has brought
+   * something (or every running claim came back empty), with how many deliveries the claims that
+   * returned since the last call brought: one claim coming back empty while the other is still
+   * out does not make the worker idle.
+   */
   protected async claimAndRun(ctx: AppContext): Promise<number> {
     this.#startClaims(ctx);
-    if (this.#claims.size === 0) return 0;
-    return Promise.race(this.#claims.values());
+    while (this.#claimedSinceRun === 0 && this.#claims.size > 0) await Promise.race(this.#claims.values());
+    const claimed = this.#claimedSinceRun;
+    this.#claimedSinceRun = 0;
+    return claimed;
   }
 
   /** Hands back what was leased ahead, and lets the claims and the attempts in flight finish and their outcomes be recorded. */
@@ -227,6 +236,7 @@ export class WebhookDeliveryTask extends LeasedTask {
     // endpoints held back at their limit.
     this.#backlog = claimed.length === offer.limit;
     if (this.#nextDueAt !== undefined && this.#nextDueAt <= now.getTime()) this.#nextDueAt = undefined;
+    this.#claimedSinceRun += claimed.length;
     const claimedAt = performance.now();
     for (const delivery of claimed) {
       this.#endpoints.take(delivery.endpoint_id);
