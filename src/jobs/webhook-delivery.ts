@@ -6,7 +6,7 @@ import { claimCapsOf, nextClaimOffer, type ClaimOffer } from './webhook-delivery
 import { EndpointCounts } from './webhook-delivery/endpoint-counts.ts';
 import { OutcomeWriter } from './webhook-delivery/outcome-writer.ts';
 import { SigningSecretCache } from './webhook-delivery/secret-cache.ts';
-import { LeasedTask, tooLateToStart } from './leased-tasks.ts';
+import { LEASE_MARGIN_MS, LeasedTask, tooLateToStart } from './leased-tasks.ts';
 import { listenForNotifications } from './notify-listener.ts';
 
 export const WEBHOOK_DELIVERY_TASK = 'webhook-delivery';
@@ -131,7 +131,7 @@ export class WebhookDeliveryTask extends LeasedTask {
       this.#lanes.push(new ClaimLane({ session, workerId: this.workerId }));
     }
     if (this.#lanes.length === 0) this.#lanes.push(new ClaimLane({ db: ctx.db, workerId: this.workerId }));
-    this.#writer = new OutcomeWriter(this.#lanes[0]!.holder, (batch) => this.#written(ctx, batch));
+    this.#writer = new OutcomeWriter(this.#lanes[0]!.holder, (batch, failed) => this.#written(ctx, batch, failed));
   }
 
   protected override waitMs(ctx: AppContext): number {
@@ -281,6 +281,12 @@ export class WebhookDeliveryTask extends LeasedTask {
     void released.finally(() => this.#sends.delete(released));
   }
 
+  /** A session lock released when a row lease would have run out; a row lease just runs out. */
+  #releaseLater(ctx: AppContext, lane: ClaimLane, deliveryId: string): void {
+    if (lane.lease !== 'session') return;
+    setTimeout(() => this.#releaseOn(ctx, lane, [deliveryId], { handBack: true }), this.runMs(ctx) + LEASE_MARGIN_MS).unref();
+  }
+
   #launch(ctx: AppContext, item: InHand): void {
     const { delivery, lane } = item;
     this.#inFlight.set(delivery.delivery_id, item);
@@ -294,9 +300,10 @@ export class WebhookDeliveryTask extends LeasedTask {
         this.#release(ctx, delivery.delivery_id);
       },
       (err: unknown) => {
-        // A bug or an unopenable secret: the lease is handed back and another attempt is made later.
+        // A bug or an unopenable secret: another attempt is made once a lease would have run out
+        // (a row lease does; a lock is released then), not at once, which would spin on the bug.
         ctx.logger.error({ err, delivery_id: delivery.delivery_id }, 'webhook attempt could not be made');
-        this.#releaseOn(ctx, lane, [delivery.delivery_id], { handBack: true });
+        this.#releaseLater(ctx, lane, delivery.delivery_id);
         this.#release(ctx, delivery.delivery_id);
       },
     );
@@ -304,13 +311,19 @@ export class WebhookDeliveryTask extends LeasedTask {
     void send.finally(() => this.#sends.delete(send));
   }
 
-  /** After a batch was written (or failed to be): its leases are released, then the next claim may take what is due again. */
-  #written(ctx: AppContext, batch: readonly AttemptOutcome[]): void {
+  /**
+   * After a batch was written: its leases are released, so the next claim may take what is due
+   * again. What failed to be written is released a lease's length later (a row lease runs out on
+   * its own), as a dead worker's would be: not sent again at once while writes fail.
+   */
+  #written(ctx: AppContext, batch: readonly AttemptOutcome[], failed: ReadonlySet<string>): void {
     const byLane = new Map<ClaimLane, string[]>();
     for (const { delivery } of batch) {
       const lane = this.#unrecorded.get(delivery.delivery_id);
       this.#unrecorded.delete(delivery.delivery_id);
-      if (lane) byLane.set(lane, [...(byLane.get(lane) ?? []), delivery.delivery_id]);
+      if (!lane) continue;
+      if (failed.has(delivery.delivery_id)) this.#releaseLater(ctx, lane, delivery.delivery_id);
+      else byLane.set(lane, [...(byLane.get(lane) ?? []), delivery.delivery_id]);
     }
     for (const [lane, ids] of byLane) this.#releaseOn(ctx, lane, ids, { handBack: false });
     for (const o of batch) {

@@ -271,3 +271,43 @@ describe.runIf(postgres)('overlapping claims of one worker', () => {
     expect(left).toEqual([]);
   }, 60_000);
 });
+
+describe.runIf(postgres)('a delivery whose outcome cannot be written', () => {
+  let db: TestTarget;
+  let runtime: Runtime;
+  let receiver: Receiver;
+
+  beforeAll(async () => {
+    db = await freshDatabase('postgres');
+    const config = loadConfig({ ...PRIVATE_NETWORK_ENV, DOSSIER_SECRET: SECRET, LOG_LEVEL: 'silent', WEBHOOK_TIMEOUT_MS: '1000' });
+    runtime = await openRuntime(config, { logger: silentLogger, clock: systemClock, target: db.target });
+  });
+  afterAll(async () => {
+    await receiver?.close();
+    await runtime?.close();
+    await db?.dispose();
+  });
+
+  it('is sent again once a lease would have run out, not at once while writes fail', async () => {
+    receiver = await startReceiver(() => ({ status: 200 }));
+    const org = await createOrg(runtime.ctx, { name: 'Refused writes' });
+    await addEndpoint(runtime.ctx, org.org_id, receiver.url, ['*']);
+    // PostgreSQL refuses every attempt row while the trigger exists: the outcome cannot be written.
+    await sql`create function refuse_attempts() returns trigger language plpgsql as $$ begin raise exception 'refused'; end $$`.execute(runtime.ctx.db);
+    await sql`create trigger refuse_attempts before insert on webhook_delivery_attempts for each row execute function refuse_attempts()`.execute(runtime.ctx.db);
+    const [id] = await enqueue(runtime.ctx, caseEvent(org.org_id, 'case_refused'));
+    const worker = startDeliveries(runtime.ctx, 'postgres', { maxInFlight: 4 });
+    try {
+      await until(() => receiver.requests.length >= 1, 10_000);
+      // Long enough for a released lock to be claimed and sent again many times over.
+      await new Promise((r) => setTimeout(r, 1_000));
+      await sql`drop trigger refuse_attempts on webhook_delivery_attempts`.execute(runtime.ctx.db);
+      await until(async () => (await runtime.ctx.db.selectFrom('webhook_deliveries').select('status').where('delivery_id', '=', id!).executeTakeFirstOrThrow()).status === 'delivered', 20_000);
+    } finally {
+      await worker.stop();
+    }
+    // Sent twice: once refused, once after the lease's length (the timeout plus 5 s).
+    expect(receiver.requests).toHaveLength(2);
+    expect(receiver.requests[1]!.at - receiver.requests[0]!.at).toBeGreaterThanOrEqual(5_900);
+  }, 40_000);
+});

@@ -73,6 +73,8 @@ export class ClaimLane {
    */
   release(deliveryIds: readonly string[], options: { handBack: boolean }): Promise<void> {
     if (this.lease === 'row') return options.handBack ? releaseLeaseUnscoped(this.db, this.#workerId, deliveryIds) : Promise.resolve();
+    // Closed: the session ended, and its locks with it.
+    if (this.#closed) return Promise.resolve();
     for (const id of deliveryIds) {
       // A lock taken on an earlier connection went with it: nothing to release.
       if (this.stillHeld(id)) this.#toRelease.push(id);
