@@ -42,7 +42,8 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 /**
  * BENCH_WORKERS=N: the deliveries are sent by `dossier worker --concurrency N` (N processes, each
  * with the same 32 in flight) instead of one worker in this process; their CPU is read from /proc.
- * They are started after the deliveries are queued, and timed from the first receipt.
+ * They are started once and stopped (SIGSTOP) while each run's deliveries are queued; each run is
+ * timed from the first receipt after they are continued.
  */
 const WORKERS = Number(process.env.BENCH_WORKERS ?? 0);
 /** BENCH_CLAIM_LANES: the worker's claim sessions (default: the task's own, 2). */
@@ -242,15 +243,22 @@ function processCpuUs(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) * 10_000;
 }
 
-/** `dossier worker --concurrency WORKERS` on the bench's schema; resolves with the workers' pids once the supervisor has printed them. */
-function startWorkerProcesses(): { supervisor: ChildProcess; pids: Promise<number[]> } {
+/**
+ * `dossier worker --concurrency WORKERS` on the bench's schema, started once (so their JIT is warm
+ * after the warm-up run) and kept: between runs they are stopped (SIGSTOP) while the deliveries
+ * are queued, and continued (SIGCONT) to send them.
+ */
+let workerProcesses: { supervisor: ChildProcess; pids: number[]; exited: Promise<void> } | undefined;
+async function workerProcessesStarted(): Promise<{ supervisor: ChildProcess; pids: number[]; exited: Promise<void> }> {
+  if (workerProcesses) return workerProcesses;
   const url = new URL(DATABASE_URL);
   url.searchParams.set('options', `-c search_path=${schema}`);
   const supervisor = spawn(process.execPath, [fileURLToPath(new URL('../src/cli/main.ts', import.meta.url)), 'worker', '--concurrency', String(WORKERS), '--json'], {
     env: { ...process.env, DATABASE_URL: url.toString(), DOSSIER_SECRET: config.secret!, DOSSIER_ALLOW_PRIVATE_NETWORK: 'true', LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  const pids = new Promise<number[]>((resolve) => {
+  const exited = new Promise<void>((resolve) => supervisor.once('exit', () => resolve()));
+  const pids = await new Promise<number[]>((resolve) => {
     let out = '';
     supervisor.stdout!.on('data', (c: Buffer) => {
       out += c.toString();
@@ -259,13 +267,16 @@ function startWorkerProcesses(): { supervisor: ChildProcess; pids: Promise<numbe
       resolve(started.workers ?? [started.pid]);
     });
   });
-  return { supervisor, pids };
+  workerProcesses = { supervisor, pids, exited };
+  return workerProcesses;
 }
 
 /** B: `count` deliveries queued (untimed), then one worker started and timed until all are received and recorded. */
 async function fanRun(orgId: string, caseId: string, count: number, label: string): Promise<FanRun> {
   await admin.query(`truncate ${table('webhook_delivery_attempts')}, ${table('webhook_deliveries')}`);
   receiver.send({ type: 'reset' });
+  const workers = WORKERS > 0 ? await workerProcessesStarted() : undefined;
+  for (const pid of workers?.pids ?? []) process.kill(pid, 'SIGSTOP');
   const queueStart = performance.now();
   for (let i = 0; i < count / ENDPOINTS; i += EVENTS_PER_TRANSACTION) {
     await inTransaction(ctx.db, async (tx) => {
@@ -274,7 +285,7 @@ async function fanRun(orgId: string, caseId: string, count: number, label: strin
   }
   log(`  ${label}: queued ${fmt(count)} deliveries in ${((performance.now() - queueStart) / 1000).toFixed(1)} s; sending`);
 
-  if (WORKERS > 0) return workerRun(count, label);
+  if (workers) return workerRun(count, label, workers.pids);
   const before = { ...statementsByClass, total: statements() };
   claimTimes.length = 0;
   claimRows.length = 0;
@@ -318,32 +329,25 @@ async function fanRun(orgId: string, caseId: string, count: number, label: strin
 }
 
 /**
- * B with BENCH_WORKERS: the worker processes are started after the deliveries are queued, and the
- * clock (and their CPU count) starts at the first receipt, so their start-up is not timed.
+ * B with BENCH_WORKERS: the worker processes, stopped while the deliveries were queued, are
+ * continued; the clock (and their CPU count) starts at the first receipt.
  */
-async function workerRun(count: number, label: string): Promise<FanRun> {
-  const { supervisor, pids: started } = startWorkerProcesses();
-  const stopped = new Promise<void>((resolve) => supervisor.once('exit', () => resolve()));
-  try {
-    while ((await receiverCount()).count === 0) await new Promise((r) => setTimeout(r, 2));
-    const startedAt = performance.now();
-    const pids = await started;
-    const cpuBefore = pids.reduce((n, pid) => n + processCpuUs(pid), 0);
-    await waitForCount(count, label);
-    const seconds = (performance.now() - startedAt) / 1000;
-    for (;;) {
-      const left = await admin.query<{ n: string }>(`select count(*) as n from ${table('webhook_deliveries')} where status <> 'delivered'`);
-      if (Number(left.rows[0]!.n) === 0) break;
-      await new Promise((r) => setTimeout(r, 5));
-    }
-    const recordedSeconds = (performance.now() - startedAt) / 1000;
-    const cpuUs = (pids.reduce((n, pid) => n + processCpuUs(pid), 0) - cpuBefore) / count;
-    const none = { total: Number.NaN, claim: Number.NaN, outcome: Number.NaN, enqueue: Number.NaN, other: Number.NaN };
-    return { rate: count / seconds, cpuUs, connections: (await receiverCount()).connections, recordedSeconds, meanInFlight: Number.NaN, claims: { count: 0, p50Ms: 0, p50Rows: 0 }, statements: none };
-  } finally {
-    supervisor.kill('SIGTERM');
-    await stopped;
+async function workerRun(count: number, label: string, pids: readonly number[]): Promise<FanRun> {
+  for (const pid of pids) process.kill(pid, 'SIGCONT');
+  while ((await receiverCount()).count === 0) await new Promise((r) => setTimeout(r, 1));
+  const startedAt = performance.now();
+  const cpuBefore = pids.reduce((n, pid) => n + processCpuUs(pid), 0);
+  await waitForCount(count, label);
+  const seconds = (performance.now() - startedAt) / 1000;
+  for (;;) {
+    const left = await admin.query<{ n: string }>(`select count(*) as n from ${table('webhook_deliveries')} where status <> 'delivered'`);
+    if (Number(left.rows[0]!.n) === 0) break;
+    await new Promise((r) => setTimeout(r, 5));
   }
+  const recordedSeconds = (performance.now() - startedAt) / 1000;
+  const cpuUs = (pids.reduce((n, pid) => n + processCpuUs(pid), 0) - cpuBefore) / count;
+  const none = { total: Number.NaN, claim: Number.NaN, outcome: Number.NaN, enqueue: Number.NaN, other: Number.NaN };
+  return { rate: count / seconds, cpuUs, connections: (await receiverCount()).connections, recordedSeconds, meanInFlight: Number.NaN, claims: { count: 0, p50Ms: 0, p50Rows: 0 }, statements: none };
 }
 
 const mean = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
@@ -409,6 +413,11 @@ try {
   log('\nratio (same run):');
   log(`  webhook fan-out / raw undici   ${(fanRate / rawRate).toFixed(2)}   goal ≥ 0.50   (load average ${loadavg().map((l) => l.toFixed(1)).join(' ')})`);
 } finally {
+  if (workerProcesses) {
+    for (const pid of workerProcesses.pids) process.kill(pid, 'SIGCONT');
+    workerProcesses.supervisor.kill('SIGTERM');
+    await workerProcesses.exited;
+  }
   await runtime.close();
   await admin.query(`drop schema if exists ${quoteIdent(schema)} cascade`);
   await admin.end();
