@@ -182,6 +182,8 @@ describe.runIf(postgres)('one of several worker processes killed in the middle o
     expect(new Set(attempts.map((a) => a.delivery_id)).size).toBe(1200);
     expect(attempts).toHaveLength(1200);
 
+    // The supervisor noticed and started another in its place.
+    await until(() => supervisor.output().stderr.includes('worker process died: starting another'), 10_000);
     // The supervisor stops every worker it started on SIGTERM.
     expect(await supervisor.stop('SIGTERM')).toBe(0);
     for (const pid of workers) expect(alive(pid)).toBe(false);
