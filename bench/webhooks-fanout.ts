@@ -17,8 +17,8 @@
  * Goals: ratio ≥ 0.50 of the raw loop, idle p50 ≤ 25 ms. BENCH_ROUNDS (default 2), BENCH_DELIVERIES
  * (default 10 000).
  */
-import { fork } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { fork, spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -39,6 +39,17 @@ import { inTransaction } from '../src/storage/unit-of-work.ts';
 const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const DELIVERIES = Number(process.env.BENCH_DELIVERIES ?? 10_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
+/**
+ * BENCH_WORKERS=N: the deliveries are sent by `dossier worker --concurrency N` (N processes, each
+ * with the same 32 in flight) instead of one worker in this process; their CPU is read from /proc.
+ * They are started once and stopped (SIGSTOP) while each run's deliveries are queued; each run is
+ * timed from the first receipt after they are continued.
+ */
+const WORKERS = Number(process.env.BENCH_WORKERS ?? 0);
+/** BENCH_CLAIM_LANES: the worker's claim sessions (default: the task's own, 2). */
+const CLAIM_LANES = process.env.BENCH_CLAIM_LANES ? Number(process.env.BENCH_CLAIM_LANES) : undefined;
+/** BENCH_PER_ENDPOINT: the in-process worker's per-endpoint limit (default: the task's own, 8). */
+const PER_ENDPOINT = process.env.BENCH_PER_ENDPOINT ? Number(process.env.BENCH_PER_ENDPOINT) : undefined;
 const ENDPOINTS = 10;
 const CONCURRENCY = 32;
 const LATENCY_SAMPLES = 100;
@@ -54,7 +65,7 @@ type StatementClass = 'claim' | 'outcome' | 'enqueue' | 'other';
 const statementsByClass: Record<StatementClass, number> = { claim: 0, outcome: 0, enqueue: 0, other: 0 };
 function classOf(texts: readonly string[]): StatementClass {
   const all = texts.join('\n');
-  if (all.includes('with picked as')) return 'claim';
+  if (all.includes('picked as (')) return 'claim';
   if (all.includes('webhook_delivery_attempts')) return 'outcome';
   if (all.includes('insert into "webhook_deliveries"')) return 'enqueue';
   return 'other';
@@ -82,7 +93,7 @@ pg.Client.prototype.query = function (this: object, ...args: unknown[]) {
   } else {
     statementsByClass[classOf([text])]++;
   }
-  if (text.includes('with picked as') && typeof args.at(-1) !== 'function') {
+  if (text.includes('picked as (') && typeof args.at(-1) !== 'function') {
     const started = performance.now();
     const result = clientQuery.apply(this, args) as Promise<{ rowCount: number | null }>;
     void result.then((r) => {
@@ -181,6 +192,8 @@ interface FanRun {
   connections: number;
   recordedSeconds: number;
   statements: Record<StatementClass | 'total', number>;
+  /** Attempts in flight, sampled every millisecond while sending. */
+  meanInFlight: number;
   /** Claim statements in the run: how many, their round trip (p50, ms) and rows (p50). */
   claims: { count: number; p50Ms: number; p50Rows: number };
 }
@@ -224,10 +237,46 @@ if (profiler) {
   await profiler.post('Profiler.enable');
 }
 
+/** CPU time (user + system, every thread) a process has used, in µs, from /proc (Linux clock ticks of 10 ms). */
+function processCpuUs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10_000;
+}
+
+/**
+ * `dossier worker --concurrency WORKERS` on the bench's schema, started once (so their JIT is warm
+ * after the warm-up run) and kept: between runs they are stopped (SIGSTOP) while the deliveries
+ * are queued, and continued (SIGCONT) to send them.
+ */
+let workerProcesses: { supervisor: ChildProcess; pids: number[]; exited: Promise<void> } | undefined;
+async function workerProcessesStarted(): Promise<{ supervisor: ChildProcess; pids: number[]; exited: Promise<void> }> {
+  if (workerProcesses) return workerProcesses;
+  const url = new URL(DATABASE_URL);
+  url.searchParams.set('options', `-c search_path=${schema}`);
+  const supervisor = spawn(process.execPath, [fileURLToPath(new URL('../src/cli/main.ts', import.meta.url)), 'worker', '--concurrency', String(WORKERS), '--json'], {
+    env: { ...process.env, DATABASE_URL: url.toString(), DOSSIER_SECRET: config.secret!, DOSSIER_ALLOW_PRIVATE_NETWORK: 'true', LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const exited = new Promise<void>((resolve) => supervisor.once('exit', () => resolve()));
+  const pids = await new Promise<number[]>((resolve) => {
+    let out = '';
+    supervisor.stdout!.on('data', (c: Buffer) => {
+      out += c.toString();
+      if (!out.includes('\n')) return;
+      const started = JSON.parse(out.split('\n')[0]!) as { pid: number; workers?: number[] };
+      resolve(started.workers ?? [started.pid]);
+    });
+  });
+  workerProcesses = { supervisor, pids, exited };
+  return workerProcesses;
+}
+
 /** B: `count` deliveries queued (untimed), then one worker started and timed until all are received and recorded. */
 async function fanRun(orgId: string, caseId: string, count: number, label: string): Promise<FanRun> {
   await admin.query(`truncate ${table('webhook_delivery_attempts')}, ${table('webhook_deliveries')}`);
   receiver.send({ type: 'reset' });
+  const workers = WORKERS > 0 ? await workerProcessesStarted() : undefined;
+  for (const pid of workers?.pids ?? []) process.kill(pid, 'SIGSTOP');
   const queueStart = performance.now();
   for (let i = 0; i < count / ENDPOINTS; i += EVENTS_PER_TRANSACTION) {
     await inTransaction(ctx.db, async (tx) => {
@@ -236,16 +285,31 @@ async function fanRun(orgId: string, caseId: string, count: number, label: strin
   }
   log(`  ${label}: queued ${fmt(count)} deliveries in ${((performance.now() - queueStart) / 1000).toFixed(1)} s; sending`);
 
+  if (workers) return workerRun(count, label, workers.pids);
   const before = { ...statementsByClass, total: statements() };
   claimTimes.length = 0;
   claimRows.length = 0;
-  const task = webhookDeliveryTask({ maxInFlight: CONCURRENCY, listenUrl: DATABASE_URL });
+  const task = webhookDeliveryTask({ maxInFlight: CONCURRENCY, listenUrl: DATABASE_URL, ...(CLAIM_LANES ? { claimLanes: CLAIM_LANES } : {}), ...(PER_ENDPOINT ? { perEndpointInFlight: PER_ENDPOINT } : {}) });
   const worker = new Worker(ctx, [task]);
   await profiler?.post('Profiler.start');
   const cpu = process.cpuUsage();
   const started = performance.now();
   worker.start();
+  // Attempts in flight, sampled every millisecond: below CONCURRENCY, the worker waits for claims.
+  const inFlightSamples: number[] = [];
+  const readySamples: number[] = [];
+  const claimSamples: number[] = [];
+  const unwrittenSamples: number[] = [];
+  const sampler = setInterval(() => {
+    inFlightSamples.push(task.inFlight);
+    const ahead = task.leasedAhead;
+    readySamples.push(ahead.ready);
+    claimSamples.push(ahead.claims);
+    unwrittenSamples.push(ahead.unwritten);
+  }, 1);
   await waitForCount(count, label);
+  clearInterval(sampler);
+  if (process.env.BENCH_DEBUG) log(`  ready ${mean(readySamples).toFixed(1)}, claims running ${mean(claimSamples).toFixed(2)}, unwritten ${mean(unwrittenSamples).toFixed(1)}`);
   const seconds = (performance.now() - started) / 1000;
   // Recorded: polled on the bench's own connection, outside the pool, so it is not counted.
   for (;;) {
@@ -261,7 +325,29 @@ async function fanRun(orgId: string, caseId: string, count: number, label: strin
   const per = (k: StatementClass | 'total') => (after[k] - before[k]) / count;
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
   const claims = { count: claimTimes.length, p50Ms: median(claimTimes), p50Rows: median(claimRows) };
-  return { rate: count / seconds, cpuUs: (used.user + used.system) / count, connections: (await receiverCount()).connections, recordedSeconds, claims, statements: { total: per('total'), claim: per('claim'), outcome: per('outcome'), enqueue: per('enqueue'), other: per('other') } };
+  return { rate: count / seconds, cpuUs: (used.user + used.system) / count, connections: (await receiverCount()).connections, recordedSeconds, claims, meanInFlight: mean(inFlightSamples), statements: { total: per('total'), claim: per('claim'), outcome: per('outcome'), enqueue: per('enqueue'), other: per('other') } };
+}
+
+/**
+ * B with BENCH_WORKERS: the worker processes, stopped while the deliveries were queued, are
+ * continued; the clock (and their CPU count) starts at the first receipt.
+ */
+async function workerRun(count: number, label: string, pids: readonly number[]): Promise<FanRun> {
+  for (const pid of pids) process.kill(pid, 'SIGCONT');
+  while ((await receiverCount()).count === 0) await new Promise((r) => setTimeout(r, 1));
+  const startedAt = performance.now();
+  const cpuBefore = pids.reduce((n, pid) => n + processCpuUs(pid), 0);
+  await waitForCount(count, label);
+  const seconds = (performance.now() - startedAt) / 1000;
+  for (;;) {
+    const left = await admin.query<{ n: string }>(`select count(*) as n from ${table('webhook_deliveries')} where status <> 'delivered'`);
+    if (Number(left.rows[0]!.n) === 0) break;
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  const recordedSeconds = (performance.now() - startedAt) / 1000;
+  const cpuUs = (pids.reduce((n, pid) => n + processCpuUs(pid), 0) - cpuBefore) / count;
+  const none = { total: Number.NaN, claim: Number.NaN, outcome: Number.NaN, enqueue: Number.NaN, other: Number.NaN };
+  return { rate: count / seconds, cpuUs, connections: (await receiverCount()).connections, recordedSeconds, meanInFlight: Number.NaN, claims: { count: 0, p50Ms: 0, p50Rows: 0 }, statements: none };
 }
 
 const mean = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
@@ -292,7 +378,7 @@ try {
     log(
       `round ${round} B Dossier:     ${fmt(fan.rate).padStart(6)} deliveries/s, ${fmt(fan.cpuUs)} µs CPU each, ${fan.connections} connections, all recorded at ${fan.recordedSeconds.toFixed(2)} s; ` +
         `statements per delivery ${s.total.toFixed(2)} (claims ${s.claim.toFixed(2)}, outcomes ${s.outcome.toFixed(2)}, other ${(s.other + s.enqueue).toFixed(2)}); ` +
-        `${fan.claims.count} claims, one at a time, p50 ${fan.claims.p50Ms.toFixed(1)} ms for ${fan.claims.p50Rows} rows`,
+        `${fan.claims.count} claims, p50 ${fan.claims.p50Ms.toFixed(1)} ms for ${fan.claims.p50Rows} rows; ${fan.meanInFlight.toFixed(1)} in flight on average`,
     );
   }
 
@@ -301,7 +387,7 @@ try {
   const soloEndpoint = await createEndpoint(ctx, { tenant: { orgId: solo.org_id, environment: 'test' }, url: `http://127.0.0.1:${port}/solo`, events: ['*'] });
   if (!soloEndpoint.ok) throw new Error(soloEndpoint.message);
   receiver.send({ type: 'latency' });
-  const task = webhookDeliveryTask({ maxInFlight: CONCURRENCY, listenUrl: DATABASE_URL });
+  const task = webhookDeliveryTask({ maxInFlight: CONCURRENCY, listenUrl: DATABASE_URL, ...(CLAIM_LANES ? { claimLanes: CLAIM_LANES } : {}), ...(PER_ENDPOINT ? { perEndpointInFlight: PER_ENDPOINT } : {}) });
   const worker = new Worker(ctx, [task]);
   worker.start();
   await new Promise((r) => setTimeout(r, 200));
@@ -327,6 +413,11 @@ try {
   log('\nratio (same run):');
   log(`  webhook fan-out / raw undici   ${(fanRate / rawRate).toFixed(2)}   goal ≥ 0.50   (load average ${loadavg().map((l) => l.toFixed(1)).join(' ')})`);
 } finally {
+  if (workerProcesses) {
+    for (const pid of workerProcesses.pids) process.kill(pid, 'SIGCONT');
+    workerProcesses.supervisor.kill('SIGTERM');
+    await workerProcesses.exited;
+  }
   await runtime.close();
   await admin.query(`drop schema if exists ${quoteIdent(schema)} cascade`);
   await admin.end();

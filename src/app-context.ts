@@ -15,17 +15,19 @@ import { createDocumentStore } from './storage/document-store.ts';
 import { documentCipher } from './domain/crypto/document-cipher.ts';
 import { caseWebhookEnqueuer } from './domain/webhooks/case-enqueuer.ts';
 import { hasEnabledEndpoint } from './storage/webhooks/endpoints.ts';
-import { pingDatabase } from './storage/database.ts';
+import { pingDatabase, type DatabaseSession } from './storage/database.ts';
 import { createSmtpMailer } from './net/smtp-mailer.ts';
 
 /** What the caller owns and hands in: the case revision mirror, and an extraction pool it closes itself (tests share one per worker; otherwise the context makes its own). */
 export interface AppContextParts {
   caseRevisions?: CaseRevisions | null;
   extraction?: ExtractionPool;
+  /** The database handle's `openSession`. */
+  openDatabaseSession: () => DatabaseSession | null;
 }
 
-export function createAppContext(deps: Deps, secret: string, rateLimits: RateLimitStore, metrics: Metrics, parts: AppContextParts = {}): AppContext {
-  const { caseRevisions = null, extraction } = parts;
+export function createAppContext(deps: Deps, secret: string, rateLimits: RateLimitStore, metrics: Metrics, parts: AppContextParts): AppContext {
+  const { caseRevisions = null, extraction, openDatabaseSession } = parts;
   const outbound = createOutboundClients(deps.config);
   const wake = inProcessWakeUps();
   const known = knownKeyHashes((since, now) => listLiveApiKeyHashPrefixesUnscoped(deps.db, since, now), deps.clock);
@@ -61,6 +63,7 @@ export function createAppContext(deps: Deps, secret: string, rateLimits: RateLim
     // process start at once, others hear the NOTIFY the outbox issues.
     enqueueWebhook: caseWebhookEnqueuer(deps, () => wake.notify('webhook-deliveries')),
     enqueueActions: caseActionEnqueuer(deps, () => wake.notify('connector-calls')),
+    openDatabaseSession,
     databaseReachable: () => pingDatabase(deps.db),
     hasEnabledWebhookEndpoint: (orgId, environment) => hasEnabledEndpoint(deps.db, { orgId, environment }),
   };

@@ -79,6 +79,11 @@ const envSchema = z.object({
   DOCUMENT_RETENTION_DAYS: positiveInt.optional(),
   /** Child processes that extract documents at once (each uses a core while it works). */
   EXTRACTION_PROCESSES: positiveInt.default(2),
+  /**
+   * `dossier worker`'s processes: 1 runs the jobs in the process itself; N > 1 starts N worker
+   * processes (a worker per core) and restarts one that dies. `--concurrency N` overrides it.
+   */
+  WORKER_PROCESSES: positiveInt.default(1),
   /** Resident memory one extraction process may use before it is killed. */
   EXTRACTION_MEMORY_MB: positiveInt.default(1536),
   /** How long a `slow` sample document (dossier-test:…/slow, test mode) takes to read. */
@@ -140,6 +145,7 @@ export interface Config {
   webhookRetentionDays: number;
   documentRetentionDays: number | undefined;
   extractionProcesses: number;
+  workerProcesses: number;
   extractionMemoryMb: number;
   simulatedSlowReadMs: number;
   /** Where document bytes live: the database, or an S3-compatible bucket (DOCUMENT_STORE). */
@@ -202,6 +208,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     webhookRetentionDays: e.WEBHOOK_RETENTION_DAYS,
     documentRetentionDays: e.DOCUMENT_RETENTION_DAYS,
     extractionProcesses: e.EXTRACTION_PROCESSES,
+    workerProcesses: e.WORKER_PROCESSES,
     extractionMemoryMb: e.EXTRACTION_MEMORY_MB,
     simulatedSlowReadMs: e.SIMULATED_SLOW_READ_MS,
     documentStore: documentStoreOf(e),

@@ -68,7 +68,7 @@ export async function openRuntime(config: Config, options: RuntimeOptions): Prom
       secret,
       rateLimits,
       metrics,
-      { caseRevisions, ...(options.extraction ? { extraction: options.extraction } : {}) },
+      { caseRevisions, openDatabaseSession: () => database.openSession(), ...(options.extraction ? { extraction: options.extraction } : {}) },
     );
     return {
       ctx,

@@ -12,7 +12,7 @@ import { cliError, printResult, report, type CliError, type CommandLineIo } from
 export const USAGE = `usage: dossier <command> [--json]
 
   serve [--no-worker]     the API and an in-process worker
-  worker                  background jobs only (needs PostgreSQL when a server also runs)
+  worker [--concurrency N]   background jobs only (needs PostgreSQL when a server also runs); N processes, a worker per core
   migrate                 apply pending database migrations
   org create --name NAME [--billing active|inactive] [--accept-legal]
   org update ORG_ID [--billing active|inactive] [--accept-legal] [--live-usage-cap N|none]

@@ -24,8 +24,16 @@ async function main(argv: string[]): Promise<number> {
     return -1;
   }
   if (command === 'worker') {
+    const options = words.slice(1);
+    const at = options.indexOf('--concurrency');
+    const value = at === -1 ? undefined : options[at + 1];
+    const concurrency = value === undefined ? undefined : Number(value);
+    const unknown = options.filter((w, i) => !(at !== -1 && (i === at || i === at + 1)));
+    if (unknown.length > 0 || (at !== -1 && !(Number.isInteger(concurrency) && concurrency! >= 1 && concurrency! <= 256))) {
+      return report(2, cliError('invalid_request', unknown.length > 0 ? `unknown option ${unknown[0]}; usage: dossier worker [--concurrency N]` : '--concurrency takes a whole number of processes, 1 to 256'), json, io);
+    }
     const { runWorker } = await import('./commands/worker.ts');
-    await runWorker({ json }, io);
+    await runWorker({ json, ...(concurrency !== undefined ? { concurrency } : {}) }, io);
     return -1;
   }
   return runCommandLine(argv, io);

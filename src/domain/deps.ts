@@ -11,6 +11,7 @@ import type { CaseRevisions } from '../ports/case-revisions.ts';
 import type { WakeUps } from '../ports/wake.ts';
 import type { DocumentStore } from '../storage/document-store.ts';
 import type { Db } from '../storage/schema.ts';
+import type { DatabaseSession } from '../storage/database.ts';
 import type { ActionEnqueuer, WebhookEnqueuer } from '../ports/enqueuers.ts';
 import type { OpenApiReader } from './connectors/openapi-digest.ts';
 import type { ExtractionPool } from './documents/extraction-port.ts';
@@ -59,6 +60,11 @@ export interface AppContext extends Deps {
   openApi: OpenApiReader;
   /** Dossier's own mail (SMTP_URL); null when the deployment has none and links are shown instead. */
   mailer: Mailer | null;
+  /**
+   * A database connection of its own, whose session outlives statements (the webhook delivery
+   * lease's advisory locks); null on the embedded database, whose one connection is shared.
+   */
+  openDatabaseSession: () => DatabaseSession | null;
   /** Whether the database answers (readiness). */
   databaseReachable: () => Promise<boolean>;
   /** Whether the workspace has an enabled webhook endpoint (SELF_SERVE_WEBHOOKS=false refuses sessions then). */

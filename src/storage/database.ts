@@ -29,6 +29,23 @@ export interface DatabaseHandle {
    * as soon as it completes, before the caller goes on. One mirror per handle.
    */
   mirrorCaseRevisions(mirror: CaseRevisionSink): void;
+  /**
+   * A connection of its own, outside the pool, whose session outlives its statements: what
+   * session-level advisory locks need (the webhook delivery lease, issue 29). Null on the embedded
+   * database, where the one connection is one session shared by everything in the process.
+   * Counted and mirrored as the pool's statements are.
+   */
+  openSession(): DatabaseSession | null;
+  close(): Promise<void>;
+}
+
+export interface DatabaseSession {
+  readonly db: Db;
+  /**
+   * Moves whenever the connection is lost or replaced (it reconnects on the next statement): a
+   * session lock taken under an earlier value was released by PostgreSQL with that connection.
+   */
+  readonly generation: number;
   close(): Promise<void>;
 }
 
@@ -84,27 +101,25 @@ function preparedName(text: string): string {
  * committed outbox row, reads the older text. Outside a transaction a statement commits as it
  * completes, so its notices are handed over then, before its caller continues.
  */
-function statsOf(pool: pg.Pool, max: number, prepare = false): { stats: () => PoolStats; mirrorCaseRevisions(mirror: CaseRevisionSink): void } {
-  let statements = 0;
-  let sink: CaseRevisionSink | undefined;
+function statsOf(pool: pg.Pool, max: number, prepare = false, shared: SharedCounters = { statements: 0 }): { stats: () => PoolStats; mirrorCaseRevisions(mirror: CaseRevisionSink): void } {
   pool.on('connect', (client) => {
     const query = client.query.bind(client) as (...args: unknown[]) => unknown;
     /** Revisions this connection's open transaction (or running statement) moved. */
     const moved = new Map<string, number>();
     let inTransaction = false;
     client.on('notice', (notice: { message?: string }) => {
-      if (!sink) return;
+      if (!shared.sink) return;
       const revision = caseRevisionOfNotice(notice.message);
       if (revision) moved.set(revision.caseId, Math.max(moved.get(revision.caseId) ?? 0, revision.revision));
     });
     const handOver = async (): Promise<void> => {
-      if (moved.size === 0 || !sink) return void moved.clear();
+      if (moved.size === 0 || !shared.sink) return void moved.clear();
       const revisions = new Map(moved);
       moved.clear();
-      await sink(revisions);
+      await shared.sink(revisions);
     };
     (client as { query: unknown }).query = (...args: unknown[]) => {
-      statements++;
+      shared.statements++;
       const [text, values] = args;
       if (typeof text !== 'string' || typeof args.at(-1) === 'function') return query(...args);
       const control = text.length <= 64 ? transactionControl(text) : undefined;
@@ -117,10 +132,10 @@ function statsOf(pool: pg.Pool, max: number, prepare = false): { stats: () => Po
       } else if (control === 'commit') {
         inTransaction = false;
         // Mirrored before COMMIT goes out: see above. A mirror that fails has logged it and resolves.
-        if (moved.size > 0 && sink) return handOver().then(() => query(...args));
+        if (moved.size > 0 && shared.sink) return handOver().then(() => query(...args));
       }
       const sent = prepare && args.length === 2 && text.startsWith(PREPARED) ? query({ name: preparedName(text), text, values }) : query(...args);
-      if (inTransaction || control !== undefined || !sink) return sent;
+      if (inTransaction || control !== undefined || !shared.sink) return sent;
       // Outside a transaction: the statement committed as it completed.
       return (sent as Promise<unknown>).then(
         async (result) => {
@@ -135,12 +150,18 @@ function statsOf(pool: pg.Pool, max: number, prepare = false): { stats: () => Po
     };
   });
   return {
-    stats: () => ({ max, inUse: pool.totalCount - pool.idleCount, idle: pool.idleCount, waiting: pool.waitingCount, statements }),
+    stats: () => ({ max, inUse: pool.totalCount - pool.idleCount, idle: pool.idleCount, waiting: pool.waitingCount, statements: shared.statements }),
     mirrorCaseRevisions(mirror) {
-      if (sink) throw new Error('case revisions already have a mirror');
-      sink = mirror;
+      if (shared.sink) throw new Error('case revisions already have a mirror');
+      shared.sink = mirror;
     },
   };
+}
+
+/** What a handle's pool and its sessions share: the statement count and the revision mirror. */
+interface SharedCounters {
+  statements: number;
+  sink?: CaseRevisionSink;
 }
 
 /** Kysely's transaction statements ('begin', 'start transaction …', 'commit', 'rollback'; savepoints are none of them). */
@@ -191,17 +212,66 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
 }
 
 function openPostgres(url: string, schema: string | undefined, poolSize = 10): DatabaseHandle {
-  const pool = new pg.Pool({
-    connectionString: url,
-    max: poolSize,
-    // The case revision notices (migration 0027) must reach us whatever the role or database sets.
-    options: `-c client_min_messages=notice${schema ? ` -c search_path=${quoteIdent(schema)}` : ''}`,
-  });
+  // The case revision notices (migration 0027) must reach us whatever the role or database sets.
+  const options = `-c client_min_messages=notice${schema ? ` -c search_path=${quoteIdent(schema)}` : ''}`;
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, options });
   // An idle client losing its server connection must not crash the process; the pool replaces it.
   pool.on('error', () => {});
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  const { stats, mirrorCaseRevisions } = statsOf(pool, poolSize, true);
-  return { db, kind: 'postgres', poolStats: stats, mirrorCaseRevisions, close: () => db.destroy() };
+  const shared: SharedCounters = { statements: 0 };
+  const { stats, mirrorCaseRevisions } = statsOf(pool, poolSize, true, shared);
+  const sessions = new Set<DatabaseSession>();
+  return {
+    db,
+    kind: 'postgres',
+    poolStats: stats,
+    mirrorCaseRevisions,
+    openSession() {
+      const session = openSession(url, options, shared, () => sessions.delete(session));
+      sessions.add(session);
+      return session;
+    },
+    async close() {
+      await Promise.all([...sessions].map((s) => s.close()));
+      await db.destroy();
+    },
+  };
+}
+
+/**
+ * A pool of one that never lets its connection go idle-closed, so the session (and its advisory
+ * locks) lasts as long as the connection. If the connection breaks, the pool drops it and the next
+ * statement opens another: `generation` moves on both, so the caller knows its locks are gone.
+ * TCP keepalives on both ends: a worker's host that vanishes without closing the socket (power, a
+ * network partition) has its session, and its locks, ended by PostgreSQL within about a minute
+ * (30 s idle, then 3 probes 10 s apart) rather than the operating system's two hours.
+ */
+function openSession(url: string, options: string, shared: SharedCounters, onClose: () => void): DatabaseSession {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: 1,
+    idleTimeoutMillis: 0,
+    keepAlive: true,
+    keepAliveInitialDelayMillis: 30_000,
+    options: `${options} -c tcp_keepalives_idle=30 -c tcp_keepalives_interval=10 -c tcp_keepalives_count=3`,
+  });
+  let generation = 0;
+  pool.on('error', () => void generation++);
+  pool.on('connect', () => void generation++);
+  pool.on('remove', () => void generation++);
+  statsOf(pool, 1, true, shared);
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  let closed: Promise<void> | undefined;
+  return {
+    db,
+    get generation() {
+      return generation;
+    },
+    close() {
+      closed ??= db.destroy().finally(onClose);
+      return closed;
+    },
+  };
 }
 
 async function wrapPglite(pglite: PGlite, releaseLock: EmbeddedLock['release']): Promise<DatabaseHandle> {
@@ -216,6 +286,7 @@ async function wrapPglite(pglite: PGlite, releaseLock: EmbeddedLock['release']):
     pglite,
     poolStats: stats,
     mirrorCaseRevisions,
+    openSession: () => null,
     async close() {
       await db.destroy();
       await pglite.close();

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Executor } from './schema.ts';
+import { DELIVERY_LOCK_CLASS } from './webhooks/deliveries.ts';
 
 /**
  * What a job queue holds right now, per kind: how many jobs are in each state, and since when the
@@ -74,11 +75,19 @@ export type AttemptQueueTable = 'webhook_deliveries' | 'connector_calls';
  */
 export async function summarizeAttemptQueue(db: Executor, input: { table: AttemptQueueTable; kind: string; now: Date }): Promise<JobQueueSummary[]> {
   const table = sql.table(input.table);
+  // A webhook delivery may instead be leased by a worker session's advisory lock, which leaves no
+  // trace on the row (deliveries.ts, `DeliveryLease`): read the held keys as its claim does.
+  const leased =
+    input.table === 'webhook_deliveries'
+      ? sql`(locked_until > ${input.now} or hashtext(delivery_id) = any((
+          select array_agg((l.objid::bigint - case when l.objid::bigint >= 2147483648 then 4294967296 else 0 end)::int)
+          from pg_locks l where l.locktype = 'advisory' and l.classid = ${sql.raw(String(DELIVERY_LOCK_CLASS))} and l.objsubid = 2)::int[]))`
+      : sql`locked_until > ${input.now}`;
   const result = await sql<JobSummaryRow>`
     select ${input.kind}::text as kind,
-      case when locked_until > ${input.now} then 'running' else status end as state,
+      case when ${leased} then 'running' else status end as state,
       count(*) as count,
-      min(case when next_attempt_at <= ${input.now} and (locked_until is null or locked_until <= ${input.now}) then next_attempt_at end) as oldest
+      min(case when next_attempt_at <= ${input.now} and not coalesce(${leased}, false) then next_attempt_at end) as oldest
     from ${table} where status in ('pending', 'retry_scheduled')
     group by 2
     union all

@@ -115,3 +115,77 @@ describe.runIf(postgres)('a worker killed in the middle of a fan-out', () => {
     await second.stop('SIGTERM');
   }, 120_000);
 });
+
+describe.runIf(postgres)('one of several worker processes killed in the middle of a fan-out', () => {
+  let db: TestTarget;
+  let runtime: Runtime;
+  let receiver: Receiver;
+  const processes: RunningServer[] = [];
+
+  beforeAll(async () => {
+    db = await freshDatabase('postgres');
+    const config = loadConfig({ ...PRIVATE_NETWORK_ENV, DOSSIER_SECRET: SECRET, LOG_LEVEL: 'silent' });
+    runtime = await openRuntime(config, { logger: silentLogger, clock: systemClock, target: db.target });
+  });
+  afterAll(async () => {
+    for (const p of processes) await p.stop('SIGKILL');
+    await receiver?.close();
+    await runtime.close();
+    await db.dispose();
+  });
+
+  /** Whether a process still exists (signal 0 only checks). */
+  function alive(pid: number): boolean {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  it('loses nothing, and the others take over its deliveries at once, not when a lease would run out', async () => {
+    receiver = await startReceiver(() => ({ status: 200, delayMs: 15 }));
+    const org = await createOrg(runtime.ctx, { name: 'Fan-out, three workers' });
+    for (let i = 0; i < 4; i++) await addEndpoint(runtime.ctx, org.org_id, `${receiver.url}/e${i}`, ['*']);
+    const caseId = await insertCase(runtime.ctx, org.org_id);
+    for (let i = 0; i < 300; i++) await enqueue(runtime.ctx, caseEvent(org.org_id, caseId, { eventType: 'v1.intake.submitted' }));
+    expect((await countByStatus(runtime, org.org_id)).pending).toBe(1200);
+
+    if (db.target.kind !== 'postgres') throw new Error('unreachable');
+    const env = {
+      DATABASE_URL: postgresUrlForSchema(db.target.url, db.target.schema!),
+      DOSSIER_SECRET: SECRET,
+      ...PRIVATE_NETWORK_ENV,
+      // A row lease would last 65 s: the deliveries of the killed worker could not be delivered
+      // within the 30 s below unless its session locks ended with it.
+      WEBHOOK_TIMEOUT_MS: '60000',
+    };
+    const supervisor = await startProcess(['worker', '--concurrency', '3'], env);
+    processes.push(supervisor);
+    const workers = supervisor.banner.workers as number[];
+    expect(supervisor.banner).toMatchObject({ status: 'running', processes: 3 });
+    expect(workers).toHaveLength(3);
+    await until(() => receiver.requests.length >= 200, 30_000);
+    // Killed mid-batch: with 200 of 1,200 received, each worker has deliveries in hand.
+    const victim = workers[1]!;
+    process.kill(victim, 'SIGKILL');
+    const sentBeforeKill = receiver.requests.length;
+    expect(sentBeforeKill).toBeLessThan(1200);
+
+    await until(async () => (await countByStatus(runtime, org.org_id)).delivered === 1200, 30_000);
+    const ids = await runtime.ctx.db.selectFrom('webhook_deliveries').select('delivery_id').where('org_id', '=', org.org_id).execute();
+    const received = new Set(receiver.requests.map((r) => String(r.headers['webhook-id'])));
+    expect(ids.every((d) => received.has(d.delivery_id))).toBe(true);
+    // Each attempt recorded once: a delivery sent twice (the killed worker's, sent again) has one attempt row.
+    const attempts = await runtime.ctx.db.selectFrom('webhook_delivery_attempts').select('delivery_id').execute();
+    expect(new Set(attempts.map((a) => a.delivery_id)).size).toBe(1200);
+    expect(attempts).toHaveLength(1200);
+
+    // The supervisor noticed and started another in its place.
+    await until(() => supervisor.output().stderr.includes('worker process died: starting another'), 10_000);
+    // The supervisor stops every worker it started on SIGTERM.
+    expect(await supervisor.stop('SIGTERM')).toBe(0);
+    for (const pid of workers) expect(alive(pid)).toBe(false);
+  }, 120_000);
+});

@@ -1,6 +1,6 @@
 import type { Deps } from '../deps.ts';
 import type { Tx } from '../../storage/schema.ts';
-import { caseHasLiveHandoffDeliveryUnscoped, recordAttemptOutcomesUnscoped, type ClaimedDelivery, type RecordedAttempt } from '../../storage/webhooks/deliveries.ts';
+import { caseHasLiveHandoffDeliveryUnscoped, recordAttemptOutcomesUnscoped, type ClaimedDelivery, type LeaseHolder, type RecordedAttempt } from '../../storage/webhooks/deliveries.ts';
 import { inTransaction } from '../../storage/unit-of-work.ts';
 import { moveHandoff } from '../../storage/webhooks/handoff.ts';
 import { insertNotification } from '../../storage/webhooks/notifications.ts';
@@ -64,16 +64,17 @@ export function outcomeOfAttempt(
 
 /**
  * Records one outcome with its consequences in one transaction, guarded by the lease
- * (`locked_by = workerId`): the delivery worker's path for outcomes with side effects, and
+ * (`recordAttemptOutcomesUnscoped`: `locked_by` for a row lease, the attempt count for both):
+ * the delivery worker's path for outcomes with side effects, and
  * `dossier listen`'s for every result. Returns whether it was recorded (false: the lease had run
  * out and the delivery was taken over, so this late outcome does not count).
  */
 export async function recordAttemptOutcome(
   deps: Pick<Deps, 'db' | 'clock' | 'ids'>,
-  input: { workerId: string; delivery: ClaimedDelivery; decision: AttemptDecision; record: RecordedAttempt },
+  input: { holder: LeaseHolder; delivery: ClaimedDelivery; decision: AttemptDecision; record: RecordedAttempt },
 ): Promise<boolean> {
   return inTransaction(deps.db, async (tx) => {
-    const recorded = await recordAttemptOutcomesUnscoped(tx, input.workerId, [input.record], deps.clock.now());
+    const recorded = await recordAttemptOutcomesUnscoped(tx, input.holder, [input.record], deps.clock.now());
     if (recorded.length !== 1) return false;
     if (hasSideEffects(input.delivery, input.decision)) {
       await applyAttemptEffects({ ...deps, db: tx }, { delivery: input.delivery, decision: input.decision, attempt: { statusCode: input.record.status_code, error: input.record.error } });

@@ -170,7 +170,7 @@ export async function recordListenerResult(
     attemptedAt,
     result: { ok: succeeded, statusCode: input.statusCode, durationMs: input.durationMs, error, responseExcerpt: input.responseExcerpt?.slice(0, EXCERPT_CHARS) ?? null },
   });
-  const recorded = await recordAttemptOutcome(deps, { workerId: input.attemptToken, delivery, decision, record });
+  const recorded = await recordAttemptOutcome(deps, { holder: input.attemptToken, delivery, decision, record });
   if (!recorded) return failOn('attempt_token', 'invalid_request', `Delivery ${input.deliveryId} is no longer leased to this attempt.`);
   return ok({
     view: { delivery_id: delivery.delivery_id, recorded: true, status: decision.status, attempt_number: record.attempt_number, next_attempt_at: decision.nextAttemptAt?.toISOString() ?? null },
