@@ -17,8 +17,8 @@ const context: ParseContext = { ocr: false, dateOrder: 'dmy', dateOrderFromDocum
 const packageJson = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { dependencies: Record<string, string> };
 
 describe('locale packs', () => {
-  it('has the eleven packs, one per locale', () => {
-    expect(LOCALE_PACKS.map((pack) => pack.locale)).toEqual(['en', 'fr', 'de', 'es', 'pt', 'it', 'nl', 'pl', 'sv', 'da', 'ga']);
+  it('has the twelve packs, one per locale', () => {
+    expect(LOCALE_PACKS.map((pack) => pack.locale)).toEqual(['en', 'fr', 'de', 'es', 'pt', 'it', 'nl', 'pl', 'cs', 'sv', 'da', 'ga']);
     expect(packFor('fr-CA')?.language).toBe('French');
     expect(packFor('DE')?.locale).toBe('de');
     expect(packFor('ja')).toBeUndefined();
@@ -148,8 +148,9 @@ describe('OCR languages from the case', () => {
   });
 
   it('reads marks in every installed marked language, the page languages first; Irish only for marks', () => {
-    expect(DEFAULT_OCR_LANGUAGES.marks).toEqual(['fra', 'deu', 'por', 'dan', 'pol', 'gle']);
-    expect(chooseOcrLanguages({ sessionLocale: 'da', caseTypeLocales: ['en'] })).toEqual({ page: ['dan', 'eng'], marks: ['dan', 'fra', 'deu', 'por', 'pol', 'gle'] });
+    expect(DEFAULT_OCR_LANGUAGES.marks).toEqual(['fra', 'deu', 'por', 'dan', 'pol', 'ces', 'gle']);
+    expect(chooseOcrLanguages({ sessionLocale: 'da', caseTypeLocales: ['en'] })).toEqual({ page: ['dan', 'eng'], marks: ['dan', 'fra', 'deu', 'por', 'pol', 'ces', 'gle'] });
+    expect(chooseOcrLanguages({ sessionLocale: 'cs', caseTypeLocales: ['en'] }).page).toEqual(['ces', 'eng']);
     expect(chooseOcrLanguages({ sessionLocale: 'ga', caseTypeLocales: ['en'] }).page).toEqual(['eng', 'fra', 'deu', 'por', 'dan']);
   });
 

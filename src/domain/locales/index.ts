@@ -7,6 +7,7 @@
  * A folder of its own, importing nothing: the parsers, documents and extraction all read it, and
  * extraction already imports the other two, so packs inside extraction/ would close a loop.
  */
+import { cs } from './cs.ts';
 import { da } from './da.ts';
 import { de } from './de.ts';
 import { en } from './en.ts';
@@ -23,7 +24,7 @@ import type { LocalePack } from './types.ts';
 export type { Currency, DateWords, LabelWords, LocalePack, NumberMarks, OcrLanguage, PostcodeShape, StreetWords } from './types.ts';
 
 /** Every pack, English first. */
-export const LOCALE_PACKS: readonly LocalePack[] = [en, fr, de, es, pt, it, nl, pl, sv, da, ga];
+export const LOCALE_PACKS: readonly LocalePack[] = [en, fr, de, es, pt, it, nl, pl, cs, sv, da, ga];
 
 /** The pack of a locale code ("fr", "fr-CA", "FR"), or undefined when no pack has its language. */
 export function packFor(locale: string): LocalePack | undefined {
