@@ -3,8 +3,8 @@ import type { LocalePack } from './types.ts';
 /**
  * English, as pay stubs and bills from the US, the UK, Ireland, Canada, Australia, India and the
  * Gulf write it. English documents travel: its currencies are the ones such documents quote,
- * wherever the issuer is, including those of countries without a pack of their own (CHF, CZK,
- * HUF, NOK, ¥).
+ * wherever the issuer is, including those of countries without a pack of their own (CHF, HUF, NOK, ¥) and CZK,
+ * which the Czech pack also names.
  */
 export const en: LocalePack = {
   locale: 'en',
