@@ -147,10 +147,11 @@ describe('OCR languages from the case', () => {
     expect(chooseOcrLanguages({ sessionLocale: 'xx' }).page).toEqual(fallback);
   });
 
-  it('reads marks in every installed marked language, the page languages first; Irish only for marks', () => {
-    expect(DEFAULT_OCR_LANGUAGES.marks).toEqual(['fra', 'deu', 'por', 'dan', 'pol', 'ces', 'gle']);
-    expect(chooseOcrLanguages({ sessionLocale: 'da', caseTypeLocales: ['en'] })).toEqual({ page: ['dan', 'eng'], marks: ['dan', 'fra', 'deu', 'por', 'pol', 'ces', 'gle'] });
-    expect(chooseOcrLanguages({ sessionLocale: 'cs', caseTypeLocales: ['en'] }).page).toEqual(['ces', 'eng']);
+  it('reads marks in the page languages, then the fallback\'s and Irish; Irish only for marks', () => {
+    expect(DEFAULT_OCR_LANGUAGES.marks).toEqual(['fra', 'deu', 'por', 'dan', 'gle']);
+    expect(chooseOcrLanguages({ sessionLocale: 'da', caseTypeLocales: ['en'] })).toEqual({ page: ['dan', 'eng'], marks: ['dan', 'fra', 'deu', 'por', 'gle'] });
+    // Polish and Czech read the marks of their own cases' pages only (a cost on every page otherwise).
+    expect(chooseOcrLanguages({ sessionLocale: 'cs', caseTypeLocales: ['en'] })).toEqual({ page: ['ces', 'eng'], marks: ['ces', 'fra', 'deu', 'por', 'dan', 'gle'] });
     expect(chooseOcrLanguages({ sessionLocale: 'ga', caseTypeLocales: ['en'] }).page).toEqual(['eng', 'fra', 'deu', 'por', 'dan']);
   });
 
