@@ -66,73 +66,63 @@ describe.runIf(postgres)('delivery workers sharing one PostgreSQL', () => {
   });
 });
 
-describe.runIf(postgres)('a worker killed in the middle of a fan-out', () => {
-  let db: TestTarget;
-  let runtime: Runtime;
-  let receiver: Receiver;
-  const processes: RunningServer[] = [];
-
+/**
+ * A PostgreSQL database with a runtime to queue deliveries from, the receiver a test starts, and
+ * the worker processes it starts: all stopped after the tests of the describe that calls it.
+ */
+function fanOutRig() {
+  const rig = { db: undefined as unknown as TestTarget, runtime: undefined as unknown as Runtime, receiver: undefined as Receiver | undefined, processes: [] as RunningServer[] };
   beforeAll(async () => {
-    db = await freshDatabase('postgres');
+    rig.db = await freshDatabase('postgres');
     const config = loadConfig({ ...PRIVATE_NETWORK_ENV, DOSSIER_SECRET: SECRET, LOG_LEVEL: 'silent' });
-    runtime = await openRuntime(config, { logger: silentLogger, clock: systemClock, target: db.target });
+    rig.runtime = await openRuntime(config, { logger: silentLogger, clock: systemClock, target: rig.db.target });
   });
   afterAll(async () => {
-    for (const p of processes) await p.stop('SIGKILL');
-    await receiver?.close();
-    await runtime.close();
-    await db.dispose();
+    for (const p of rig.processes) await p.stop('SIGKILL');
+    await rig.receiver?.close();
+    await rig.runtime.close();
+    await rig.db.dispose();
   });
+  return rig as { db: TestTarget; runtime: Runtime; receiver: Receiver; processes: RunningServer[] };
+}
+
+describe.runIf(postgres)('a worker killed in the middle of a fan-out', () => {
+  const rig = fanOutRig();
 
   it('loses nothing: every delivery reaches the receiver and ends delivered', async () => {
-    receiver = await startReceiver(() => ({ status: 200, delayMs: 15 }));
-    const org = await createOrg(runtime.ctx, { name: 'Fan-out' });
-    for (let i = 0; i < 4; i++) await addEndpoint(runtime.ctx, org.org_id, receiver.url, ['*']);
-    const caseId = await insertCase(runtime.ctx, org.org_id);
-    for (let i = 0; i < 250; i++) await enqueue(runtime.ctx, caseEvent(org.org_id, caseId, { eventType: 'v1.intake.submitted' }));
-    expect((await countByStatus(runtime, org.org_id)).pending).toBe(1000);
+    rig.receiver = await startReceiver(() => ({ status: 200, delayMs: 15 }));
+    const org = await createOrg(rig.runtime.ctx, { name: 'Fan-out' });
+    for (let i = 0; i < 4; i++) await addEndpoint(rig.runtime.ctx, org.org_id, rig.receiver.url, ['*']);
+    const caseId = await insertCase(rig.runtime.ctx, org.org_id);
+    for (let i = 0; i < 250; i++) await enqueue(rig.runtime.ctx, caseEvent(org.org_id, caseId, { eventType: 'v1.intake.submitted' }));
+    expect((await countByStatus(rig.runtime, org.org_id)).pending).toBe(1000);
 
-    if (db.target.kind !== 'postgres') throw new Error('unreachable');
+    if (rig.db.target.kind !== 'postgres') throw new Error('unreachable');
     const env = {
-      DATABASE_URL: postgresUrlForSchema(db.target.url, db.target.schema!),
+      DATABASE_URL: postgresUrlForSchema(rig.db.target.url, rig.db.target.schema!),
       DOSSIER_SECRET: SECRET,
       ...PRIVATE_NETWORK_ENV,
       WEBHOOK_TIMEOUT_MS: '1000',
     };
     const first = await startProcess(['worker'], env);
-    processes.push(first);
-    await until(() => receiver.requests.length >= 150, 30_000);
+    rig.processes.push(first);
+    await until(() => rig.receiver.requests.length >= 150, 30_000);
     expect(await first.stop('SIGKILL')).toBe(null);
-    const sentBeforeKill = receiver.requests.length;
+    const sentBeforeKill = rig.receiver.requests.length;
     expect(sentBeforeKill).toBeLessThan(1000);
 
     const second = await startProcess(['worker'], env);
-    processes.push(second);
-    await until(async () => (await countByStatus(runtime, org.org_id)).delivered === 1000, 60_000);
-    const ids = await runtime.ctx.db.selectFrom('webhook_deliveries').select('delivery_id').where('org_id', '=', org.org_id).execute();
-    const received = new Set(receiver.requests.map((r) => String(r.headers['webhook-id'])));
+    rig.processes.push(second);
+    await until(async () => (await countByStatus(rig.runtime, org.org_id)).delivered === 1000, 60_000);
+    const ids = await rig.runtime.ctx.db.selectFrom('webhook_deliveries').select('delivery_id').where('org_id', '=', org.org_id).execute();
+    const received = new Set(rig.receiver.requests.map((r) => String(r.headers['webhook-id'])));
     expect(ids.every((d) => received.has(d.delivery_id))).toBe(true);
     await second.stop('SIGTERM');
   }, 120_000);
 });
 
 describe.runIf(postgres)('one of several worker processes killed in the middle of a fan-out', () => {
-  let db: TestTarget;
-  let runtime: Runtime;
-  let receiver: Receiver;
-  const processes: RunningServer[] = [];
-
-  beforeAll(async () => {
-    db = await freshDatabase('postgres');
-    const config = loadConfig({ ...PRIVATE_NETWORK_ENV, DOSSIER_SECRET: SECRET, LOG_LEVEL: 'silent' });
-    runtime = await openRuntime(config, { logger: silentLogger, clock: systemClock, target: db.target });
-  });
-  afterAll(async () => {
-    for (const p of processes) await p.stop('SIGKILL');
-    await receiver?.close();
-    await runtime.close();
-    await db.dispose();
-  });
+  const rig = fanOutRig();
 
   /** Whether a process still exists (signal 0 only checks). */
   function alive(pid: number): boolean {
@@ -145,16 +135,16 @@ describe.runIf(postgres)('one of several worker processes killed in the middle o
   }
 
   it('loses nothing, and the others take over its deliveries at once, not when a lease would run out', async () => {
-    receiver = await startReceiver(() => ({ status: 200, delayMs: 15 }));
-    const org = await createOrg(runtime.ctx, { name: 'Fan-out, three workers' });
-    for (let i = 0; i < 4; i++) await addEndpoint(runtime.ctx, org.org_id, `${receiver.url}/e${i}`, ['*']);
-    const caseId = await insertCase(runtime.ctx, org.org_id);
-    for (let i = 0; i < 300; i++) await enqueue(runtime.ctx, caseEvent(org.org_id, caseId, { eventType: 'v1.intake.submitted' }));
-    expect((await countByStatus(runtime, org.org_id)).pending).toBe(1200);
+    rig.receiver = await startReceiver(() => ({ status: 200, delayMs: 15 }));
+    const org = await createOrg(rig.runtime.ctx, { name: 'Fan-out, three workers' });
+    for (let i = 0; i < 4; i++) await addEndpoint(rig.runtime.ctx, org.org_id, `${rig.receiver.url}/e${i}`, ['*']);
+    const caseId = await insertCase(rig.runtime.ctx, org.org_id);
+    for (let i = 0; i < 300; i++) await enqueue(rig.runtime.ctx, caseEvent(org.org_id, caseId, { eventType: 'v1.intake.submitted' }));
+    expect((await countByStatus(rig.runtime, org.org_id)).pending).toBe(1200);
 
-    if (db.target.kind !== 'postgres') throw new Error('unreachable');
+    if (rig.db.target.kind !== 'postgres') throw new Error('unreachable');
     const env = {
-      DATABASE_URL: postgresUrlForSchema(db.target.url, db.target.schema!),
+      DATABASE_URL: postgresUrlForSchema(rig.db.target.url, rig.db.target.schema!),
       DOSSIER_SECRET: SECRET,
       ...PRIVATE_NETWORK_ENV,
       // A row lease would last 65 s: the deliveries of the killed worker could not be delivered
@@ -162,23 +152,23 @@ describe.runIf(postgres)('one of several worker processes killed in the middle o
       WEBHOOK_TIMEOUT_MS: '60000',
     };
     const supervisor = await startProcess(['worker', '--concurrency', '3'], env);
-    processes.push(supervisor);
+    rig.processes.push(supervisor);
     const workers = supervisor.banner.workers as number[];
     expect(supervisor.banner).toMatchObject({ status: 'running', processes: 3 });
     expect(workers).toHaveLength(3);
-    await until(() => receiver.requests.length >= 200, 30_000);
+    await until(() => rig.receiver.requests.length >= 200, 30_000);
     // Killed mid-batch: with 200 of 1,200 received, each worker has deliveries in hand.
     const victim = workers[1]!;
     process.kill(victim, 'SIGKILL');
-    const sentBeforeKill = receiver.requests.length;
+    const sentBeforeKill = rig.receiver.requests.length;
     expect(sentBeforeKill).toBeLessThan(1200);
 
-    await until(async () => (await countByStatus(runtime, org.org_id)).delivered === 1200, 30_000);
-    const ids = await runtime.ctx.db.selectFrom('webhook_deliveries').select('delivery_id').where('org_id', '=', org.org_id).execute();
-    const received = new Set(receiver.requests.map((r) => String(r.headers['webhook-id'])));
+    await until(async () => (await countByStatus(rig.runtime, org.org_id)).delivered === 1200, 30_000);
+    const ids = await rig.runtime.ctx.db.selectFrom('webhook_deliveries').select('delivery_id').where('org_id', '=', org.org_id).execute();
+    const received = new Set(rig.receiver.requests.map((r) => String(r.headers['webhook-id'])));
     expect(ids.every((d) => received.has(d.delivery_id))).toBe(true);
     // Each attempt recorded once: a delivery sent twice (the killed worker's, sent again) has one attempt row.
-    const attempts = await runtime.ctx.db.selectFrom('webhook_delivery_attempts').select('delivery_id').execute();
+    const attempts = await rig.runtime.ctx.db.selectFrom('webhook_delivery_attempts').select('delivery_id').execute();
     expect(new Set(attempts.map((a) => a.delivery_id)).size).toBe(1200);
     expect(attempts).toHaveLength(1200);
 
