@@ -66,6 +66,11 @@ describeEachStore('dashboard case page and operator actions', (backend, _store, 
     expect(res.body).toMatch(/title="Stored as 2026-06-05">5 June 2026</);
     expect(res.body).toContain('Exact match');
     expect(res.body).toContain('The value does not match the applicant’s answer (full name)');
+    // The documents table names the kind in words and keeps the document's id out of the text.
+    const documents = res.body.slice(res.body.indexOf('id="documents-title"'), res.body.indexOf('id="timeline-title"'));
+    expect(documents).toContain('Pay stub');
+    expect(documents).not.toMatch(/>[^<]*\bpay_stub\b[^<]*</);
+    expect(documents).not.toMatch(new RegExp(`>[^<]*${docId}[^<]*<`));
     // The applicant's own answers, and beside the fact compared with one of them, both values.
     expect(res.body).toContain('The applicant’s answers');
     expect(res.body).toMatch(/Typed: <strong>John Smith<\/strong> · On the document: <strong>Jane Doe<\/strong> · <strong class="tag[^"]*">No match</);
@@ -278,6 +283,8 @@ describeEachStore('dashboard case page and operator actions', (backend, _store, 
     const confirm = await asAdmin(`${page}/erasure?doc=${docId}`);
     expect(confirm.statusCode).toBe(200);
     expect(confirm.body).toContain('Erase pay-stub.pdf?');
+    expect(confirm.body).toContain('(pay stub), its page text and page images');
+    expect(confirm.body).not.toMatch(new RegExp(`>[^<]*${docId}[^<]*<`));
     expect(confirm.body).toContain('Employee name');
     const erased = await t.app.inject({ method: 'POST', url: `${page}/erasure`, headers: { ...FORM, cookie: adminCookie }, payload: form({ _csrf: csrfOf(confirm.body), doc: docId }) });
     expect(erased.statusCode).toBe(303);

@@ -5,7 +5,7 @@ import { tenantOfRow } from '../../ports/tenant.ts';
 import type { CaseTypeDefinition } from '../case-types/definition.ts';
 import type { FactDefinition } from '../case-types/definition-shape.ts';
 import { toJsonb } from '../../storage/json.ts';
-import { loadPinnedDefinition } from '../case-types/case-types.ts';
+import { pinnedDefinition } from './pinned-definition.ts';
 
 /*
  * A fact row appears when there is something to say (issue 29, part D: a new case wrote one
@@ -48,13 +48,9 @@ export function withPendingFacts(row: CaseOfFacts, definition: Pick<CaseTypeDefi
   return [...facts, ...stored.filter((f) => !named.has(f.fact_id))];
 }
 
-// The case's pinned definition (load-case.ts's pinnedDefinition, which imports this module).
-const definitionOf = (db: Executor, row: CaseRow) =>
-  loadPinnedDefinition({ db }, { tenant: tenantOfRow(row), caseTypeId: row.case_type_id, workflowVersion: row.workflow_version });
-
 /** Every fact of a case, pending ones included. */
 export async function caseFacts(db: Executor, row: CaseRow): Promise<FactRow[]> {
-  return withPendingFacts(row, await definitionOf(db, row), await selectCaseFacts(db, tenantOfRow(row), row.case_id));
+  return withPendingFacts(row, await pinnedDefinition(db, row), await selectCaseFacts(db, tenantOfRow(row), row.case_id));
 }
 
 /**
@@ -68,7 +64,7 @@ export async function saveFact(
   changes: FactChanges,
   onlyIfStatus?: readonly FactRow['status'][],
 ): Promise<void> {
-  const fact = (await definitionOf(tx, row)).facts.find((f) => f.fact_id === factId);
+  const fact = (await pinnedDefinition(tx, row)).facts.find((f) => f.fact_id === factId);
   const pending = fact ? pendingFact(row, fact) : undefined;
   const base = pending && (!onlyIfStatus || onlyIfStatus.includes('pending'))
     ? { ...pending, reason_codes: toJsonb(pending.reason_codes), provenance: toJsonb(pending.provenance), evidence: toJsonb(pending.evidence), verification_metadata: toJsonb(pending.verification_metadata) }

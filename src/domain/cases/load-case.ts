@@ -1,15 +1,11 @@
-import { tenantOfRow, type Tenant } from '../../ports/tenant.ts';
-import { findCaseSnapshot, findCaseSnapshotUnscoped, type CaseRow, type CaseSnapshot, type DocumentRow } from '../../storage/cases.ts';
+import type { Tenant } from '../../ports/tenant.ts';
+import { findCaseSnapshot, findCaseSnapshotUnscoped, type CaseSnapshot, type DocumentRow } from '../../storage/cases.ts';
 import type { Executor } from '../../storage/schema.ts';
-import { loadPinnedDefinition } from '../case-types/case-types.ts';
-import type { CaseTypeDefinition } from '../case-types/definition.ts';
 import type { CaseState, DocumentState, Evidence, GateRuleResult, Provenance } from './case-state.ts';
 import { withPendingFacts } from './case-facts.ts';
+import { pinnedDefinition } from './pinned-definition.ts';
 
-/** The workflow version a case is pinned to (cached per process: versions never change). */
-export function pinnedDefinition(db: Executor, row: CaseRow): Promise<CaseTypeDefinition> {
-  return loadPinnedDefinition({ db }, { tenant: tenantOfRow(row), caseTypeId: row.case_type_id, workflowVersion: row.workflow_version });
-}
+export { pinnedDefinition };
 
 /** The whole state of a case, or undefined when the workspace has no such case. */
 export async function loadCaseState(deps: { db: Executor }, input: { tenant: Tenant; caseId: string }): Promise<CaseState | undefined> {

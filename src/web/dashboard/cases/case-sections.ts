@@ -10,7 +10,7 @@ import { documentFileUrl, type ViewerLinks, type Zoom } from './evidence-viewer.
 import { CATEGORY_TABS, caseStatusTone, FACT_STATUS, humanize, RUNTIME_STATUS_TEXT, timeText } from './format.ts';
 import type { QueueCategory } from '../../../domain/cases/queue.ts';
 import { handoffValue } from './handoff.ts';
-import { reasonInWords } from './reason-words.ts';
+import { documentFailureInWords, reasonInWords } from './reason-words.ts';
 
 /** What an operator typed into a form that came back with errors: shown again, kept. */
 export interface CaseFormState {
@@ -294,9 +294,10 @@ export function documentsSection(viewer: DashboardViewer, c: ConsoleCase) {
       rows: docs,
       empty: 'No documents yet.',
       columns: [
-        { header: 'Document', rowHeader: true, cell: (d) => html`${d.filename ?? html`<span class="muted">(no name)</span>`}<br /><span class="small muted">${d.document_kind ?? 'unknown kind'} · <span class="mono">${d.doc_id}</span></span>` },
+        // The document's id stays out of sight (a tooltip, the package, the links); its kind in words.
+        { header: 'Document', rowHeader: true, cell: (d) => html`<span title=${d.doc_id}>${d.filename ?? html`<span class="muted">(no name)</span>`}</span><br /><span class="small muted">${d.document_kind ? humanize(d.document_kind) : 'Kind not given'}</span>` },
         { header: 'Status', cell: (d) => tag(humanize(d.status), d.status === 'processed' ? 'success' : d.status === 'failed' ? 'danger' : d.status === 'erased' ? 'neutral' : 'info') },
-        { header: 'Failure reason', cell: (d) => (d.failure_reason ? html`<code>${d.failure_reason}</code>` : html`<span class="muted">None</span>`) },
+        { header: 'Failure reason', cell: (d) => (d.failure_reason ? html`<span title=${d.failure_reason}>${documentFailureInWords(d.failure_reason)}</span>` : html`<span class="muted">None</span>`) },
         { header: 'Pages', numeric: true, cell: (d) => (d.page_count === null ? '' : String(d.page_count)) },
         {
           header: 'Actions',

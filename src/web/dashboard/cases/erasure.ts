@@ -11,6 +11,7 @@ import { operatorSessionOf, tenantOf, viewerOf, type DashboardRouteDeps } from '
 import { csrfField, dashboardPage } from '../layout.ts';
 import { dashboardRoute } from '../route.ts';
 import { caseParams, causeOf } from './case-page.ts';
+import { humanize } from './format.ts';
 
 /** What erasing destroys, named before the operator confirms: every document of the case left, or the one asked for. */
 function erasureView(request: FastifyRequest, deps: DashboardRouteDeps, caseId: string, c: ConsoleCase, docs: ConsoleCase['record']['workspace']['documents'], docId: string | undefined) {
@@ -27,7 +28,7 @@ function erasureView(request: FastifyRequest, deps: DashboardRouteDeps, caseId: 
         <p>This cannot be undone. These will be destroyed:</p>
         <ul>
           ${docs.length === 0 ? html`<li>Nothing: every document is already erased.</li>` : null}
-          ${docs.map((d) => html`<li>The file <strong>${d.filename ?? d.doc_id}</strong> (${d.document_kind ?? 'document'}, <span class="mono">${d.doc_id}</span>), its page text and page images</li>`)}
+          ${docs.map((d) => html`<li>The file <strong title=${d.doc_id}>${d.filename ?? 'with no name'}</strong>${d.document_kind ? ` (${humanize(d.document_kind).toLowerCase()})` : ''}, its page text and page images</li>`)}
           ${derived.length > 0 ? html`<li>The values, quotes and evidence of: ${derived.map((f, i) => html`${i > 0 ? ', ' : ''}<strong>${f.fact_label}</strong>`)}</li>` : null}
         </ul>
         <p>Ids, statuses, timestamps and the case’s events remain, and the timeline records that you erased them.</p>

@@ -1,5 +1,7 @@
+import { humanize } from './format.ts';
+
 /**
- * A fact's reason codes as an operator reads them. The codes stay stable in the API and the
+ * A fact's reason codes, and a document's failure reason, as an operator reads them. The codes stay stable in the API and the
  * package; the case page says what they mean and keeps the codes themselves in a details element
  * (issue 27 §1: rule ids and method names only inside details).
  */
@@ -31,12 +33,37 @@ const REASON_WORDS: Record<string, string> = {
   below_minimum: 'Below the minimum the check allows.',
   above_maximum: 'Above the maximum the check allows.',
   not_an_allowed_value: 'Not one of the values the check allows.',
+  // Erasure (domain/erasure/erase.ts).
+  erased: 'Its document was erased, and the value with it.',
 };
 
-/** One sentence for a code; a code without one is written out in words ("some_code" → "Some code."). */
+const DOCUMENT_FAILURE_WORDS: Record<string, string> = {
+  // Reading (domain/documents/extract-pages.ts).
+  corrupt_document: 'The file is damaged and could not be opened.',
+  empty_document: 'The file is empty.',
+  encrypted_pdf: 'The PDF is password-protected.',
+  extraction_timeout: 'Reading the document took too long.',
+  no_text_found: 'No text could be read: a blank page, or a photo too blurred to read.',
+  ocr_failed: 'The scan could not be read.',
+  too_large: 'The file is larger than the limit.',
+  too_many_pages: 'The document has more pages than the limit.',
+  unsupported_type: 'This kind of file is not accepted.',
+  // Fetching a document by URL (domain/processing/document-job.ts).
+  fetch_blocked_address: 'Its URL points to an address Dossier may not fetch from.',
+  fetch_connection_failed: 'Its URL could not be reached.',
+  fetch_failed: 'It could not be fetched from its URL.',
+  fetch_http_error: 'Its URL answered with an error.',
+  fetch_invalid_url: 'Its URL is not valid.',
+  fetch_redirected: 'Its URL redirected, which is not followed.',
+  fetch_timeout: 'Fetching it from its URL took too long.',
+};
+
+/** One sentence for a fact's reason code; a code without one is written out in words ("some_code" → "Some code."). */
 export function reasonInWords(code: string): string {
-  const known = REASON_WORDS[code];
-  if (known !== undefined) return known;
-  const words = code.replace(/_/g, ' ');
-  return `${words.charAt(0).toUpperCase()}${words.slice(1)}.`;
+  return REASON_WORDS[code] ?? `${humanize(code)}.`;
+}
+
+/** One sentence for why a document failed, the same way. */
+export function documentFailureInWords(code: string): string {
+  return DOCUMENT_FAILURE_WORDS[code] ?? `${humanize(code)}.`;
 }
