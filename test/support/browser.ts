@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type FileChooser, type Page } from 'playwright-core';
 import { describe, expect } from 'vitest';
 import type { TestApp } from './harness.ts';
 
@@ -155,4 +155,31 @@ export async function screenshot(page: Page, name: string, options: { firstScree
 export async function listen(t: TestApp): Promise<string> {
   const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
   return address.replace('[::1]', '127.0.0.1');
+}
+
+/**
+ * Opens the file chooser as a keyboard user does, Space on the focused file input, and picks
+ * `files`. Playwright turns file-chooser interception on without waiting for Chromium to confirm
+ * it, so a key pressed straight after `waitForEvent('filechooser')` can open a chooser nobody
+ * intercepts (seen 1 run in 6 on a loaded machine, in two different tests). The listener is
+ * registered first and a round trip to the page made; if no chooser comes, the focus is checked
+ * and the key pressed again, still from the keyboard alone.
+ */
+export async function pickFilesWithKeyboard(page: Page, focused: () => Promise<void>, files: Parameters<FileChooser['setFiles']>[0]): Promise<void> {
+  const choosers: FileChooser[] = [];
+  const onChooser = (c: FileChooser) => choosers.push(c);
+  page.on('filechooser', onChooser);
+  try {
+    await page.evaluate(() => 0);
+    for (let attempt = 0; attempt < 3 && choosers.length === 0; attempt++) {
+      await focused();
+      await page.keyboard.press('Space');
+      const deadline = Date.now() + 15_000;
+      while (choosers.length === 0 && Date.now() < deadline) await page.waitForTimeout(50);
+    }
+    expect(choosers.length, 'Space on the focused file input opens the file chooser').toBeGreaterThan(0);
+    await choosers[0]!.setFiles(files);
+  } finally {
+    page.off('filechooser', onChooser);
+  }
 }

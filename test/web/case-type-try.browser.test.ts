@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { putCaseType } from '../../src/domain/case-types/case-types.ts';
 import { createTestApp, type TestApp, type TestWorkspace } from '../support/harness.ts';
-import { describeInBrowser, expectAccessible, expectNoHorizontalScroll, launchBrowser, listen, newContext, screenshot, type TestBrowser } from '../support/browser.ts';
+import { describeInBrowser, expectAccessible, expectNoHorizontalScroll, launchBrowser, listen, newContext, pickFilesWithKeyboard, screenshot, type TestBrowser } from '../support/browser.ts';
 import { newOperator } from '../support/web.ts';
 import { petRenewalCaseType, petRenewalPdf } from '../api/case-type-try-fixtures.ts';
 
@@ -50,9 +50,8 @@ describeInBrowser('Try a document in a browser', () => {
       await page.goto(`${origin}/dashboard/developers/case-types/pet_renewal`);
       await expectAccessible(page, `case type (${viewport})`);
       await page.getByLabel('A sample document').focus();
-      const chooser = page.waitForEvent('filechooser', { timeout: 60_000 });
-      await page.keyboard.press('Space');
-      await (await chooser).setFiles(sample);
+      const sampleInput = page.getByLabel('A sample document');
+      await pickFilesWithKeyboard(page, async () => expect(await sampleInput.evaluate((el) => el === document.activeElement)).toBe(true), sample);
       await page.getByRole('button', { name: 'Try a document' }).focus();
       await page.keyboard.press('Enter');
       await page.getByRole('heading', { name: 'Try a document', level: 1 }).waitFor({ timeout: 60_000 });
