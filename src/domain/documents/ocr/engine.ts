@@ -53,6 +53,12 @@ export interface OcrEngine {
    */
   recognize(image: Uint8Array, options?: { signal?: AbortSignal; languages?: readonly string[] }): Promise<OcrImageResult>;
   /**
+   * Recognises the parts of one page (page-parts.ts) at once, each on an engine thread of its own
+   * and each as `recognize` would; the results in the parts' order. Optional: an engine without it
+   * reads every page whole.
+   */
+  recognizeParts?(images: readonly Uint8Array[], options?: { signal?: AbortSignal; languages?: readonly string[] }): Promise<OcrImageResult[]>;
+  /**
    * Recognises an image holding one line of text (Tesseract page segmentation 7), for a second
    * reading of words the page reading was unsure of: in one `language` alone, or in the page's
    * `languages` as `recognize` reads them. Optional: without it pages keep their first reading.
@@ -93,6 +99,7 @@ export interface OcrLanguages {
 export function readingIn(engine: OcrEngine, languages: OcrLanguages): OcrEngine {
   return {
     recognize: (image, options) => engine.recognize(image, { ...options, languages: languages.page }),
+    ...(engine.recognizeParts ? { recognizeParts: (images, options) => engine.recognizeParts!(images, { ...options, languages: languages.page }) } : {}),
     ...(engine.recognizeLine ? { recognizeLine: (image, options) => engine.recognizeLine!(image, options?.language === undefined ? { ...options, languages: languages.page } : options) } : {}),
     markLanguages: languages.marks,
     ...(engine.detectOrientation ? { detectOrientation: engine.detectOrientation.bind(engine) } : {}),

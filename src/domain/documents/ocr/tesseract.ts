@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import type { OcrEngine, OcrWord } from './engine.ts';
+import type { OcrEngine, OcrImageResult, OcrWord } from './engine.ts';
 import { DEFAULT_OCR_LANGUAGES, INSTALLED_OCR_LANGUAGES } from './languages.ts';
 
 export interface TesseractOcrOptions {
@@ -35,6 +35,18 @@ type TesseractWorker = Awaited<ReturnType<typeof import('tesseract.js')['createW
  * case type's language set and the fallback from starting a reader for every document.
  */
 const MAX_PAGE_READERS = 2;
+
+/**
+ * Workers per page reader that read a page's parts at once: two, for the two cores of the machines
+ * this service is sized for: the bench's dense 300 dpi page reads in ~1.2 s instead of ~1.7 s.
+ * The second lane starts with its reader, and stops with it.
+ */
+export const PAGE_LANES = 2;
+
+/** The worker of a page reader that reads part `lane` (0-based) of a page. */
+function laneOf(kind: `read:${string}`, lane: number): `read:${string}` {
+  return lane === 0 ? kind : `${kind}#${lane + 1}`;
+}
 
 const languagesDirs = new Map<string, Promise<string>>();
 
@@ -72,7 +84,10 @@ export function defaultTesseractLangPath(): string {
 /**
  * OCR with tesseract.js (Tesseract compiled to WASM, running in a worker thread). The worker is
  * created on first use and reused; recognitions are queued one at a time, because one Tesseract
- * worker uses one core and the machine has two to share with the rest of the service.
+ * worker uses one core and the machine has two to share with the rest of the service. The one
+ * exception is a page read in parts (`recognizeParts`, page-parts.ts): its parts are one queued
+ * job, read at once on PAGE_LANES workers of the same languages, so a page waits for one core's
+ * worth of reading, not two.
  */
 export function createTesseractOcr(options: TesseractOcrOptions = {}): OcrEngine {
   const defaultLanguages = options.languages ?? (options.langPath ? 'eng' : DEFAULT_OCR_LANGUAGES.page.join('+'));
@@ -107,7 +122,7 @@ export function createTesseractOcr(options: TesseractOcrOptions = {}): OcrEngine
     }
     const created = kind === 'osd'
       ? await createWorker('osd', OEM.TESSERACT_ONLY, { ...common, legacyCore: true, legacyLang: true } as typeof common)
-      : await createWorker(kind.slice('read:'.length), OEM.LSTM_ONLY, common);
+      : await createWorker(kind.slice('read:'.length).split('#')[0]!, OEM.LSTM_ONLY, common);
     await created.setParameters({ tessedit_pageseg_mode: pageSegMode as never, user_defined_dpi: '150' });
     return created;
   };
@@ -127,7 +142,20 @@ export function createTesseractOcr(options: TesseractOcrOptions = {}): OcrEngine
     const at = readers.indexOf(kind);
     if (at >= 0) readers.splice(at, 1);
     readers.push(kind);
-    while (readers.length > MAX_PAGE_READERS) await stop(readers.shift()!);
+    // The reader's other lanes start beside it, on the other core, so the first page read in
+    // parts does not wait ~1 s for its second worker. A failed start is reported to the part
+    // that uses the lane (run awaits it), not here.
+    for (let lane = 1; lane < PAGE_LANES; lane++) {
+      const other = laneOf(kind, lane);
+      if (!workers[other]) {
+        workers[other] = start(other);
+        workers[other].catch(() => {});
+      }
+    }
+    while (readers.length > MAX_PAGE_READERS) {
+      const evicted = readers.shift()!;
+      for (let lane = 0; lane < PAGE_LANES; lane++) await stop(laneOf(evicted, lane));
+    }
     return kind;
   };
 
@@ -162,6 +190,21 @@ export function createTesseractOcr(options: TesseractOcrOptions = {}): OcrEngine
         const result = await w.recognize(Buffer.from(image), {}, { text: false, blocks: true });
         return { words: wordsOf(result.data.blocks ?? []) };
       }));
+    },
+    recognizeParts(images, opts = {}) {
+      if (images.length > PAGE_LANES) return Promise.reject(new Error(`at most ${PAGE_LANES} parts are read at once`));
+      return enqueue(async () => {
+        const kind = await readerFor(opts.languages);
+        // Settled, not all: the job holds its place in the queue until every lane is done, so no
+        // later job is handed to a worker still reading.
+        const parts = await Promise.allSettled(images.map((image, lane) => run(laneOf(kind, lane), opts.signal, async (w) => {
+          const result = await w.recognize(Buffer.from(image), {}, { text: false, blocks: true });
+          return { words: wordsOf(result.data.blocks ?? []) };
+        })));
+        const failed = parts.find((p) => p.status === 'rejected');
+        if (failed) throw failed.reason;
+        return parts.map((p) => (p as PromiseFulfilledResult<OcrImageResult>).value);
+      });
     },
     markLanguages,
     recognizeLine(image, opts = {}) {

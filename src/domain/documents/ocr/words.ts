@@ -3,6 +3,7 @@ import { boxOrigin } from '../origin.ts';
 import { documentFailure, documentOk, type DocumentResult, type PageSize, type PageText } from '../types.ts';
 import type { OcrEngine, OcrImageResult } from './engine.ts';
 import { pixmapOf, type Raster } from './raster.ts';
+import { joinParts, planParts, rowsOf } from './page-parts.ts';
 import { readAgain } from './second-readings.ts';
 
 /**
@@ -37,7 +38,7 @@ export async function ocrImageToPage(
 ): Promise<DocumentResult<PageText>> {
   let result: OcrImageResult;
   try {
-    result = await engine.recognize(pixmapOf(image), { signal });
+    result = await readWords(engine, image, signal);
   } catch (error) {
     if (signal.aborted) return documentFailure('extraction_timeout', 'OCR was stopped by the extraction deadline');
     const message = error instanceof Error ? error.message : String(error);
@@ -59,6 +60,18 @@ export async function ocrImageToPage(
   const text = layoutFragments(fragments, OCR_COLUMN_GAP, placed);
   const confidence = words.length === 0 ? 0 : words.reduce((sum, w) => sum + w.confidence, 0) / words.length;
   return documentOk({ page_index: pageIndex, text, method: 'ocr', ocr_confidence: Math.round(confidence * 10) / 10, size: frame.size, origin: boxOrigin(text, placed, frame.pixelsPerUnit, toUploadedPage(frame)) });
+}
+
+/**
+ * The page reading: in two parts read at once where the engine can and the page has the text to
+ * make it worth it (page-parts.ts), else whole.
+ */
+async function readWords(engine: OcrEngine, image: Raster, signal: AbortSignal): Promise<OcrImageResult> {
+  const plan = engine.recognizeParts ? planParts(image) : undefined;
+  if (plan === undefined) return engine.recognize(pixmapOf(image), { signal });
+  const parts = [rowsOf(image, 0, plan.topEnd), rowsOf(image, plan.bottomStart, image.height)];
+  const [top, bottom] = await engine.recognizeParts!(parts.map(pixmapOf), { signal });
+  return { words: joinParts(plan, [top!.words, bottom!.words]) };
 }
 
 /**
