@@ -156,6 +156,6 @@ describeInBrowser('the README quick start, from a fresh data directory (issue 25
     }, 60_000, 500);
     expect(acknowledged.handoff!.acknowledged_at).toEqual(expect.any(String));
     expect(listener.output()).toMatch(/v1\.case\.completed\s+dlv_\S+\s+\[200\]/);
-    expect(receiver.output()).not.toMatch(/401/);
+    expect(receiver.output()).not.toMatch(/"statusCode":401/);
   }, 360_000);
 });
