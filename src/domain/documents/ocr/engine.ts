@@ -53,6 +53,12 @@ export interface OcrEngine {
    */
   recognize(image: Uint8Array, options?: { signal?: AbortSignal; languages?: readonly string[] }): Promise<OcrImageResult>;
   /**
+   * How many recognitions the engine runs at once, each on a thread of its own: callers with
+   * independent images (the second readings of a page's words) may have this many in flight.
+   * Absent: one at a time.
+   */
+  readonly readsAtOnce?: number;
+  /**
    * Recognises the parts of one page (page-parts.ts) at once, each on an engine thread of its own
    * and each as `recognize` would; the results in the parts' order. Optional: an engine without it
    * reads every page whole.
@@ -102,6 +108,7 @@ export function readingIn(engine: OcrEngine, languages: OcrLanguages): OcrEngine
     ...(engine.recognizeParts ? { recognizeParts: (images, options) => engine.recognizeParts!(images, { ...options, languages: languages.page }) } : {}),
     ...(engine.recognizeLine ? { recognizeLine: (image, options) => engine.recognizeLine!(image, options?.language === undefined ? { ...options, languages: languages.page } : options) } : {}),
     markLanguages: languages.marks,
+    ...(engine.readsAtOnce ? { readsAtOnce: engine.readsAtOnce } : {}),
     ...(engine.detectOrientation ? { detectOrientation: engine.detectOrientation.bind(engine) } : {}),
     // The engine is shared across documents: its owner closes it, not one document's view of it.
     close: async () => {},

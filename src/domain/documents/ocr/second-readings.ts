@@ -8,6 +8,7 @@
 import { OCR_COLUMN_GAP } from '../canonical-text.ts';
 import type { OcrEngine, OcrWord } from './engine.ts';
 import { hasLostCapitalMark, hasMarkAbove, hasSlash, isUnmarkedCapitals, markSearchArea, marksAbove } from './lost-marks.ts';
+import { eachAtOnce } from './lanes.ts';
 import { cropForOcr, drawableOf, pixelArea, type Drawable, type PixelArea, type Raster } from './raster.ts';
 
 /** The second readings of a page's words, on the page's pixels put on a canvas once for both. */
@@ -80,10 +81,12 @@ async function rereadUnsureWords(engine: OcrEngine, page: Drawable, words: OcrWo
     if (run.length > 0) runs.push(run);
   }
   const replaced = new Map<number, OcrWord[]>();
-  for (const run of runs) {
-    if (signal.aborted) break;
+  // Runs are read independently (each decides only its own words), as many at once as the engine
+  // reads: the page's words as they came are what every run compares with.
+  await eachAtOnce(runs, engine.readsAtOnce ?? 1, async (run) => {
+    if (signal.aborted) return;
     const crop = await cropRun(page, words, run);
-    if (!crop) continue;
+    if (!crop) return;
     const { x0, x1, top, bottom } = crop;
     // A page word outside the run can lie inside its crop: the page reading boxed "EMPLOYER" over
     // the "Blue" after it. A word of the second reading centred on such a word is that word read
@@ -93,7 +96,7 @@ async function rereadUnsureWords(engine: OcrEngine, page: Drawable, words: OcrWo
       .filter((w) => w.text.trim() !== '')
       .map((w) => ({ ...w, ...onPage(crop, w), top, bottom }))
       .filter((w) => !others.some((o) => (w.x0 + w.x1) / 2 > o.x0 && (w.x0 + w.x1) / 2 < o.x1));
-    if (second.length === 0) continue;
+    if (second.length === 0) return;
     if (second.length === run.length) {
       for (const [k, i] of run.entries()) {
         const better = second[k]!;
@@ -111,7 +114,7 @@ async function rereadUnsureWords(engine: OcrEngine, page: Drawable, words: OcrWo
         for (const i of run.slice(1)) replaced.set(i, []);
       }
     }
-  }
+  });
   if (replaced.size === 0) return words;
   return words.flatMap((w, i) => replaced.get(i) ?? [w]);
 }
@@ -231,19 +234,21 @@ async function readMarksAgain(engine: OcrEngine, page: Drawable, words: OcrWord[
   const languages = engine.markLanguages ?? [];
   if (!engine.recognizeLine || languages.length === 0) return words;
   const out = [...words];
-  for (let i = 0; i < words.length; i++) {
-    const word = words[i]!;
-    if (signal.aborted) break;
+  // Each word is read again on its own and decides only its own text: as many at once as the
+  // engine reads, each word's languages in order (the first sure reading ends its list).
+  await eachAtOnce(words, engine.readsAtOnce ?? 1, async (word, i) => {
+    if (signal.aborted) return;
+    const recognizeLine = engine.recognizeLine!;
     const cue = await markReadingCue(word, page);
-    if (!cue) continue;
+    if (!cue) return;
     const crop = await cropRun(page, words, [i], MARK_CROP_ABOVE);
-    if (!crop) continue;
+    if (!crop) return;
     let best = { text: word.text, confidence: cue === 'unsure' ? Math.max(word.confidence, MARK_READING_CONFIDENCE - 1) : MARK_READING_CONFIDENCE - 1 };
     // What the pixels showed is what may change: a slash seen makes "o" "ø", and nothing else.
     const allowed = cue === 'slash' ? (text: string) => text.replace(/ø/g, 'o').replace(/Ø/g, 'O') === word.text : (text: string) => unmarked(text) === unmarked(word.text);
     for (const language of languages) {
       // Marks at the crop's edges read as words of their own ("|", "I"): only words of letters count.
-      const read = (await engine.recognizeLine(crop.image, { signal, language })).words.filter((w) => /\p{L}{2}/u.test(w.text));
+      const read = (await recognizeLine(crop.image, { signal, language })).words.filter((w) => /\p{L}{2}/u.test(w.text));
       if (read.length !== 1) continue;
       const { text, confidence } = read[0]!;
       if (
@@ -255,7 +260,7 @@ async function readMarksAgain(engine: OcrEngine, page: Drawable, words: OcrWord[
       if (best.confidence >= 96) break;
     }
     if (best.text !== word.text) out[i] = { ...word, text: best.text, confidence: best.confidence };
-  }
+  });
   return out;
 }
 

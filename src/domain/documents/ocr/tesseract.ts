@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { OcrEngine, OcrImageResult, OcrWord } from './engine.ts';
 import { DEFAULT_OCR_LANGUAGES, INSTALLED_OCR_LANGUAGES } from './languages.ts';
+import { createLanes } from './lanes.ts';
 
 export interface TesseractOcrOptions {
   /**
@@ -37,15 +38,25 @@ type TesseractWorker = Awaited<ReturnType<typeof import('tesseract.js')['createW
 const MAX_PAGE_READERS = 2;
 
 /**
- * Workers per page reader that read a page's parts at once: two, for the two cores of the machines
- * this service is sized for: the bench's dense 300 dpi page reads in ~1.2 s instead of ~1.7 s.
- * The second lane starts with its reader, and stops with it.
+ * Lanes OCR jobs run in at once: two, for the two cores of the machines this service is sized
+ * for. A page read in parts takes both (the bench's dense 300 dpi page reads in ~1.2 s instead of
+ * ~1.7 s); a page's second readings go two at a time. Each lane has a page reader of its own for
+ * the languages in use (readers keep a segmentation mode between jobs); the single-language line
+ * readers are shared, one job at a time each.
  */
 export const PAGE_LANES = 2;
 
-/** The worker of a page reader that reads part `lane` (0-based) of a page. */
+/** A worker: `read:<languages>` (a page reader; lanes after the first add "#<lane + 1>"), `line:<language>` or `osd`. */
+type WorkerKind = `read:${string}` | `line:${string}` | 'osd';
+
+/** The page reader that lane `lane` (0-based) uses. */
 function laneOf(kind: `read:${string}`, lane: number): `read:${string}` {
   return lane === 0 ? kind : `${kind}#${lane + 1}`;
+}
+
+/** The kind a lane's worker is of: "read:eng+fra#2" is a reader of eng+fra. */
+function baseOf(kind: WorkerKind): string {
+  return kind.replace(/#\d+$/, '');
 }
 
 const languagesDirs = new Map<string, Promise<string>>();
@@ -82,12 +93,12 @@ export function defaultTesseractLangPath(): string {
 }
 
 /**
- * OCR with tesseract.js (Tesseract compiled to WASM, running in a worker thread). The worker is
- * created on first use and reused; recognitions are queued one at a time, because one Tesseract
- * worker uses one core and the machine has two to share with the rest of the service. The one
- * exception is a page read in parts (`recognizeParts`, page-parts.ts): its parts are one queued
- * job, read at once on PAGE_LANES workers of the same languages, so a page waits for one core's
- * worth of reading, not two.
+ * OCR with tesseract.js (Tesseract compiled to WASM, running in worker threads). Workers are
+ * created on first use and reused. Recognitions run in PAGE_LANES lanes (lanes.ts): two at a
+ * time, one a core, each lane with workers of its own, since a worker runs one job at a time and
+ * keeps its settings between jobs. A page read in parts (`recognizeParts`, page-parts.ts) takes
+ * both lanes, so a page waits for one core's worth of reading, not two; the second readings of a
+ * page's words go two at a time (`readsAtOnce`).
  */
 export function createTesseractOcr(options: TesseractOcrOptions = {}): OcrEngine {
   const defaultLanguages = options.languages ?? (options.langPath ? 'eng' : DEFAULT_OCR_LANGUAGES.page.join('+'));
@@ -96,13 +107,17 @@ export function createTesseractOcr(options: TesseractOcrOptions = {}): OcrEngine
   // engine that orientation detection needs (its model, osd, has no LSTM part); most pages never
   // start the second. Beside them, one single-language line reader per marked language, each
   // started the first time a page has a word whose marks are read again (see readMarksAgain).
-  type WorkerKind = `read:${string}` | 'osd' | `line:${string}`;
+  // Page readers are per lane: lane 0's named as above, lane k's ending in "#k+1".
   const workers: Partial<Record<WorkerKind, Promise<TesseractWorker>>> = {};
-  /** Page readers, the one used last at the end. */
+  /** Jobs running on or waiting for each worker: a page reader is not stopped under them. */
+  const busy = new Map<WorkerKind, number>();
+  /** Each worker's last job: a worker runs one job at a time (a shared line reader, two lanes). */
+  const turns = new Map<WorkerKind, Promise<void>>();
+  /** Page readers (their lane-0 names), the one used last at the end. */
   const readers: Array<`read:${string}`> = [];
   const markLanguages = options.markLanguages ?? (options.langPath ? defaultLanguages.split('+').filter((code) => code !== 'eng') : DEFAULT_OCR_LANGUAGES.marks);
   const available = new Set(options.langPath ? [...defaultLanguages.split('+'), ...markLanguages] : INSTALLED_OCR_LANGUAGES);
-  let queue: Promise<unknown> = Promise.resolve();
+  const lanes = createLanes(PAGE_LANES);
 
   const start = async (kind: WorkerKind): Promise<TesseractWorker> => {
     const { createWorker, OEM } = await import('tesseract.js');
@@ -115,14 +130,15 @@ export function createTesseractOcr(options: TesseractOcrOptions = {}): OcrEngine
       logger: () => {},
       errorHandler: () => {},
     };
-    if (kind.startsWith('line:')) {
-      const created = await createWorker(kind.slice('line:'.length), OEM.LSTM_ONLY, common);
+    const base = baseOf(kind);
+    if (base.startsWith('line:')) {
+      const created = await createWorker(base.slice('line:'.length), OEM.LSTM_ONLY, common);
       await created.setParameters({ tessedit_pageseg_mode: '7' as never, user_defined_dpi: '150' });
       return created;
     }
-    const created = kind === 'osd'
+    const created = base === 'osd'
       ? await createWorker('osd', OEM.TESSERACT_ONLY, { ...common, legacyCore: true, legacyLang: true } as typeof common)
-      : await createWorker(kind.slice('read:'.length).split('#')[0]!, OEM.LSTM_ONLY, common);
+      : await createWorker(base.slice('read:'.length), OEM.LSTM_ONLY, common);
     await created.setParameters({ tessedit_pageseg_mode: pageSegMode as never, user_defined_dpi: '150' });
     return created;
   };
@@ -133,7 +149,10 @@ export function createTesseractOcr(options: TesseractOcrOptions = {}): OcrEngine
     if (current) await current.then((w) => w.terminate()).catch(() => {});
   };
 
-  /** The page reader for `languages`, the least recently used other one stopped when too many are started. */
+  /**
+   * The page reader for `languages`, the least recently used other one stopped when too many are
+   * started (unless a job is running on it: it is stopped by a later call).
+   */
   const readerFor = async (languages: readonly string[] | undefined): Promise<`read:${string}`> => {
     const codes = languages && languages.length > 0 ? languages : defaultLanguages.split('+');
     const missing = codes.find((code) => !available.has(code));
@@ -143,7 +162,7 @@ export function createTesseractOcr(options: TesseractOcrOptions = {}): OcrEngine
     if (at >= 0) readers.splice(at, 1);
     readers.push(kind);
     // The reader's other lanes start beside it, on the other core, so the first page read in
-    // parts does not wait ~1 s for its second worker. A failed start is reported to the part
+    // parts does not wait ~1 s for its second worker. A failed start is reported to the job
     // that uses the lane (run awaits it), not here.
     for (let lane = 1; lane < PAGE_LANES; lane++) {
       const other = laneOf(kind, lane);
@@ -152,14 +171,41 @@ export function createTesseractOcr(options: TesseractOcrOptions = {}): OcrEngine
         workers[other].catch(() => {});
       }
     }
+    const idle = (reader: `read:${string}`) => Array.from({ length: PAGE_LANES }, (_, lane) => busy.get(laneOf(reader, lane)) ?? 0).every((n) => n === 0);
+    // Only the reader in use keeps its other lanes: each is a whole reader's memory (~135 MB with
+    // the fallback's five languages), and a child reading cases in several languages would
+    // otherwise hold every set of languages twice.
+    for (const other of readers) {
+      if (other === kind) continue;
+      for (let lane = 1; lane < PAGE_LANES; lane++) if (!busy.get(laneOf(other, lane))) await stop(laneOf(other, lane));
+    }
     while (readers.length > MAX_PAGE_READERS) {
-      const evicted = readers.shift()!;
-      for (let lane = 0; lane < PAGE_LANES; lane++) await stop(laneOf(evicted, lane));
+      const k = readers.findIndex((reader) => reader !== kind && idle(reader));
+      if (k < 0) break;
+      const [evicted] = readers.splice(k, 1);
+      for (let lane = 0; lane < PAGE_LANES; lane++) await stop(laneOf(evicted!, lane));
     }
     return kind;
   };
 
   const run = async <T>(kind: WorkerKind, signal: AbortSignal | undefined, job: (w: TesseractWorker) => Promise<T>): Promise<T> => {
+    if (signal?.aborted) throw abortError();
+    busy.set(kind, (busy.get(kind) ?? 0) + 1);
+    const before = turns.get(kind) ?? Promise.resolve();
+    let done!: () => void;
+    const mine = new Promise<void>((resolve) => (done = resolve));
+    turns.set(kind, before.then(() => mine));
+    try {
+      await before;
+      return await runNow(kind, signal, job);
+    } finally {
+      done();
+      busy.set(kind, busy.get(kind)! - 1);
+    }
+  };
+
+  /** A job on a worker nothing else is using: started if it is not, stopped if the job fails. */
+  const runNow = async <T>(kind: WorkerKind, signal: AbortSignal | undefined, job: (w: TesseractWorker) => Promise<T>): Promise<T> => {
     if (signal?.aborted) throw abortError();
     workers[kind] ??= start(kind);
     const current = workers[kind];
@@ -178,29 +224,23 @@ export function createTesseractOcr(options: TesseractOcrOptions = {}): OcrEngine
     }
   };
 
-  const enqueue = <T>(job: () => Promise<T>): Promise<T> => {
-    const next = queue.then(job);
-    queue = next.catch(() => {});
-    return next;
+  const read = async (w: TesseractWorker, image: Uint8Array): Promise<OcrImageResult> => {
+    const result = await w.recognize(Buffer.from(image), {}, { text: false, blocks: true });
+    return { words: wordsOf(result.data.blocks ?? []) };
   };
 
   return {
+    readsAtOnce: PAGE_LANES,
     recognize(image, opts = {}) {
-      return enqueue(async () => run(await readerFor(opts.languages), opts.signal, async (w) => {
-        const result = await w.recognize(Buffer.from(image), {}, { text: false, blocks: true });
-        return { words: wordsOf(result.data.blocks ?? []) };
-      }));
+      return lanes.run(1, async ([lane]) => run(laneOf(await readerFor(opts.languages), lane!), opts.signal, (w) => read(w, image)));
     },
     recognizeParts(images, opts = {}) {
       if (images.length > PAGE_LANES) return Promise.reject(new Error(`at most ${PAGE_LANES} parts are read at once`));
-      return enqueue(async () => {
+      return lanes.run(images.length, async (held) => {
         const kind = await readerFor(opts.languages);
-        // Settled, not all: the job holds its place in the queue until every lane is done, so no
-        // later job is handed to a worker still reading.
-        const parts = await Promise.allSettled(images.map((image, lane) => run(laneOf(kind, lane), opts.signal, async (w) => {
-          const result = await w.recognize(Buffer.from(image), {}, { text: false, blocks: true });
-          return { words: wordsOf(result.data.blocks ?? []) };
-        })));
+        // Settled, not all: the job holds its lanes until every part is done, so no later job is
+        // handed a worker still reading.
+        const parts = await Promise.allSettled(images.map((image, k) => run(laneOf(kind, held[k]!), opts.signal, (w) => read(w, image))));
         const failed = parts.find((p) => p.status === 'rejected');
         if (failed) throw failed.reason;
         return parts.map((p) => (p as PromiseFulfilledResult<OcrImageResult>).value);
@@ -211,23 +251,19 @@ export function createTesseractOcr(options: TesseractOcrOptions = {}): OcrEngine
       const language = opts.language;
       if (language !== undefined) {
         if (!available.has(language)) return Promise.reject(new Error(`language ${language} is not installed`));
-        return enqueue(() => run(`line:${language}`, opts.signal, async (w) => {
-          const result = await w.recognize(Buffer.from(image), {}, { text: false, blocks: true });
-          return { words: wordsOf(result.data.blocks ?? []) };
-        }));
+        return lanes.run(1, () => run(`line:${language}`, opts.signal, (w) => read(w, image)));
       }
-      return enqueue(async () => run(await readerFor(opts.languages), opts.signal, async (w) => {
+      return lanes.run(1, async ([lane]) => run(laneOf(await readerFor(opts.languages), lane!), opts.signal, async (w) => {
         await w.setParameters({ tessedit_pageseg_mode: '7' as never });
         try {
-          const result = await w.recognize(Buffer.from(image), {}, { text: false, blocks: true });
-          return { words: wordsOf(result.data.blocks ?? []) };
+          return await read(w, image);
         } finally {
           await w.setParameters({ tessedit_pageseg_mode: pageSegMode as never });
         }
       }));
     },
     detectOrientation(image, opts = {}) {
-      return enqueue(() => run('osd', opts.signal, async (w) => {
+      return lanes.run(1, () => run('osd', opts.signal, async (w) => {
         const { data } = await w.detect(Buffer.from(image));
         const degrees = data.orientation_degrees;
         if (degrees !== 0 && degrees !== 90 && degrees !== 180 && degrees !== 270) return undefined;
@@ -235,7 +271,7 @@ export function createTesseractOcr(options: TesseractOcrOptions = {}): OcrEngine
       }));
     },
     async close() {
-      await queue;
+      await lanes.idle();
       readers.length = 0;
       await Promise.all((Object.keys(workers) as WorkerKind[]).map((kind) => stop(kind)));
     },
