@@ -3,10 +3,11 @@
  *   1. text-layer PDF pages per second through extractPages + extractFacts   (goal ≥ 50), and
  *      extractPages's time against raw pdfjs getTextContent's on the same files in the same run,
  *      median of 3 alternating rounds (goal: pdfjs's time ≥ 0.8 of ours; issue 28 §5)
- *   2. seconds per OCR page for an A4 page image, extractPages + extractFacts (goal ≤ 1.5 s),
- *      measured on corpus pay stubs (~20 lines, the documents the product receives) at 150 dpi;
- *      a dense page (~45 lines: a full earnings and deductions table) and a 300 dpi scan are
- *      reported too, because OCR time grows with the amount of text and with pixels.
+ *   2. seconds per OCR page for an A4 page image, extractPages + extractFacts (goal ≤ 1.5 s for
+ *      every page, issue 28 §5): corpus pay stubs (~20 lines, the documents the product receives)
+ *      at 150 dpi, a dense page (~45 lines: a full earnings and deductions table) at 150 dpi, and
+ *      the dense page scanned at 300 dpi, because OCR time grows with the amount of text and
+ *      with pixels.
  * Documents come from the evaluation corpus generator; generating them is not timed. The OCR
  * engine is started before timing (its start-up is reported on its own: a worker pays it once).
  *
@@ -215,8 +216,11 @@ try {
   const { wall: perPage150, cpu: cpu150 } = await timeOcr(typical);
   const { wall: perPageDense, cpu: cpuDense } = await timeOcr(dense);
   const { wall: perPage300, cpu: cpu300 } = await timeOcr(dense300);
+  // Issue 28 §5: every page, the dense ones and the 300 dpi scan too, within the goal.
   const ocrOk = perPage150 <= OCR_GOAL_SECONDS_PER_PAGE;
-  missed ||= !ocrOk;
+  const denseOk = perPageDense <= OCR_GOAL_SECONDS_PER_PAGE;
+  const dense300Ok = perPage300 <= OCR_GOAL_SECONDS_PER_PAGE;
+  missed ||= !ocrOk || !denseOk || !dense300Ok;
 
   // 3. Text building on a 150,000-cell table (one row of 150,000 positioned fragments for PDF/OCR
   // layout; 15,000 rows × 10 cells of mammoth HTML for DOCX). Both were quadratic once.
@@ -250,8 +254,8 @@ try {
   out(`    pdfjs getTextContent ${range(rawSeconds, 2).padStart(8)} s for the same pages = ${range(rawSeconds.map((s) => s / pageCount), 2, 1000)} ms/page (open, every page's text items, nothing else)`);
   out(`    extractFacts         ${(factsPerDocument * 1000).toFixed(2).padStart(8)} ms/document on top (one pass; informative)`);
   out(`OCR s/page, A4 150 dpi   ${perPage150.toFixed(2).padStart(8)}   goal ≤ ${OCR_GOAL_SECONDS_PER_PAGE}  ratio ${(OCR_GOAL_SECONDS_PER_PAGE / perPage150).toFixed(2)}×  ${ocrOk ? 'ok' : 'MISSED'}   (${typical.length} corpus pay stubs, 1240×1754 px; CPU ${cpu150.toFixed(2)} s/page)`);
-  out(`  dense page, 150 dpi    ${perPageDense.toFixed(2).padStart(8)}   ratio to goal ${(OCR_GOAL_SECONDS_PER_PAGE / perPageDense).toFixed(2)}×   (~45 lines; CPU ${cpuDense.toFixed(2)} s/page; informative)`);
-  out(`  dense page, 300 dpi    ${perPage300.toFixed(2).padStart(8)}   ratio to goal ${(OCR_GOAL_SECONDS_PER_PAGE / perPage300).toFixed(2)}×   (2480×3508 px, downscaled to ${DEFAULT_EXTRACTION_LIMITS.ocrTargetPixels / 1e6} MP before OCR; CPU ${cpu300.toFixed(2)} s/page; informative)`);
+  out(`  dense page, 150 dpi    ${perPageDense.toFixed(2).padStart(8)}   goal ≤ ${OCR_GOAL_SECONDS_PER_PAGE}  ratio ${(OCR_GOAL_SECONDS_PER_PAGE / perPageDense).toFixed(2)}×  ${denseOk ? 'ok' : 'MISSED'}   (~45 lines, read in two parts at once; CPU ${cpuDense.toFixed(2)} s/page)`);
+  out(`  dense page, 300 dpi    ${perPage300.toFixed(2).padStart(8)}   goal ≤ ${OCR_GOAL_SECONDS_PER_PAGE}  ratio ${(OCR_GOAL_SECONDS_PER_PAGE / perPage300).toFixed(2)}×  ${dense300Ok ? 'ok' : 'MISSED'}   (2480×3508 px, downscaled to ${DEFAULT_EXTRACTION_LIMITS.ocrTargetPixels / 1e6} MP before OCR; CPU ${cpu300.toFixed(2)} s/page)`);
   out(`OCR engine start-up      ${startup.toFixed(2).padStart(8)} s (once per extraction process, not per page; the first pass over the typical pages, starting the readers of marked words, took ${firstPass.toFixed(2)} s/page)`);
   out(`one-line document        ${trips[25]!.toFixed(2).padStart(8)} ms median there and back (${args['in-process'] ? 'no process boundary' : 'IPC to the child and back'}; p90 ${trips[45]!.toFixed(2)} ms)`);
   out(`150,000-cell table text  ${htmlSeconds.toFixed(2).padStart(8)} s DOCX HTML, ${layoutSeconds.toFixed(2)} s positioned layout (linear; informative)`);
