@@ -116,3 +116,18 @@ export async function pngOf(raster: Raster): Promise<Uint8Array> {
   canvas.getContext('2d').putImageData(new ImageData(raster.rgba, raster.width, raster.height), 0, 0);
   return new Uint8Array(await canvas.encode('png'));
 }
+
+/**
+ * A scan of our own words: `lines` of text drawn on plain paper in DejaVu Sans (which has the
+ * marked letters), one every `pitch` pixels from `top`, as a PNG.
+ */
+export async function textScan(lines: readonly string[], page: { width: number; height: number; paper: string; ink: string; fontPx: number; left: number; top: number; pitch: number }): Promise<Uint8Array> {
+  const canvas = createCanvas(page.width, page.height);
+  const context = canvas.getContext('2d');
+  context.fillStyle = page.paper;
+  context.fillRect(0, 0, page.width, page.height);
+  context.fillStyle = page.ink;
+  context.font = `${page.fontPx}px "DejaVu Sans"`;
+  lines.forEach((line, i) => context.fillText(line, page.left, page.top + i * page.pitch));
+  return new Uint8Array(await canvas.encode('png'));
+}

@@ -1,7 +1,7 @@
-import { createCanvas } from '@napi-rs/canvas';
 import { afterAll, describe, expect, it } from 'vitest';
 import { chooseOcrLanguages, createTesseractOcr, extractPages } from '../../src/domain/documents/index.ts';
 import { readingIn } from '../../src/domain/documents/ocr/engine.ts';
+import { textScan } from './helpers.ts';
 
 /**
  * Issue 28 §2, OCR letters: Polish "ł", "ś", "ż" and Czech háčeks ("ř", "č", "ě") are in no other
@@ -9,15 +9,8 @@ import { readingIn } from '../../src/domain/documents/ocr/engine.ts';
  * packs' models, @tesseract.js-data/pol and ces). Scans drawn here, of our own words, in a font
  * that has the letters.
  */
-async function scanOf(lines: string[]): Promise<Uint8Array> {
-  const canvas = createCanvas(1400, 420);
-  const context = canvas.getContext('2d');
-  context.fillStyle = 'rgb(246,246,242)';
-  context.fillRect(0, 0, 1400, 420);
-  context.fillStyle = '#161616';
-  context.font = '34px "DejaVu Sans"';
-  lines.forEach((line, i) => context.fillText(line, 60, 90 + i * 110));
-  return new Uint8Array(await canvas.encode('png'));
+function scanOf(lines: string[]): Promise<Uint8Array> {
+  return textScan(lines, { width: 1400, height: 420, paper: 'rgb(246,246,242)', ink: '#161616', fontPx: 34, left: 60, top: 90, pitch: 110 });
 }
 
 describe('Polish and Czech pages with the real engine', () => {

@@ -1,9 +1,9 @@
-import { createCanvas } from '@napi-rs/canvas';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createTesseractOcr, extractPages } from '../../src/domain/documents/index.ts';
 import type { OcrEngine, OcrWord } from '../../src/domain/documents/ocr/engine.ts';
 import { joinParts, MIN_LINES_TO_SPLIT, MIN_PIXELS_TO_SPLIT, planParts, rowsOf } from '../../src/domain/documents/ocr/page-parts.ts';
 import { decodeRaster, rasterOfPixels } from '../../src/domain/documents/ocr/raster.ts';
+import { textScan } from './helpers.ts';
 
 /**
  * Issue 28 §5: a page with much text is read as two parts at once, cut between two lines where
@@ -119,13 +119,7 @@ describe('where a page is cut', () => {
 });
 
 /** An A4 page at 150 dpi (1240 × 1754) of our own lines, grey paper, in DejaVu Sans. */
-async function formPage(): Promise<Uint8Array> {
-  const canvas = createCanvas(1240, 1754);
-  const context = canvas.getContext('2d');
-  context.fillStyle = 'rgb(250,250,247)';
-  context.fillRect(0, 0, 1240, 1754);
-  context.fillStyle = '#141414';
-  context.font = '26px "DejaVu Sans"';
+function formPage(): Promise<Uint8Array> {
   const rows = [
     'Tenancy agreement', 'Landlord: Margit Øberg Lettings', 'Tenant: Émile Ångström', 'Property: 14 Harbour Row, Leith EH6 6QT',
     'Start of tenancy: 1 March 2026', 'Monthly rent: £1,240.00', 'Deposit: £1,430.00', 'Rent is due on the first day of each month.',
@@ -135,8 +129,7 @@ async function formPage(): Promise<Uint8Array> {
     'Smoke alarms tested: 28 February 2026', 'Gas safety certificate: GS-2026-1187', 'Meter reading (electricity): 40812', 'Meter reading (gas): 11953',
     'Signed by the landlord: M. Øberg', 'Signed by the tenant: É. Ångström', 'Date signed: 20 February 2026',
   ];
-  rows.forEach((row, i) => context.fillText(row, 110, 120 + i * 58));
-  return new Uint8Array(await canvas.encode('png'));
+  return textScan(rows, { width: 1240, height: 1754, paper: 'rgb(250,250,247)', ink: '#141414', fontPx: 26, left: 110, top: 120, pitch: 58 });
 }
 
 describe('a page read in two parts with the real engine', () => {
