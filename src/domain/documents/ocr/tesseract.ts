@@ -100,7 +100,13 @@ export function defaultTesseractLangPath(): string {
  * both lanes, so a page waits for one core's worth of reading, not two; the second readings of a
  * page's words go two at a time (`readsAtOnce`).
  */
-export function createTesseractOcr(options: TesseractOcrOptions = {}): OcrEngine {
+/** The Tesseract engine, and which workers it holds (for the tests that bound its memory). */
+export interface TesseractOcr extends OcrEngine {
+  /** The workers started and not stopped: "read:fra+eng", "read:fra+eng#2", "line:deu", "osd". */
+  workersHeld(): string[];
+}
+
+export function createTesseractOcr(options: TesseractOcrOptions = {}): TesseractOcr {
   const defaultLanguages = options.languages ?? (options.langPath ? 'eng' : DEFAULT_OCR_LANGUAGES.page.join('+'));
   const pageSegMode = options.pageSegMode ?? '11';
   // Engines, each started on first use: an LSTM page reader per set of languages, and the legacy
@@ -231,6 +237,7 @@ export function createTesseractOcr(options: TesseractOcrOptions = {}): OcrEngine
 
   return {
     readsAtOnce: PAGE_LANES,
+    workersHeld: () => (Object.keys(workers) as WorkerKind[]).filter((kind) => workers[kind] !== undefined).sort(),
     recognize(image, opts = {}) {
       return lanes.run(1, async ([lane]) => run(laneOf(await readerFor(opts.languages), lane!), opts.signal, (w) => read(w, image)));
     },
