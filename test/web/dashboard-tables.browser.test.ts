@@ -137,8 +137,8 @@ describeInBrowser('developer settings tables fit their cards (issue 27 §6)', ()
     await page.getByRole('status').filter({ hasText: 'Copied' }).waitFor();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(rawBody);
     await expectAccessible(page, 'delivery copied (phone)');
-    // DOCS_SCREENSHOTS=1 refreshes the pictures the documentation shows.
-    if (process.env.DOCS_SCREENSHOTS === '1') {
+    // DOCS_IMAGES=1 refreshes the pictures the documentation shows.
+    if (process.env.DOCS_IMAGES === '1') {
       // A phone's screen each: the body with its copy button, and the keys table as cards.
       await page.getByRole('heading', { name: 'Body', exact: true }).evaluate((h) => h.scrollIntoView());
       await page.screenshot({ path: new URL('../../docs/images/console-delivery-phone.png', import.meta.url).pathname });

@@ -44,11 +44,17 @@ export function ageText(since: Date, now: Date): string {
   return `${Math.floor(hours / 24)} d`;
 }
 
-/** A timestamp as people read it, in UTC (the workspace has no time zone of its own). */
-export function timeText(at: Date | string | null): string {
+const MINUTES = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone: 'UTC' });
+const SECONDS = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23', timeZone: 'UTC' });
+
+/**
+ * A timestamp as people read it, in UTC (the workspace has no time zone of its own): "29 Nov 2026,
+ * 14:16 UTC", or to the second where seconds matter (delivery attempts). An ISO value is for machines.
+ */
+export function timeText(at: Date | string | null, precision: 'minute' | 'second' = 'minute'): string {
   if (at === null) return '';
   const d = typeof at === 'string' ? new Date(at) : at;
-  return `${d.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+  return `${(precision === 'second' ? SECONDS : MINUTES).format(d)} UTC`;
 }
 
 export function humanize(code: string): string {
