@@ -39,4 +39,17 @@ describe('the OCR engine holds a bounded set of workers', () => {
     expect(a.words.map((w) => w.text)).toEqual(b.words.map((w) => w.text));
     expect(ocr.workersHeld().filter((w) => w.startsWith('line:'))).toEqual(['line:deu']);
   }, 120_000);
+
+  it('reads documents of three languages at once, each with its own readers, none stopped under another', async () => {
+    const image = await textScan(['Mieter: Jürgen Köhler', 'Adresse: Hauptstraße 5, 10115 Berlin', 'Monatsmiete: 980,00 €'], { width: 1200, height: 360, paper: 'rgb(248,248,244)', ink: '#151515', fontPx: 30, left: 50, top: 80, pitch: 100 });
+    const read = async (sessionLocale: string) => {
+      const pages = await extractPages({ ocr: readingIn(ocr, chooseOcrLanguages({ sessionLocale, caseTypeLocales: ['en'] })) }, { bytes: image.slice(), mimeType: 'image/png' });
+      if (!pages.ok) throw new Error(pages.reason_code);
+      return pages.value.pages[0]!.text;
+    };
+    // Two lanes, three language sets, two resident at most: every reading still completes.
+    const texts = await Promise.all(['de', 'fr', 'pl', 'de'].map(read));
+    for (const text of texts) expect(text).toContain('10115 Berlin');
+    expect(ocr.workersHeld().filter((w) => w.startsWith('read:') && !w.endsWith('#2')).length).toBeLessThanOrEqual(3);
+  }, 120_000);
 });

@@ -232,13 +232,13 @@ function pixelsAround(page: Drawable, word: OcrWord): PixelArea {
  */
 async function readMarksAgain(engine: OcrEngine, page: Drawable, words: OcrWord[], signal: AbortSignal): Promise<OcrWord[]> {
   const languages = engine.markLanguages ?? [];
-  if (!engine.recognizeLine || languages.length === 0) return words;
+  const recognizeLine = engine.recognizeLine?.bind(engine);
+  if (!recognizeLine || languages.length === 0) return words;
   const out = [...words];
   // Each word is read again on its own and decides only its own text: as many at once as the
   // engine reads, each word's languages in order (the first sure reading ends its list).
   await eachAtOnce(words, engine.readsAtOnce ?? 1, async (word, i) => {
     if (signal.aborted) return;
-    const recognizeLine = engine.recognizeLine!;
     const cue = await markReadingCue(word, page);
     if (!cue) return;
     const crop = await cropRun(page, words, [i], MARK_CROP_ABOVE);
